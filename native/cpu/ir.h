@@ -1,0 +1,92 @@
+// The CPU plugin's in-memory form of a StableHLO module: what the parser produces, the verifier
+// checks and the interpreter runs. Both MLIR forms (generic and pretty) parse into this one shape:
+// attribute names are always the generic form's names (e.g. pretty `dims = [1]` on broadcast_in_dim
+// becomes attrs["broadcast_dimensions"] as an I64Array).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tpjrt::cpu {
+
+// Element types the plugin stores. Order is ours; map to PJRT_Buffer_Type with the helpers in
+// element_type.h, never by casting.
+enum class ElementType : uint8_t { Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+
+struct TensorType {
+  ElementType element = ElementType::F32;
+  std::vector<int64_t> dims;  // static shapes only
+  bool operator==(const TensorType& o) const { return element == o.element && dims == o.dims; }
+  bool operator!=(const TensorType& o) const { return !(*this == o); }
+};
+
+// A dense array of elements in row-major order; the storage of every value at run time.
+struct Literal {
+  TensorType type;
+  std::vector<uint8_t> bytes;  // numElements(type) * byteWidth(type.element)
+};
+
+struct Attribute;
+using AttributePtr = std::shared_ptr<const Attribute>;
+
+// Attribute values. Enum-like attributes (`#stablehlo<comparison_direction GE>`, pretty `GE`) are
+// kind Symbol with the bare keyword ("GE", "FLOAT", "DEFAULT"). Structured attributes
+// (`#stablehlo.dot<lhs_batching_dimensions = [0], …>`) are kind Struct with their fields.
+struct Attribute {
+  enum class Kind { Int, Float, Bool, String, Symbol, I64Array, BoolArray, Array, Dense, Struct, Type };
+  Kind kind = Kind::Int;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;                             // String and Symbol
+  std::vector<int64_t> ints;                 // I64Array
+  std::vector<bool> bools;                   // BoolArray
+  std::vector<AttributePtr> items;           // Array (e.g. precision_config)
+  Literal dense;                             // Dense: value with its tensor type
+  std::map<std::string, AttributePtr> fields;  // Struct
+  TensorType type;                           // Type (and the type of Int/Float when written `: i32`)
+};
+
+struct Region;
+
+struct Op {
+  std::string name;                  // full name, e.g. "stablehlo.add", "func.return"
+  std::vector<int> operands;         // value ids
+  std::vector<int> results;          // value ids defined by this op
+  std::vector<TensorType> operandTypes;
+  std::vector<TensorType> resultTypes;
+  std::map<std::string, AttributePtr> attrs;
+  std::vector<Region> regions;
+  int line = 0;                      // 1-based source line, for error messages
+};
+
+// One block per region (StableHLO regions used here have a single block).
+struct Region {
+  std::vector<int> args;             // value ids of the block arguments
+  std::vector<TensorType> argTypes;
+  std::vector<Op> ops;               // ends with stablehlo.return or func.return
+};
+
+struct Function {
+  std::string name;
+  bool isPublic = true;
+  std::vector<TensorType> resultTypes;
+  Region body;                       // body.args/argTypes are the function parameters
+  int line = 0;
+};
+
+struct Module {
+  std::vector<Function> functions;
+  std::map<std::string, AttributePtr> attrs;
+  int numValues = 0;                 // value ids are 0 .. numValues-1, unique across the module
+  const Function* find(const std::string& name) const {
+    for (const auto& f : functions)
+      if (f.name == name) return &f;
+    return nullptr;
+  }
+};
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,22 @@
+// Parse, verify and run StableHLO modules. Every failure throws CpuError whose message names the op
+// and the source line ("line 7: stablehlo.add: operand types tensor<4xf32> and tensor<3xf32> differ").
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "ir.h"
+
+namespace tpjrt::cpu {
+
+// Accepts MLIR text in generic form and in pretty form (for the ops the plugin supports).
+Module parseModule(std::string_view text);
+
+// Checks the module's types as the StableHLO spec says; requires a public function named "main".
+void verifyModule(const Module& module);
+
+// Runs `function` on `args` (already checked against its parameter types by the caller) and returns
+// one literal per result.
+std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args);
+
+}  // namespace tpjrt::cpu

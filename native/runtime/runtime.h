@@ -1,0 +1,196 @@
+// The C++ PJRT client: loads any PJRT plugin through our header (native/include/pjrt_c_api.h) and
+// wraps plugin, client, devices, buffers and executables in RAII classes. No N-API here.
+// Every failure throws RuntimeError; its code is the PJRT_Error_Code the plugin returned, or one of
+// ours (kPluginLoadError, kUsageError) for problems found before calling the plugin.
+// Thread safety: a Client and its objects may be used from several threads (the addon calls compile
+// and host reads from worker threads); the classes hold no unguarded mutable state.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+struct PJRT_Api;
+struct PJRT_Client;
+struct PJRT_Device;
+struct PJRT_Buffer;
+struct PJRT_LoadedExecutable;
+
+namespace tpjrt {
+
+// Codes 1–16 are PJRT_Error_Code values; these two are ours.
+constexpr int kPluginLoadError = 1001;  // dlopen/dlsym/version/table problems
+constexpr int kUsageError = 1002;       // a bad argument caught before any plugin call
+
+class RuntimeError : public std::runtime_error {
+ public:
+  // `call` names the PJRT function or runtime step ("PJRT_Client_Compile", "dlopen").
+  RuntimeError(int code, std::string call, const std::string& message)
+      : std::runtime_error(message), code_(code), call_(std::move(call)) {}
+  int code() const { return code_; }
+  const std::string& call() const { return call_; }
+
+ private:
+  int code_;
+  std::string call_;
+};
+
+using NamedValueData = std::variant<std::string, int64_t, std::vector<int64_t>, float, bool>;
+struct NamedValue {
+  std::string name;
+  NamedValueData value;
+};
+
+// Element types are PJRT_Buffer_Type values (F32 = 11, PRED = 1, …) everywhere in this API.
+using BufferType = int;
+size_t byteWidthOf(BufferType type);  // 0 for types we do not support
+
+class Plugin;
+class Client;
+
+struct DeviceInfo {
+  int index = 0;            // position in the client's addressable-device list
+  int id = 0;               // PJRT_DeviceDescription_Id
+  int processIndex = 0;
+  int localHardwareId = -1;
+  bool addressable = true;
+  std::string kind;
+  std::string debugString;
+  std::string toString;
+  std::vector<NamedValue> attributes;
+};
+
+// Fields a plugin did not set are std::nullopt.
+struct MemoryStats {
+  int64_t bytesInUse = 0;
+  std::optional<int64_t> peakBytesInUse, numAllocs, largestAllocSize, bytesLimit;
+};
+
+class Buffer {
+ public:
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  BufferType elementType() const;
+  const std::vector<int64_t>& dims() const { return dims_; }
+  size_t onDeviceSizeInBytes() const;
+  size_t hostSizeInBytes() const;  // dense row-major size
+  int deviceIndex() const { return deviceIndex_; }
+  // Blocks until the data is on the host (awaits the plugin's event). `size` must be hostSizeInBytes().
+  void toHost(void* dst, size_t size) const;
+  void awaitReady() const;
+  PJRT_Buffer* handle() const { return handle_; }
+  static int64_t liveCount();
+
+ private:
+  friend class Client;
+  friend class LoadedExecutable;
+  Buffer(std::shared_ptr<Client> client, PJRT_Buffer* handle, int deviceIndex);
+  std::shared_ptr<Client> client_;
+  PJRT_Buffer* handle_;
+  int deviceIndex_;
+  std::vector<int64_t> dims_;
+  BufferType type_;
+};
+
+struct CompileOptions {
+  int numReplicas = 1;
+  int numPartitions = 1;
+  // Device ids (PJRT_DeviceDescription_Id), replica-major: index r * numPartitions + p.
+  // Empty = the client's default assignment (device 0 for one device).
+  std::vector<int> deviceAssignment;
+};
+
+class LoadedExecutable {
+ public:
+  ~LoadedExecutable();
+  size_t numOutputs() const;
+  std::vector<BufferType> outputTypes() const;
+  std::vector<std::vector<int64_t>> outputDims() const;
+  std::optional<std::string> fingerprint() const;  // nullopt where the plugin has none
+  // Runs on the executable's single device (or `deviceIndex` of the addressable devices when it was
+  // compiled portable). Buffers must match the parameters' types and dims.
+  std::vector<std::unique_ptr<Buffer>> execute(const std::vector<const Buffer*>& args);
+  static int64_t liveCount();
+
+ private:
+  friend class Client;
+  LoadedExecutable(std::shared_ptr<Client> client, PJRT_LoadedExecutable* handle);
+  std::shared_ptr<Client> client_;
+  PJRT_LoadedExecutable* handle_;
+};
+
+class Client : public std::enable_shared_from_this<Client> {
+ public:
+  static std::shared_ptr<Client> create(std::shared_ptr<Plugin> plugin, const std::vector<NamedValue>& options);
+  ~Client();
+  const std::string& platformName() const;
+  const std::string& platformVersion() const;
+  int processIndex() const;
+  const std::vector<DeviceInfo>& devices() const;  // addressable devices, in order
+  std::optional<MemoryStats> memoryStats(int deviceIndex) const;
+
+  // `byteStrides` empty = dense row-major. The data is copied before this returns.
+  std::unique_ptr<Buffer> bufferFromHost(const void* data, BufferType type, const std::vector<int64_t>& dims,
+                                         const std::vector<int64_t>& byteStrides, int deviceIndex);
+  // `mlir` is StableHLO text (format "mlir").
+  std::unique_ptr<LoadedExecutable> compile(const std::string& mlir, const CompileOptions& options);
+
+  const Plugin& plugin() const { return *plugin_; }
+  PJRT_Client* handle() const { return handle_; }
+  PJRT_Device* deviceHandle(int deviceIndex) const;
+
+ private:
+  Client(std::shared_ptr<Plugin> plugin, PJRT_Client* handle);
+  std::shared_ptr<Plugin> plugin_;
+  PJRT_Client* handle_;
+  std::string platformName_, platformVersion_;
+  int processIndex_ = 0;
+  std::vector<DeviceInfo> devices_;
+  std::vector<PJRT_Device*> deviceHandles_;
+};
+
+// What an ahead-of-time compile for a device topology reports (no device needed).
+struct AotResult {
+  std::vector<BufferType> outputTypes;
+  std::vector<std::vector<int64_t>> outputDims;
+  std::map<std::string, int64_t> memory;  // generated_code_size_in_bytes, argument_size_in_bytes, …
+  std::map<std::string, double> cost;     // the plugin's cost analysis (flops, bytes accessed, …)
+  std::optional<std::string> fingerprint;
+  std::string serialized;                 // PJRT_Executable_Serialize bytes
+};
+
+class Plugin : public std::enable_shared_from_this<Plugin> {
+ public:
+  // dlopen + GetPjrtApi + version and table checks + PJRT_Plugin_Initialize. Plugins are cached by
+  // path: loading the same path twice returns the same Plugin (a library is initialised once).
+  static std::shared_ptr<Plugin> load(const std::string& path);
+  ~Plugin();
+  const std::string& path() const { return path_; }
+  int majorVersion() const;
+  int minorVersion() const;
+  size_t numSlots() const;  // function slots the plugin's table holds
+  const std::vector<NamedValue>& attributes() const { return attributes_; }
+  const PJRT_Api* api() const { return api_; }
+  // Throws RuntimeError(kPluginLoadError) unless slot `slot` exists in the table, the plugin's minor
+  // version is at least `sinceMinor`, and the pointer is non-null. `name` is the function's name.
+  void requireSlot(size_t slot, int sinceMinor, const char* name) const;
+
+  AotResult compileForTopology(const std::string& topologyName, const std::vector<NamedValue>& topologyOptions,
+                               const std::string& mlir, const CompileOptions& options) const;
+
+ private:
+  Plugin(std::string path, void* library, const PJRT_Api* api);
+  std::string path_;
+  void* library_;
+  const PJRT_Api* api_;
+  std::vector<NamedValue> attributes_;
+};
+
+}  // namespace tpjrt

@@ -1,0 +1,124 @@
+// The shape of the native addon's exports, mirrored exactly (native/addon/*.cc implements it).
+// This is the only TypeScript file that knows the addon exists; src/runtime/addon.ts loads it.
+//
+// Conventions:
+// - Element types are PJRT_Buffer_Type codes (see src/dtype.ts), never names.
+// - A native failure throws a plain Error carrying `nativeCode` (the PJRT_Error_Code, or 1001 for a
+//   plugin load/version problem, 1002 for a bad argument caught in C++) and `nativeCall` (the PJRT
+//   function or runtime step that failed). src/runtime/errors.ts turns it into a typed error.
+// - Promise-returning methods run on a worker thread and never block the event loop.
+
+export type NativeNamedValue =
+  | { name: string; type: "string"; value: string }
+  | { name: string; type: "int64"; value: number | bigint }
+  | { name: string; type: "int64list"; value: Array<number | bigint> }
+  | { name: string; type: "float"; value: number }
+  | { name: string; type: "bool"; value: boolean };
+
+export interface NativeDeviceInfo {
+  index: number; // position among the client's addressable devices
+  id: number;
+  processIndex: number;
+  localHardwareId: number;
+  addressable: boolean;
+  kind: string;
+  debugString: string;
+  toString: string;
+  attributes: NativeNamedValue[];
+}
+
+export interface NativeMemoryStats {
+  bytesInUse: number;
+  peakBytesInUse?: number;
+  numAllocs?: number;
+  largestAllocSize?: number;
+  bytesLimit?: number;
+}
+
+export interface NativeCompileOptions {
+  numReplicas: number;
+  numPartitions: number;
+  deviceAssignment?: number[]; // device ids, replica-major
+}
+
+export interface NativeAotResult {
+  outputTypes: number[];
+  outputDims: number[][];
+  memory: Record<string, number>;
+  cost: Record<string, number>;
+  fingerprint: string | null;
+  serialized: Uint8Array;
+}
+
+export interface NativeBuffer {
+  readonly type: number;
+  readonly dims: number[];
+  readonly byteSize: number; // dense host size
+  readonly onDeviceSize: number;
+  readonly deviceIndex: number;
+  readonly disposed: boolean;
+  toHost(): Promise<ArrayBuffer>;
+  toHostSync(): ArrayBuffer;
+  dispose(): void; // idempotent; frees device memory now
+}
+
+export interface NativeExecutable {
+  readonly numOutputs: number;
+  readonly outputTypes: number[];
+  readonly outputDims: number[][];
+  readonly fingerprint: string | null;
+  run(args: NativeBuffer[]): NativeBuffer[]; // enqueues the run; outputs become ready later
+  dispose(): void;
+}
+
+export interface NativeClient {
+  readonly platformName: string;
+  readonly platformVersion: string;
+  readonly processIndex: number;
+  devices(): NativeDeviceInfo[];
+  memoryStats(deviceIndex: number): NativeMemoryStats | null;
+  // `data` is copied before this returns; byteStrides null = dense row-major.
+  bufferFromHost(
+    data: ArrayBufferView,
+    type: number,
+    dims: number[],
+    byteStrides: number[] | null,
+    deviceIndex: number,
+  ): NativeBuffer;
+  compile(mlir: string, options: NativeCompileOptions): Promise<NativeExecutable>;
+  compileSync(mlir: string, options: NativeCompileOptions): NativeExecutable;
+  close(): void; // after every buffer and executable of this client is disposed
+}
+
+export interface NativePlugin {
+  readonly path: string;
+  readonly apiMajor: number;
+  readonly apiMinor: number;
+  readonly numSlots: number;
+  attributes(): NativeNamedValue[];
+  createClient(options: NativeNamedValue[]): NativeClient;
+  compileForTopology(
+    topology: string,
+    topologyOptions: NativeNamedValue[],
+    mlir: string,
+    options: NativeCompileOptions,
+  ): Promise<NativeAotResult>;
+}
+
+export interface NativeLiveCounts {
+  buffers: number;
+  executables: number;
+  clients: number;
+  externalBytes: number; // host bytes reported to V8
+}
+
+export interface NativeAddon {
+  buildInfo(): { napiVersion: number; pjrtApiMajor: number; pjrtApiMinor: number; compiler: string };
+  loadPlugin(path: string): NativePlugin; // cached per path
+  liveCounts(): NativeLiveCounts;
+}
+
+export interface NativeErrorFields {
+  nativeCode: number;
+  nativeCall: string;
+}
