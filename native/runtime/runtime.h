@@ -20,6 +20,7 @@ struct PJRT_Client;
 struct PJRT_Device;
 struct PJRT_Buffer;
 struct PJRT_LoadedExecutable;
+struct PJRT_Executable;
 
 namespace tpjrt {
 
@@ -124,6 +125,10 @@ class LoadedExecutable {
   LoadedExecutable(std::shared_ptr<Client> client, PJRT_LoadedExecutable* handle);
   std::shared_ptr<Client> client_;
   PJRT_LoadedExecutable* handle_;
+  PJRT_Executable* executable_ = nullptr;  // the device-independent view, owned
+  size_t numOutputs_ = 0;
+  int deviceIndex_ = 0;  // client device index of the executable's single device (-1: several)
+  size_t numDevices_ = 1;
 };
 
 class Client : public std::enable_shared_from_this<Client> {
@@ -181,6 +186,10 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
   // Throws RuntimeError(kPluginLoadError) unless slot `slot` exists in the table, the plugin's minor
   // version is at least `sinceMinor`, and the pointer is non-null. `name` is the function's name.
   void requireSlot(size_t slot, int sinceMinor, const char* name) const;
+  // The same test without throwing (for optional functions).
+  bool hasSlot(size_t slot, int sinceMinor) const;
+  // Oldest PJRT minor version we load (see plugin.cc for why).
+  static constexpr int kMinMinorVersion = 40;
 
   AotResult compileForTopology(const std::string& topologyName, const std::vector<NamedValue>& topologyOptions,
                                const std::string& mlir, const CompileOptions& options) const;

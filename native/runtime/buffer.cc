@@ -1,0 +1,115 @@
+#include <atomic>
+
+#include "pjrt_call.h"
+
+namespace tpjrt {
+namespace {
+std::atomic<int64_t> liveBuffers{0};
+
+void destroyHandle(const Plugin& plugin, PJRT_Buffer* handle) {
+  if (handle == nullptr || !TPJRT_HAS(plugin, PJRT_Buffer_Destroy)) return;
+  auto args = TPJRT_ARGS(PJRT_Buffer_Destroy);
+  args.buffer = handle;
+  detail::takeError(plugin, plugin.api()->PJRT_Buffer_Destroy(&args));
+}
+}  // namespace
+
+size_t byteWidthOf(BufferType type) {
+  switch (type) {
+    case PJRT_Buffer_Type_PRED:
+    case PJRT_Buffer_Type_S8:
+    case PJRT_Buffer_Type_U8: return 1;
+    case PJRT_Buffer_Type_S16:
+    case PJRT_Buffer_Type_U16:
+    case PJRT_Buffer_Type_F16:
+    case PJRT_Buffer_Type_BF16: return 2;
+    case PJRT_Buffer_Type_S32:
+    case PJRT_Buffer_Type_U32:
+    case PJRT_Buffer_Type_F32: return 4;
+    case PJRT_Buffer_Type_S64:
+    case PJRT_Buffer_Type_U64:
+    case PJRT_Buffer_Type_F64: return 8;
+    default: return 0;
+  }
+}
+
+// Takes ownership of `handle` at once, so a failed query below still destroys it.
+Buffer::Buffer(std::shared_ptr<Client> client, PJRT_Buffer* handle, int deviceIndex)
+    : client_(std::move(client)), handle_(handle), deviceIndex_(deviceIndex), type_(0) {
+  ++liveBuffers;
+  const Plugin& plugin = client_->plugin();
+  try {
+    auto type = TPJRT_ARGS(PJRT_Buffer_ElementType);
+    type.buffer = handle_;
+    TPJRT_CALL(plugin, PJRT_Buffer_ElementType, type);
+    type_ = type.type;
+    auto dims = TPJRT_ARGS(PJRT_Buffer_Dimensions);
+    dims.buffer = handle_;
+    TPJRT_CALL(plugin, PJRT_Buffer_Dimensions, dims);
+    if (dims.num_dims > 0 && dims.dims != nullptr) dims_.assign(dims.dims, dims.dims + dims.num_dims);
+  } catch (...) {
+    destroyHandle(plugin, handle_);
+    --liveBuffers;
+    throw;
+  }
+}
+
+Buffer::~Buffer() {
+  destroyHandle(client_->plugin(), handle_);
+  --liveBuffers;
+}
+
+int64_t Buffer::liveCount() { return liveBuffers.load(); }
+
+BufferType Buffer::elementType() const { return type_; }
+
+size_t Buffer::onDeviceSizeInBytes() const {
+  auto args = TPJRT_ARGS(PJRT_Buffer_OnDeviceSizeInBytes);
+  args.buffer = handle_;
+  TPJRT_CALL(client_->plugin(), PJRT_Buffer_OnDeviceSizeInBytes, args);
+  return args.on_device_size_in_bytes;
+}
+
+size_t Buffer::hostSizeInBytes() const {
+  size_t size = byteWidthOf(type_);
+  for (int64_t d : dims_) size *= static_cast<size_t>(d);
+  return size;
+}
+
+void Buffer::toHost(void* dst, size_t size) const {
+  const char* call = "PJRT_Buffer_ToHostBuffer";
+  const Plugin& plugin = client_->plugin();
+  if (byteWidthOf(type_) == 0)
+    throw RuntimeError(kUsageError, call, "cannot copy a buffer of unsupported element type " + std::to_string(type_));
+  if (size != hostSizeInBytes())
+    throw RuntimeError(kUsageError, call, "destination holds " + std::to_string(size) + " bytes; the buffer needs " +
+                                              std::to_string(hostSizeInBytes()));
+  if (size == 0) return;
+  if (dst == nullptr) throw RuntimeError(kUsageError, call, "destination is NULL");
+
+  auto query = TPJRT_ARGS(PJRT_Buffer_ToHostBuffer);
+  query.src = handle_;
+  TPJRT_CALL(plugin, PJRT_Buffer_ToHostBuffer, query);
+  detail::destroyEvent(plugin, query.event);
+  if (query.dst_size != size)
+    throw RuntimeError(PJRT_Error_Code_INTERNAL, call,
+                       "the plugin wants " + std::to_string(query.dst_size) + " host bytes for a buffer of " +
+                           std::to_string(size) + " dense bytes");
+
+  auto copy = TPJRT_ARGS(PJRT_Buffer_ToHostBuffer);
+  copy.src = handle_;
+  copy.dst = dst;
+  copy.dst_size = size;
+  TPJRT_CALL(plugin, PJRT_Buffer_ToHostBuffer, copy);
+  detail::awaitAndDestroy(plugin, copy.event, call);
+}
+
+void Buffer::awaitReady() const {
+  const Plugin& plugin = client_->plugin();
+  auto args = TPJRT_ARGS(PJRT_Buffer_ReadyEvent);
+  args.buffer = handle_;
+  TPJRT_CALL(plugin, PJRT_Buffer_ReadyEvent, args);
+  detail::awaitAndDestroy(plugin, args.event, "PJRT_Buffer_ReadyEvent");
+}
+
+}  // namespace tpjrt
