@@ -1,0 +1,205 @@
+// Runs a function of a verified module op by op. Values live in one table indexed by value id and are
+// dropped after their last use. A reduce body is evaluated over whole vectors of lanes ("lane mode"):
+// every 0-d value inside it becomes a 1-d literal of the lane count, so each body op is one kernel call.
+#include <algorithm>
+#include <new>
+#include <unordered_map>
+
+#include "kernels.h"
+#include "stablehlo.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+bool isTerminator(const Op& op) { return op.name == "func.return" || op.name == "stablehlo.return"; }
+
+void collectUses(const Region& region, size_t opIndex, std::unordered_map<int, size_t>& lastUse) {
+  for (const Op& op : region.ops) {
+    for (int id : op.operands) lastUse[id] = opIndex;
+    for (const Region& nested : op.regions) collectUses(nested, opIndex, lastUse);
+  }
+}
+
+// For each op of `region`, the values whose last use it is.
+std::vector<std::vector<int>> releasePoints(const Region& region) {
+  std::unordered_map<int, size_t> lastUse;
+  for (size_t i = 0; i < region.ops.size(); ++i) {
+    const Op& op = region.ops[i];
+    for (int id : op.operands) lastUse[id] = i;
+    for (const Region& nested : op.regions) collectUses(nested, i, lastUse);
+  }
+  std::vector<std::vector<int>> release(region.ops.size());
+  for (const auto& [id, i] : lastUse)
+    if (!isTerminator(region.ops[i])) release[i].push_back(id);
+  for (size_t i = 0; i < region.ops.size(); ++i)
+    for (int id : region.ops[i].results)
+      if (!lastUse.count(id)) release[i].push_back(id);  // never used
+  return release;
+}
+
+// Checks what an element-wise kernel relies on: operand element types and element counts.
+void checkElementwise(const Op& op, const Operands& in, const TensorType& result) {
+  const int64_t n = numElements(result);
+  for (const Literal* x : in)
+    if (numElements(x->type) != n && numElements(x->type) != 1)
+      fail("operand " + typeString(x->type) + " does not match result " + typeString(result));
+  auto expect = [&](const Literal* x, ElementType t) {
+    if (x->type.element != t) fail("operand " + typeString(x->type) + " has the wrong element type");
+  };
+  if (op.name == "stablehlo.convert") return;
+  if (op.name == "stablehlo.compare" || op.name == "stablehlo.is_finite") {
+    if (result.element != ElementType::Pred) fail("result must be i1");
+    for (const Literal* x : in) expect(x, in[0]->type.element);
+  } else if (op.name == "stablehlo.select") {
+    expect(in[0], ElementType::Pred);
+    expect(in[1], result.element);
+    expect(in[2], result.element);
+  } else {
+    for (const Literal* x : in) expect(x, result.element);
+  }
+}
+
+class Evaluator {
+ public:
+  explicit Evaluator(const Module& module) : values_(size_t(std::max(module.numValues, 0))) {}
+
+  // Runs `region` with `args` bound to its block arguments and returns its terminator's operands.
+  // `lanes` is set in lane mode (see the file comment).
+  std::vector<Value> run(const Region& region, const std::vector<Value>& args, const std::vector<int64_t>* lanes) {
+    if (args.size() != region.args.size())
+      fail("expected " + std::to_string(region.args.size()) + " arguments, got " + std::to_string(args.size()));
+    for (size_t i = 0; i < args.size(); ++i) set(region.args[i], args[i]);
+    std::vector<std::vector<int>> release;
+    if (!lanes) release = releasePoints(region);
+    for (size_t i = 0; i < region.ops.size(); ++i) {
+      const Op& op = region.ops[i];
+      if (isTerminator(op)) {
+        std::vector<Value> results;
+        for (int id : op.operands) results.push_back(get(id));
+        return results;
+      }
+      runWithContext(op, lanes);
+      if (!lanes)
+        for (int id : release[i]) values_[size_t(id)].reset();
+    }
+    fail("region has no return", ErrorCode::Internal);
+  }
+
+ private:
+  const Value& get(int id) {
+    if (id < 0 || size_t(id) >= values_.size()) fail("value id " + std::to_string(id) + " out of range", ErrorCode::Internal);
+    if (!values_[size_t(id)]) fail("value %" + std::to_string(id) + " used before it is defined", ErrorCode::Internal);
+    return values_[size_t(id)];
+  }
+
+  void set(int id, Value v) {
+    if (id < 0 || size_t(id) >= values_.size()) fail("value id " + std::to_string(id) + " out of range", ErrorCode::Internal);
+    values_[size_t(id)] = std::move(v);
+  }
+
+  Operands operands(const Op& op) {
+    Operands in;
+    for (int id : op.operands) in.push_back(get(id).get());
+    return in;
+  }
+
+  // Runs one op; errors name its line and name.
+  void runWithContext(const Op& op, const std::vector<int64_t>* lanes) {
+    try {
+      runOp(op, lanes);
+    } catch (const CpuError& e) {
+      std::string message = e.what();
+      if (message.rfind("line ", 0) == 0) throw;
+      throw CpuError(e.code(), "line " + std::to_string(op.line) + ": " + op.name + ": " + message);
+    } catch (const std::bad_alloc&) {
+      throw CpuError(ErrorCode::Internal, "line " + std::to_string(op.line) + ": " + op.name + ": out of memory");
+    }
+  }
+
+  void runOp(const Op& op, const std::vector<int64_t>* lanes) {
+    if (op.results.size() != op.resultTypes.size()) fail("result types do not match results", ErrorCode::Internal);
+    if (op.name == "stablehlo.constant") return runConstant(op, lanes);
+    if (op.name == "stablehlo.reduce") return runReduce(op, lanes);
+    const KernelInfo* kernel = findKernel(op.name);
+    if (!kernel) fail("not supported by the CPU plugin", ErrorCode::Unimplemented);
+    if (op.results.size() != 1) fail("expects one result", ErrorCode::Internal);
+    Operands in = operands(op);
+    if (in.size() < kernel->minOperands || in.size() > kernel->maxOperands) fail("wrong number of operands");
+    TensorType result = op.resultTypes[0];
+    if (lanes) {
+      if (kernel->elementwise) {
+        result.dims = *lanes;
+      } else if (result.dims.empty() && !in.empty() && op.operandTypes.size() == in.size() &&
+                 op.operandTypes[0].dims.empty() && in[0]->type.element == result.element &&
+                 op.name != "stablehlo.dot_general") {
+        // A shape op on scalars is the identity.
+        return set(op.results[0], get(op.operands[0]));
+      } else {
+        fail("not supported inside a reduce body", ErrorCode::Unimplemented);
+      }
+    }
+    if (kernel->elementwise) checkElementwise(op, in, result);
+    set(op.results[0], std::make_shared<const Literal>(kernel->run(op, in, result)));
+  }
+
+  void runConstant(const Op& op, const std::vector<int64_t>* lanes) {
+    auto it = op.attrs.find("value");
+    if (it == op.attrs.end() || !it->second || it->second->kind != Attribute::Kind::Dense)
+      fail("missing dense attribute value");
+    const AttributePtr& attr = it->second;
+    const Literal& value = attr->dense;
+    TensorType result = op.resultTypes.size() == 1 ? op.resultTypes[0] : value.type;
+    if (lanes) result.dims = *lanes;
+    const size_t width = byteWidth(result.element);
+    if (value.type.element != result.element || value.bytes.size() % width != 0)
+      fail("value " + typeString(value.type) + " does not match result " + typeString(result));
+    if (value.type == result && value.bytes.size() == size_t(numElements(result)) * width)
+      return set(op.results[0], Value(attr, &attr->dense));  // shares the attribute's bytes
+    Literal out = makeLiteral(result);
+    if (value.bytes.size() == width) {
+      for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, value.bytes.data(), width);
+    } else if (value.bytes.size() == out.bytes.size()) {
+      out.bytes = value.bytes;
+    } else {
+      fail("value " + typeString(value.type) + " does not match result " + typeString(result));
+    }
+    set(op.results[0], std::make_shared<const Literal>(std::move(out)));
+  }
+
+  void runReduce(const Op& op, const std::vector<int64_t>* lanes) {
+    if (lanes) fail("reduce inside a reduce body is not supported", ErrorCode::Unimplemented);
+    if (op.regions.size() != 1) fail("expects one body region");
+    Operands in = operands(op);
+    const Region& bodyRegion = op.regions[0];
+    ReduceBody body = [&](const std::vector<Value>& args) {
+      std::vector<int64_t> laneDims = args.empty() ? std::vector<int64_t>{} : args[0]->type.dims;
+      return run(bodyRegion, args, &laneDims);
+    };
+    std::vector<Literal> results = reduceKernel(op, in, body);
+    if (results.size() != op.results.size()) fail("wrong number of results", ErrorCode::Internal);
+    for (size_t i = 0; i < results.size(); ++i)
+      set(op.results[i], std::make_shared<const Literal>(std::move(results[i])));
+  }
+
+  std::vector<Value> values_;
+};
+
+}  // namespace
+
+std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args) {
+  std::vector<Value> argValues;
+  for (const Literal& a : args) {
+    if (a.bytes.size() != size_t(numElements(a.type)) * byteWidth(a.type.element))
+      fail("argument " + typeString(a.type) + " holds the wrong number of bytes");
+    argValues.push_back(Value(&a, [](const Literal*) {}));  // borrowed: the caller's args outlive the run
+  }
+  Evaluator evaluator(module);
+  std::vector<Value> outs = evaluator.run(function.body, argValues, nullptr);
+  std::vector<Literal> results;
+  results.reserve(outs.size());
+  for (const Value& v : outs) results.push_back(*v);
+  return results;
+}
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,197 @@
+// Private to the CPU plugin: the kernels the interpreter calls, and the element-type machinery they
+// share. A kernel reads its operands and returns a new literal of exactly the result type it is given
+// (the interpreter passes a lane-shaped type when it evaluates a reduce body over many lanes at once).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "element_type.h"
+#include "error.h"
+#include "ir.h"
+
+namespace tpjrt::cpu {
+
+// Storage types for the element types that have no C++ type of their own.
+struct Pred { uint8_t v; };
+struct Half { uint16_t bits; };
+struct BFloat { uint16_t bits; };
+
+// Num<S>: how a stored element of type S is loaded into the type kernels compute in (C) and stored back.
+// Half types compute in float and round back on store.
+template <class S>
+struct Num {
+  using C = S;
+  static C load(S s) { return s; }
+  static S store(C c) { return c; }
+};
+template <>
+struct Num<Pred> {
+  using C = bool;
+  static bool load(Pred s) { return s.v != 0; }
+  static Pred store(bool c) { return Pred{uint8_t(c ? 1 : 0)}; }
+};
+template <>
+struct Num<Half> {
+  using C = float;
+  static float load(Half s) { return halfToFloat(s.bits); }
+  static Half store(float c) { return Half{floatToHalf(c)}; }
+};
+template <>
+struct Num<BFloat> {
+  using C = float;
+  static float load(BFloat s) { return bf16ToFloat(s.bits); }
+  static BFloat store(float c) { return BFloat{floatToBf16(c)}; }
+};
+
+template <class S> using ComputeOf = typename Num<S>::C;
+template <class S> inline constexpr bool kIsPred = std::is_same_v<S, Pred>;
+template <class S> inline constexpr bool kIsFloat = std::is_floating_point_v<ComputeOf<S>>;
+template <class S> inline constexpr bool kIsInt = std::is_integral_v<S>;  // Pred is a struct, so not here
+
+// Integer arithmetic wraps: it runs in an unsigned type at least as wide as int, then truncates.
+template <class T> using Wide = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
+
+// Calls fn(S{}) with the storage type of `t`; the one place that switches on the element type.
+template <class Fn>
+decltype(auto) dispatchType(ElementType t, Fn&& fn) {
+  switch (t) {
+    case ElementType::Pred: return fn(Pred{});
+    case ElementType::S8: return fn(int8_t{});
+    case ElementType::S16: return fn(int16_t{});
+    case ElementType::S32: return fn(int32_t{});
+    case ElementType::S64: return fn(int64_t{});
+    case ElementType::U8: return fn(uint8_t{});
+    case ElementType::U16: return fn(uint16_t{});
+    case ElementType::U32: return fn(uint32_t{});
+    case ElementType::U64: return fn(uint64_t{});
+    case ElementType::F16: return fn(Half{});
+    case ElementType::BF16: return fn(BFloat{});
+    case ElementType::F32: return fn(float{});
+    case ElementType::F64: return fn(double{});
+  }
+  fail("unknown element type", ErrorCode::Internal);
+}
+
+inline Literal makeLiteral(const TensorType& type) {
+  return Literal{type, std::vector<uint8_t>(size_t(numElements(type)) * byteWidth(type.element))};
+}
+template <class S> S* elements(Literal& l) { return reinterpret_cast<S*>(l.bytes.data()); }
+template <class S> const S* elements(const Literal& l) { return reinterpret_cast<const S*>(l.bytes.data()); }
+
+// Converts a computed value to the compute type of D the way XLA does: float to integer truncates
+// and saturates (NaN becomes 0); to pred is "!= 0"; integers wrap; f64 reaches half types through f32.
+template <class D, class C>
+ComputeOf<D> convertValue(C v) {
+  using DC = ComputeOf<D>;
+  if constexpr (kIsPred<D>) {
+    return v != C(0);
+  } else if constexpr (std::is_floating_point_v<DC> || !std::is_floating_point_v<C>) {
+    return static_cast<DC>(v);
+  } else {
+    if (std::isnan(v)) return 0;
+    double d = double(v);
+    constexpr double above = 2.0 * double(DC(1) << (std::numeric_limits<DC>::digits - 1));
+    if (d >= above) return std::numeric_limits<DC>::max();
+    if (d <= double(std::numeric_limits<DC>::lowest())) return std::numeric_limits<DC>::lowest();
+    return static_cast<DC>(d);
+  }
+}
+
+// Reads element `i` of an integer or pred literal as int64 (unsigned values above INT64_MAX saturate).
+int64_t readIndex(const Literal& l, int64_t i = 0);
+
+// NaN-propagating maximum/minimum that order -0 below +0, as XLA CPU does.
+template <class C>
+C maxValue(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+    if (a == b) return std::signbit(a) ? b : a;
+  }
+  return a < b ? b : a;
+}
+template <class C>
+C minValue(C a, C b) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+    if (a == b) return std::signbit(a) ? a : b;
+  }
+  return b < a ? b : a;
+}
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
+
+// Copies the box `dims` element by element: source element at srcOffset + Σ index·srcStrides, to
+// destination at dstOffset + Σ index·dstStrides (all in elements of `width` bytes; strides may be 0
+// or negative).
+void copyBox(const uint8_t* src, int64_t srcOffset, const std::vector<int64_t>& srcStrides, uint8_t* dst,
+             int64_t dstOffset, const std::vector<int64_t>& dstStrides, const std::vector<int64_t>& dims,
+             size_t width);
+
+// The operand permuted so that its dimension perm[i] becomes dimension i.
+Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm);
+
+// --- kernels ---------------------------------------------------------------------------------------
+
+using Operands = std::vector<const Literal*>;
+// Every single-result kernel has this shape; `result` is the type to produce.
+using Kernel = Literal (*)(const Op& op, const Operands& in, const TensorType& result);
+
+struct KernelInfo {
+  Kernel run = nullptr;
+  bool elementwise = false;  // applies per element (operands of one element broadcast)
+  size_t minOperands = 0, maxOperands = 0;
+};
+// The kernel for a single-result op name such as "stablehlo.add", or nullptr when there is none.
+const KernelInfo* findKernel(const std::string& name);
+
+enum class UnaryOp {
+  Negate, Abs, Sign, Not, Exp, Expm1, Log, Log1p, Logistic, Tanh, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan,
+  Floor, Ceil, RoundEven, RoundAwayFromZero, IsFinite, Popcnt, CountLeadingZeros
+};
+Literal unary(UnaryOp op, const Literal& x, const TensorType& result);
+
+enum class BinaryOp {
+  Add, Subtract, Multiply, Divide, Remainder, Power, Maximum, Minimum, Atan2, And, Or, Xor,
+  ShiftLeft, ShiftRightArithmetic, ShiftRightLogical
+};
+Literal binary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& result);
+
+Literal compareKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal selectKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal clampKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal convertKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal bitcastConvertKernel(const Op& op, const Operands& in, const TensorType& result);
+
+Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal reshapeKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal transposeKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal sliceKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal dynamicSliceKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal dynamicUpdateSliceKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal concatenateKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal padKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal reverseKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& result);
+
+// reduce: `in` holds the N inputs then the N init values. `body` evaluates the reducer region once
+// for a whole vector of lanes: its 2N arguments and N results are 1-d literals of equal length.
+using Value = std::shared_ptr<const Literal>;
+using ReduceBody = std::function<std::vector<Value>(const std::vector<Value>& args)>;
+std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const ReduceBody& body);
+
+// Attribute access for kernels; a missing or mistyped attribute is an error naming it.
+const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);
+int64_t intAttr(const Op& op, const std::string& name);
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,150 @@
+// Element-wise binary ops. Integer results wrap; division by zero, INT_MIN / -1, integer powers and
+// over-wide shifts give what XLA CPU gives.
+#include "kernels.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+template <class S, class F>
+Literal mapBinary(const Literal& a, const Literal& b, const TensorType& result, F f) {
+  Literal out = makeLiteral(result);
+  const S* pa = elements<S>(a);
+  const S* pb = elements<S>(b);
+  S* o = elements<S>(out);
+  const int64_t n = numElements(result);
+  const int64_t sa = numElements(a.type) == 1 ? 0 : 1, sb = numElements(b.type) == 1 ? 0 : 1;
+  if (sa == 1 && sb == 1) {
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i]), Num<S>::load(pb[i])));
+  } else {
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i * sa]), Num<S>::load(pb[i * sb])));
+  }
+  return out;
+}
+
+template <class T>
+T intDivide(T a, T b) {
+  if (b == 0) return T(-1);
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return T(Wide<T>(0) - Wide<T>(a));
+  }
+  return T(a / b);
+}
+
+template <class T>
+T intRemainder(T a, T b) {
+  if (b == 0) return a;
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;
+  }
+  return T(a % b);
+}
+
+// XLA's integer power squares six times, so only the exponent's low 6 bits count (any larger exponent
+// overflows anyway). An exponent that is negative as a signed value gives 0, except for bases 1 and -1.
+template <class T>
+T intPower(T base, T exponent) {
+  Wide<T> result = 1, b = Wide<T>(base);
+  for (auto e = std::make_unsigned_t<T>(exponent) & 63u; e != 0; e >>= 1) {
+    if (e & 1) result *= b;
+    b *= b;
+  }
+  using Signed = std::make_signed_t<T>;
+  if (Signed(exponent) < 0) {
+    if (base == 1) return 1;
+    return Signed(base) == -1 ? T(result) : T(0);
+  }
+  return T(result);
+}
+
+template <class T>
+T shiftLeft(T a, T amount) {
+  using U = std::make_unsigned_t<T>;
+  if (U(amount) >= sizeof(T) * 8) return 0;
+  return T(Wide<T>(a) << U(amount));
+}
+
+template <class T>
+T shiftRightLogical(T a, T amount) {
+  using U = std::make_unsigned_t<T>;
+  if (U(amount) >= sizeof(T) * 8) return 0;
+  return T(U(a) >> U(amount));
+}
+
+// Shifts the bit pattern arithmetically even for unsigned types, as XLA does.
+template <class T>
+T shiftRightArithmetic(T a, T amount) {
+  using U = std::make_unsigned_t<T>;
+  using Signed = std::make_signed_t<T>;
+  auto s = Signed(a);
+  if (U(amount) >= sizeof(T) * 8) return T(s < 0 ? Signed(-1) : Signed(0));
+  return T(Signed(s >> U(amount)));
+}
+
+template <class S>
+Literal floatBinary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& r) {
+  using C = ComputeOf<S>;
+  switch (op) {
+    case BinaryOp::Add: return mapBinary<S>(a, b, r, [](C x, C y) { return x + y; });
+    case BinaryOp::Subtract: return mapBinary<S>(a, b, r, [](C x, C y) { return x - y; });
+    case BinaryOp::Multiply: return mapBinary<S>(a, b, r, [](C x, C y) { return x * y; });
+    case BinaryOp::Divide: return mapBinary<S>(a, b, r, [](C x, C y) { return x / y; });
+    case BinaryOp::Remainder: return mapBinary<S>(a, b, r, [](C x, C y) { return std::fmod(x, y); });
+    case BinaryOp::Power: return mapBinary<S>(a, b, r, [](C x, C y) { return std::pow(x, y); });
+    case BinaryOp::Maximum: return mapBinary<S>(a, b, r, [](C x, C y) { return maxValue(x, y); });
+    case BinaryOp::Minimum: return mapBinary<S>(a, b, r, [](C x, C y) { return minValue(x, y); });
+    case BinaryOp::Atan2: return mapBinary<S>(a, b, r, [](C x, C y) { return std::atan2(x, y); });
+    default: fail("not defined for " + typeString(a.type));
+  }
+}
+
+template <class S>
+Literal intBinary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& r) {
+  using W = Wide<S>;
+  switch (op) {
+    case BinaryOp::Add: return mapBinary<S>(a, b, r, [](S x, S y) { return S(W(x) + W(y)); });
+    case BinaryOp::Subtract: return mapBinary<S>(a, b, r, [](S x, S y) { return S(W(x) - W(y)); });
+    case BinaryOp::Multiply: return mapBinary<S>(a, b, r, [](S x, S y) { return S(W(x) * W(y)); });
+    case BinaryOp::Divide: return mapBinary<S>(a, b, r, [](S x, S y) { return intDivide(x, y); });
+    case BinaryOp::Remainder: return mapBinary<S>(a, b, r, [](S x, S y) { return intRemainder(x, y); });
+    case BinaryOp::Power: return mapBinary<S>(a, b, r, [](S x, S y) { return intPower(x, y); });
+    case BinaryOp::Maximum: return mapBinary<S>(a, b, r, [](S x, S y) { return maxValue(x, y); });
+    case BinaryOp::Minimum: return mapBinary<S>(a, b, r, [](S x, S y) { return minValue(x, y); });
+    case BinaryOp::And: return mapBinary<S>(a, b, r, [](S x, S y) { return S(x & y); });
+    case BinaryOp::Or: return mapBinary<S>(a, b, r, [](S x, S y) { return S(x | y); });
+    case BinaryOp::Xor: return mapBinary<S>(a, b, r, [](S x, S y) { return S(x ^ y); });
+    case BinaryOp::ShiftLeft: return mapBinary<S>(a, b, r, [](S x, S y) { return shiftLeft(x, y); });
+    case BinaryOp::ShiftRightArithmetic:
+      return mapBinary<S>(a, b, r, [](S x, S y) { return shiftRightArithmetic(x, y); });
+    case BinaryOp::ShiftRightLogical: return mapBinary<S>(a, b, r, [](S x, S y) { return shiftRightLogical(x, y); });
+    default: fail("not defined for " + typeString(a.type));
+  }
+}
+
+Literal predBinary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& r) {
+  switch (op) {
+    case BinaryOp::Add:
+    case BinaryOp::Maximum:
+    case BinaryOp::Or: return mapBinary<Pred>(a, b, r, [](bool x, bool y) { return x || y; });
+    case BinaryOp::Multiply:
+    case BinaryOp::Minimum:
+    case BinaryOp::And: return mapBinary<Pred>(a, b, r, [](bool x, bool y) { return x && y; });
+    case BinaryOp::Xor: return mapBinary<Pred>(a, b, r, [](bool x, bool y) { return x != y; });
+    default: fail("not defined for " + typeString(a.type));
+  }
+}
+
+}  // namespace
+
+Literal binary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& result) {
+  if (a.type.element != b.type.element)
+    fail("operand types " + typeString(a.type) + " and " + typeString(b.type) + " differ");
+  return dispatchType(a.type.element, [&](auto tag) -> Literal {
+    using S = decltype(tag);
+    if constexpr (kIsFloat<S>) return floatBinary<S>(op, a, b, result);
+    else if constexpr (kIsInt<S>) return intBinary<S>(op, a, b, result);
+    else return predBinary(op, a, b, result);
+  });
+}
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,127 @@
+// dot_general: both operands are first laid out as [batch, free, contracting] (lhs) and
+// [batch, contracting, free] (rhs), then multiplied as a batch of row-major matrices. Floats accumulate
+// in float (f16, bf16, f32) or double (f64); integers wrap.
+#include <algorithm>
+
+#include "kernels.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+struct DotDims {
+  std::vector<int64_t> lhsBatch, rhsBatch, lhsContract, rhsContract;
+};
+
+const std::vector<int64_t>& structInts(const Attribute& s, const std::string& name) {
+  static const std::vector<int64_t> empty;
+  auto it = s.fields.find(name);
+  if (it == s.fields.end() || !it->second) return empty;
+  if (it->second->kind != Attribute::Kind::I64Array) fail("dot_dimension_numbers." + name + " must be a list");
+  return it->second->ints;
+}
+
+DotDims dotDims(const Op& op) {
+  auto it = op.attrs.find("dot_dimension_numbers");
+  if (it == op.attrs.end() || !it->second || it->second->kind != Attribute::Kind::Struct)
+    fail("missing attribute dot_dimension_numbers");
+  const Attribute& s = *it->second;
+  return {structInts(s, "lhs_batching_dimensions"), structInts(s, "rhs_batching_dimensions"),
+          structInts(s, "lhs_contracting_dimensions"), structInts(s, "rhs_contracting_dimensions")};
+}
+
+// The dimensions of a rank-`rank` operand that are neither batch nor contracting, in order.
+std::vector<int64_t> freeDims(size_t rank, const std::vector<int64_t>& batch, const std::vector<int64_t>& contract) {
+  std::vector<bool> used(rank);
+  for (const auto* list : {&batch, &contract})
+    for (int64_t d : *list) {
+      if (d < 0 || size_t(d) >= rank || used[size_t(d)]) fail("dot_dimension_numbers: bad dimension " + std::to_string(d));
+      used[size_t(d)] = true;
+    }
+  std::vector<int64_t> free;
+  for (size_t d = 0; d < rank; ++d)
+    if (!used[d]) free.push_back(int64_t(d));
+  return free;
+}
+
+int64_t product(const std::vector<int64_t>& dims, const std::vector<int64_t>& which) {
+  int64_t n = 1;
+  for (int64_t d : which) n *= dims[size_t(d)];
+  return n;
+}
+
+std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t>& b, const std::vector<int64_t>& c) {
+  a.insert(a.end(), b.begin(), b.end());
+  a.insert(a.end(), c.begin(), c.end());
+  return a;
+}
+
+template <class S> struct AccumulatorOf { using T = Wide<S>; };
+template <> struct AccumulatorOf<Pred> { using T = uint32_t; };
+template <> struct AccumulatorOf<Half> { using T = float; };
+template <> struct AccumulatorOf<BFloat> { using T = float; };
+template <> struct AccumulatorOf<float> { using T = float; };
+template <> struct AccumulatorOf<double> { using T = double; };
+template <class S> using Accumulator = typename AccumulatorOf<S>::T;
+
+template <class S>
+std::vector<Accumulator<S>> loadAll(const Literal& x) {
+  using A = Accumulator<S>;
+  const S* p = elements<S>(x);
+  std::vector<A> out(size_t(numElements(x.type)));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = A(Num<S>::load(p[i]));
+  return out;
+}
+
+}  // namespace
+
+Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const Literal& lhs = *in[0];
+  const Literal& rhs = *in[1];
+  if (lhs.type.element != rhs.type.element || lhs.type.element != result.element)
+    fail("operands and result must share one element type");
+  DotDims dims = dotDims(op);
+  if (dims.lhsBatch.size() != dims.rhsBatch.size() || dims.lhsContract.size() != dims.rhsContract.size())
+    fail("dot_dimension_numbers: lhs and rhs lists differ in length");
+  auto lhsFree = freeDims(lhs.type.dims.size(), dims.lhsBatch, dims.lhsContract);
+  auto rhsFree = freeDims(rhs.type.dims.size(), dims.rhsBatch, dims.rhsContract);
+  for (size_t i = 0; i < dims.lhsBatch.size(); ++i)
+    if (lhs.type.dims[size_t(dims.lhsBatch[i])] != rhs.type.dims[size_t(dims.rhsBatch[i])])
+      fail("batch dimension sizes differ");
+  for (size_t i = 0; i < dims.lhsContract.size(); ++i)
+    if (lhs.type.dims[size_t(dims.lhsContract[i])] != rhs.type.dims[size_t(dims.rhsContract[i])])
+      fail("contracting dimension sizes differ");
+
+  const int64_t batch = product(lhs.type.dims, dims.lhsBatch);
+  const int64_t m = product(lhs.type.dims, lhsFree);
+  const int64_t k = product(lhs.type.dims, dims.lhsContract);
+  const int64_t n = product(rhs.type.dims, rhsFree);
+  if (numElements(result) != batch * m * n) fail("result shape does not match the operands");
+
+  Literal a = transposeLiteral(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContract));
+  Literal b = transposeLiteral(rhs, concat(dims.rhsBatch, dims.rhsContract, rhsFree));
+  return dispatchType(result.element, [&](auto tag) -> Literal {
+    using S = decltype(tag);
+    using A = Accumulator<S>;
+    auto av = loadAll<S>(a);
+    auto bv = loadAll<S>(b);
+    std::vector<A> row(static_cast<size_t>(n));
+    Literal out = makeLiteral(result);
+    S* o = elements<S>(out);
+    for (int64_t p = 0; p < batch; ++p)
+      for (int64_t i = 0; i < m; ++i) {
+        std::fill(row.begin(), row.end(), A(0));
+        const A* arow = av.data() + (p * m + i) * k;
+        for (int64_t q = 0; q < k; ++q) {
+          const A x = arow[q];
+          const A* brow = bv.data() + (p * k + q) * n;
+          for (int64_t j = 0; j < n; ++j) row[size_t(j)] += x * brow[j];
+        }
+        S* orow = o + (p * m + i) * n;
+        for (int64_t j = 0; j < n; ++j) orow[j] = Num<S>::store(static_cast<ComputeOf<S>>(row[size_t(j)]));
+      }
+    return out;
+  });
+}
+
+}  // namespace tpjrt::cpu

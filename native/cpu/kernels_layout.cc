@@ -1,0 +1,215 @@
+// Data movement: iota, broadcast_in_dim, reshape, transpose, slice, dynamic_slice,
+// dynamic_update_slice, concatenate, pad and reverse. Apart from iota these only move bytes.
+#include <algorithm>
+
+#include "kernels.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+void requireRank(const std::vector<int64_t>& list, size_t rank, const char* what) {
+  if (list.size() != rank) fail(std::string(what) + " must have one entry per dimension");
+}
+
+// Copies the box `dims` of x starting at `start` (with strides `step`) into a new dense literal.
+Literal gatherBox(const Literal& x, const std::vector<int64_t>& start, const std::vector<int64_t>& step,
+                  const TensorType& result) {
+  if (x.type.element != result.element || result.dims.size() != x.type.dims.size())
+    fail("result type " + typeString(result) + " does not fit operand " + typeString(x.type));
+  auto xStrides = rowMajorStrides(x.type.dims);
+  int64_t offset = 0;
+  std::vector<int64_t> srcStrides(xStrides.size());
+  for (size_t d = 0; d < xStrides.size(); ++d) {
+    offset += start[d] * xStrides[d];
+    srcStrides[d] = step[d] * xStrides[d];
+  }
+  Literal out = makeLiteral(result);
+  copyBox(x.bytes.data(), offset, srcStrides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
+          byteWidth(result.element));
+  return out;
+}
+
+// Start indices from the scalar operands in[first…], clamped so that a box of `sizes` fits in `dims`.
+std::vector<int64_t> clampedStarts(const Operands& in, size_t first, const std::vector<int64_t>& dims,
+                                   const std::vector<int64_t>& sizes) {
+  if (in.size() != first + dims.size()) fail("expects one start index per dimension");
+  std::vector<int64_t> starts(dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (sizes[d] > dims[d]) fail("slice size exceeds the operand dimension");
+    starts[d] = std::clamp<int64_t>(readIndex(*in[first + d]), 0, dims[d] - sizes[d]);
+  }
+  return starts;
+}
+
+}  // namespace
+
+Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const auto dim = size_t(intAttr(op, "iota_dimension"));
+  if (dim >= result.dims.size()) fail("iota_dimension out of range");
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < dim; ++d) outer *= result.dims[d];
+  for (size_t d = dim + 1; d < result.dims.size(); ++d) inner *= result.dims[d];
+  const int64_t count = result.dims[dim];
+  return dispatchType(result.element, [&](auto tag) -> Literal {
+    using S = decltype(tag);
+    Literal out = makeLiteral(result);
+    S* o = elements<S>(out);
+    for (int64_t i = 0; i < count; ++i) {
+      S v = Num<S>::store(convertValue<S>(i));
+      for (int64_t a = 0; a < outer; ++a) std::fill_n(o + (a * count + i) * inner, inner, v);
+    }
+    return out;
+  });
+}
+
+Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const Literal& x = *in[0];
+  const auto& map = i64ArrayAttr(op, "broadcast_dimensions");
+  requireRank(map, x.type.dims.size(), "broadcast_dimensions");
+  auto xStrides = rowMajorStrides(x.type.dims);
+  std::vector<int64_t> srcStrides(result.dims.size(), 0);
+  for (size_t i = 0; i < map.size(); ++i) {
+    if (map[i] < 0 || size_t(map[i]) >= result.dims.size()) fail("broadcast_dimensions out of range");
+    if (x.type.dims[i] == result.dims[size_t(map[i])]) srcStrides[size_t(map[i])] = xStrides[i];
+    else if (x.type.dims[i] != 1) fail("operand dimension does not match the result dimension");
+  }
+  Literal out = makeLiteral(result);
+  copyBox(x.bytes.data(), 0, srcStrides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
+          byteWidth(result.element));
+  return out;
+}
+
+Literal reshapeKernel(const Op& op, const Operands& in, const TensorType& result) {
+  Literal out{result, in[0]->bytes};
+  if (out.bytes.size() != size_t(numElements(result)) * byteWidth(result.element))
+    fail("cannot reshape " + typeString(in[0]->type) + " to " + typeString(result));
+  return out;
+}
+
+Literal transposeKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const auto& perm = i64ArrayAttr(op, "permutation");
+  requireRank(perm, in[0]->type.dims.size(), "permutation");
+  std::vector<bool> seen(perm.size());
+  for (int64_t p : perm) {
+    if (p < 0 || size_t(p) >= perm.size() || seen[size_t(p)]) fail("permutation is not a permutation");
+    seen[size_t(p)] = true;
+  }
+  return transposeLiteral(*in[0], perm);
+}
+
+Literal sliceKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const auto& start = i64ArrayAttr(op, "start_indices");
+  const auto& limit = i64ArrayAttr(op, "limit_indices");
+  const auto& strides = i64ArrayAttr(op, "strides");
+  const auto& dims = in[0]->type.dims;
+  requireRank(start, dims.size(), "start_indices");
+  requireRank(limit, dims.size(), "limit_indices");
+  requireRank(strides, dims.size(), "strides");
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (start[d] < 0 || start[d] > limit[d] || limit[d] > dims[d] || strides[d] <= 0 ||
+        result.dims[d] != (limit[d] - start[d] + strides[d] - 1) / strides[d])
+      fail("slice bounds do not fit the operand");
+  }
+  return gatherBox(*in[0], start, strides, result);
+}
+
+Literal dynamicSliceKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const auto& sizes = i64ArrayAttr(op, "slice_sizes");
+  const auto& dims = in[0]->type.dims;
+  requireRank(sizes, dims.size(), "slice_sizes");
+  if (result.dims != sizes) fail("result shape must equal slice_sizes");
+  auto starts = clampedStarts(in, 1, dims, sizes);
+  return gatherBox(*in[0], starts, std::vector<int64_t>(dims.size(), 1), result);
+}
+
+Literal dynamicUpdateSliceKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const Literal& x = *in[0];
+  const Literal& update = *in[1];
+  const auto& dims = x.type.dims;
+  if (result != x.type || update.type.element != x.type.element) fail("result and update must match the operand type");
+  requireRank(update.type.dims, dims.size(), "update shape");
+  auto starts = clampedStarts(in, 2, dims, update.type.dims);
+  Literal out{result, x.bytes};
+  auto outStrides = rowMajorStrides(dims);
+  int64_t offset = 0;
+  for (size_t d = 0; d < dims.size(); ++d) offset += starts[d] * outStrides[d];
+  copyBox(update.bytes.data(), 0, rowMajorStrides(update.type.dims), out.bytes.data(), offset, outStrides,
+          update.type.dims, byteWidth(result.element));
+  return out;
+}
+
+Literal concatenateKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const auto axis = size_t(intAttr(op, "dimension"));
+  if (axis >= result.dims.size()) fail("dimension out of range");
+  int64_t outer = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= result.dims[d];
+  Literal out = makeLiteral(result);
+  size_t total = 0;
+  std::vector<size_t> chunk(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    chunk[i] = outer == 0 ? 0 : in[i]->bytes.size() / size_t(outer);
+    total += chunk[i];
+  }
+  if (total * size_t(outer) != out.bytes.size()) fail("operand shapes do not add up to the result");
+  uint8_t* dst = out.bytes.data();
+  for (int64_t a = 0; a < outer; ++a)
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (chunk[i] == 0) continue;
+      std::memcpy(dst, in[i]->bytes.data() + size_t(a) * chunk[i], chunk[i]);
+      dst += chunk[i];
+    }
+  return out;
+}
+
+Literal padKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const Literal& x = *in[0];
+  const Literal& value = *in[1];
+  const auto& low = i64ArrayAttr(op, "edge_padding_low");
+  const auto& interior = i64ArrayAttr(op, "interior_padding");
+  const size_t rank = x.type.dims.size();
+  requireRank(low, rank, "edge_padding_low");
+  requireRank(interior, rank, "interior_padding");
+  const size_t width = byteWidth(result.element);
+  if (value.bytes.size() != width) fail("padding value must be a scalar");
+  Literal out = makeLiteral(result);
+  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, value.bytes.data(), width);
+
+  // Operand index i lands at low + i·(interior+1); copy only the indices that land inside the result.
+  auto xStrides = rowMajorStrides(x.type.dims);
+  auto outStrides = rowMajorStrides(result.dims);
+  int64_t srcOffset = 0, dstOffset = 0;
+  std::vector<int64_t> box(rank), dstStrides(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (interior[d] < 0) fail("interior_padding must be non-negative");
+    const int64_t step = interior[d] + 1, size = x.type.dims[d], outSize = result.dims[d];
+    int64_t first = low[d] >= 0 ? 0 : (-low[d] + step - 1) / step;
+    int64_t last = outSize - 1 - low[d] < 0 ? -1 : std::min(size - 1, (outSize - 1 - low[d]) / step);
+    box[d] = std::max<int64_t>(0, last - first + 1);
+    srcOffset += first * xStrides[d];
+    dstOffset += (low[d] + first * step) * outStrides[d];
+    dstStrides[d] = step * outStrides[d];
+  }
+  copyBox(x.bytes.data(), srcOffset, xStrides, out.bytes.data(), dstOffset, dstStrides, box, width);
+  return out;
+}
+
+Literal reverseKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const Literal& x = *in[0];
+  if (result != x.type) fail("result type must equal the operand type");
+  auto strides = rowMajorStrides(x.type.dims);
+  int64_t offset = 0;
+  for (int64_t d : i64ArrayAttr(op, "dimensions")) {
+    if (d < 0 || size_t(d) >= strides.size()) fail("dimensions out of range");
+    if (strides[size_t(d)] < 0) continue;  // listed twice
+    offset += (x.type.dims[size_t(d)] - 1) * strides[size_t(d)];
+    strides[size_t(d)] = -strides[size_t(d)];
+  }
+  Literal out = makeLiteral(result);
+  if (x.bytes.empty()) return out;
+  copyBox(x.bytes.data(), offset, strides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
+          byteWidth(result.element));
+  return out;
+}
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,215 @@
+// reduce. A body that is one commutative binary op (add, multiply, maximum, minimum, and, or, xor) on
+// one input runs as a typed loop. Any other body is evaluated by the interpreter over whole vectors of
+// output lanes at a time: step k feeds the k-th reduced slice of every input to all lanes at once.
+#include <algorithm>
+#include <optional>
+
+#include "kernels.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+std::optional<BinaryOp> singleOpBody(const Op& op) {
+  if (op.regions.size() != 1) return std::nullopt;
+  const Region& r = op.regions[0];
+  if (r.args.size() != 2 || r.ops.size() != 2) return std::nullopt;
+  const Op& combine = r.ops[0];
+  const Op& ret = r.ops[1];
+  if (combine.operands.size() != 2 || combine.results.size() != 1 || ret.operands.size() != 1 ||
+      ret.operands[0] != combine.results[0])
+    return std::nullopt;
+  bool argsInOrder = combine.operands[0] == r.args[0] && combine.operands[1] == r.args[1];
+  bool argsSwapped = combine.operands[0] == r.args[1] && combine.operands[1] == r.args[0];
+  if (!argsInOrder && !argsSwapped) return std::nullopt;
+  static const std::pair<const char*, BinaryOp> kOps[] = {
+      {"stablehlo.add", BinaryOp::Add},     {"stablehlo.multiply", BinaryOp::Multiply},
+      {"stablehlo.maximum", BinaryOp::Maximum}, {"stablehlo.minimum", BinaryOp::Minimum},
+      {"stablehlo.and", BinaryOp::And},     {"stablehlo.or", BinaryOp::Or},
+      {"stablehlo.xor", BinaryOp::Xor}};
+  for (const auto& [name, kind] : kOps)
+    if (combine.name == name) return kind;
+  return std::nullopt;
+}
+
+template <class C>
+C combine(BinaryOp op, C a, C b) {
+  if constexpr (std::is_same_v<C, bool>) {
+    switch (op) {
+      case BinaryOp::Add: case BinaryOp::Maximum: case BinaryOp::Or: return a || b;
+      case BinaryOp::Xor: return a != b;
+      default: return a && b;
+    }
+  } else {
+    switch (op) {
+      case BinaryOp::Add:
+        if constexpr (std::is_integral_v<C>) return C(Wide<C>(a) + Wide<C>(b));
+        else return a + b;
+      case BinaryOp::Multiply:
+        if constexpr (std::is_integral_v<C>) return C(Wide<C>(a) * Wide<C>(b));
+        else return a * b;
+      case BinaryOp::Maximum: return maxValue(a, b);
+      case BinaryOp::Minimum: return minValue(a, b);
+      default:
+        if constexpr (std::is_integral_v<C>) {
+          if (op == BinaryOp::And) return C(a & b);
+          if (op == BinaryOp::Or) return C(a | b);
+          return C(a ^ b);
+        } else {
+          fail("bitwise reduction of a float type");
+        }
+    }
+  }
+}
+
+// The fold for a single-op body. With `lanesLayout` x is [reduced, kept] (K rows of N); otherwise it is
+// [kept, reduced] (N rows of K). Half types round after every step, as the body's type says.
+template <class S, BinaryOp kOp>
+void foldTyped(const S* x, S init, int64_t n, int64_t k, bool lanesLayout, S* out) {
+  using C = ComputeOf<S>;
+  auto step = [](C acc, C v) { return Num<S>::load(Num<S>::store(combine(kOp, acc, v))); };
+  if (lanesLayout) {
+    std::vector<C> acc(static_cast<size_t>(n), Num<S>::load(init));
+    for (int64_t r = 0; r < k; ++r) {
+      const S* row = x + r * n;
+      for (int64_t j = 0; j < n; ++j) acc[size_t(j)] = step(acc[size_t(j)], Num<S>::load(row[j]));
+    }
+    for (int64_t j = 0; j < n; ++j) out[j] = Num<S>::store(acc[size_t(j)]);
+  } else {
+    for (int64_t j = 0; j < n; ++j) {
+      C acc = Num<S>::load(init);
+      const S* row = x + j * k;
+      for (int64_t r = 0; r < k; ++r) acc = step(acc, Num<S>::load(row[r]));
+      out[j] = Num<S>::store(acc);
+    }
+  }
+}
+
+template <class S>
+void fold(BinaryOp op, const S* x, S init, int64_t n, int64_t k, bool lanesLayout, S* out) {
+  switch (op) {
+    case BinaryOp::Add: return foldTyped<S, BinaryOp::Add>(x, init, n, k, lanesLayout, out);
+    case BinaryOp::Multiply: return foldTyped<S, BinaryOp::Multiply>(x, init, n, k, lanesLayout, out);
+    case BinaryOp::Maximum: return foldTyped<S, BinaryOp::Maximum>(x, init, n, k, lanesLayout, out);
+    case BinaryOp::Minimum: return foldTyped<S, BinaryOp::Minimum>(x, init, n, k, lanesLayout, out);
+    case BinaryOp::And: return foldTyped<S, BinaryOp::And>(x, init, n, k, lanesLayout, out);
+    case BinaryOp::Or: return foldTyped<S, BinaryOp::Or>(x, init, n, k, lanesLayout, out);
+    default: return foldTyped<S, BinaryOp::Xor>(x, init, n, k, lanesLayout, out);
+  }
+}
+
+Literal splat(const Literal& scalar, int64_t count) {
+  Literal out = makeLiteral({scalar.type.element, {count}});
+  const size_t width = scalar.bytes.size();
+  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, scalar.bytes.data(), width);
+  return out;
+}
+
+Value lanesOf(const Literal& x, int64_t firstElement, int64_t count) {
+  const size_t width = byteWidth(x.type.element);
+  Literal out = makeLiteral({x.type.element, {count}});
+  std::memcpy(out.bytes.data(), x.bytes.data() + size_t(firstElement) * width, size_t(count) * width);
+  return std::make_shared<const Literal>(std::move(out));
+}
+
+// Runs the body once over `count` lanes; `slices[i]` supplies input i's values starting at `first`.
+void step(const ReduceBody& body, std::vector<Value>& accs, const std::vector<const Literal*>& slices, int64_t first,
+          int64_t count) {
+  std::vector<Value> args = accs;
+  for (const Literal* s : slices) args.push_back(lanesOf(*s, first, count));
+  auto outs = body(args);
+  if (outs.size() != accs.size()) fail("reduce body returned the wrong number of values");
+  for (size_t i = 0; i < outs.size(); ++i)
+    if (!outs[i] || outs[i]->type.element != accs[i]->type.element || numElements(outs[i]->type) != count)
+      fail("reduce body returned a value of the wrong type");
+  accs = std::move(outs);
+}
+
+}  // namespace
+
+std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const ReduceBody& body) {
+  const size_t n = in.size() / 2;
+  if (n == 0 || in.size() != 2 * n || op.resultTypes.size() != n) fail("expects N inputs, N init values, N results");
+  const auto& shape = in[0]->type.dims;
+  for (size_t i = 0; i < n; ++i) {
+    if (in[i]->type.dims != shape) fail("inputs must have one shape");
+    if (numElements(in[n + i]->type) != 1 || in[n + i]->type.element != in[i]->type.element ||
+        op.resultTypes[i].element != in[i]->type.element)
+      fail("init values must be scalars of the input element types");
+  }
+  std::vector<bool> reduced(shape.size());
+  std::vector<int64_t> reducedDims, keptDims;
+  for (int64_t d : i64ArrayAttr(op, "dimensions")) {
+    if (d < 0 || size_t(d) >= shape.size() || reduced[size_t(d)]) fail("dimensions out of range or repeated");
+    reduced[size_t(d)] = true;
+  }
+  int64_t lanes = 1, depth = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    (reduced[d] ? reducedDims : keptDims).push_back(int64_t(d));
+    (reduced[d] ? depth : lanes) *= shape[d];
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (numElements(op.resultTypes[i]) != lanes) fail("result shape does not match the kept dimensions");
+
+  auto lanesFirst = reducedDims;
+  lanesFirst.insert(lanesFirst.end(), keptDims.begin(), keptDims.end());
+  const bool lanesLayoutIsFree = std::is_sorted(lanesFirst.begin(), lanesFirst.end());
+
+  if (auto kind = singleOpBody(op); kind && n == 1) {
+    Literal out = makeLiteral(op.resultTypes[0]);
+    std::optional<Literal> permuted;
+    if (!lanesLayoutIsFree) {
+      auto rowsFirst = keptDims;
+      rowsFirst.insert(rowsFirst.end(), reducedDims.begin(), reducedDims.end());
+      if (!std::is_sorted(rowsFirst.begin(), rowsFirst.end())) permuted = transposeLiteral(*in[0], rowsFirst);
+    }
+    const Literal& x = permuted ? *permuted : *in[0];
+    dispatchType(x.type.element, [&](auto tag) {
+      using S = decltype(tag);
+      fold<S>(*kind, elements<S>(x), elements<S>(*in[1])[0], lanes, depth, lanesLayoutIsFree, elements<S>(out));
+    });
+    std::vector<Literal> results;
+    results.push_back(std::move(out));
+    return results;
+  }
+
+  std::vector<Literal> permuted;
+  std::vector<const Literal*> inputs;
+  for (size_t i = 0; i < n; ++i) {
+    if (lanesLayoutIsFree) {
+      inputs.push_back(in[i]);
+    } else {
+      permuted.push_back(transposeLiteral(*in[i], lanesFirst));
+    }
+  }
+  if (!lanesLayoutIsFree)
+    for (const Literal& p : permuted) inputs.push_back(&p);
+
+  auto initAccs = [&](int64_t count) {
+    std::vector<Value> accs;
+    for (size_t i = 0; i < n; ++i) accs.push_back(std::make_shared<const Literal>(splat(*in[n + i], count)));
+    return accs;
+  };
+  std::vector<Value> accs = initAccs(lanes);
+  if (lanes > 0) {
+    // Few lanes and a long reduction: first reduce `group` interleaved partial results per lane, then
+    // combine them, so that the body runs ~depth/group + group times instead of depth times.
+    constexpr int64_t kTargetLanes = 4096;
+    const int64_t group = std::max<int64_t>(1, kTargetLanes / lanes);
+    int64_t next = 0;
+    if (group > 1 && depth >= 4 * group) {
+      std::vector<Value> wide = initAccs(lanes * group);
+      for (; next + group <= depth; next += group) step(body, wide, inputs, next * lanes, lanes * group);
+      std::vector<const Literal*> partials;
+      for (const Value& w : wide) partials.push_back(w.get());
+      for (int64_t g = 0; g < group; ++g) step(body, accs, partials, g * lanes, lanes);
+    }
+    for (; next < depth; ++next) step(body, accs, inputs, next * lanes, lanes);
+  }
+
+  std::vector<Literal> results;
+  for (size_t i = 0; i < n; ++i) results.push_back(Literal{op.resultTypes[i], accs[i]->bytes});
+  return results;
+}
+
+}  // namespace tpjrt::cpu

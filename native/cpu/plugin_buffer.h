@@ -1,0 +1,34 @@
+// PJRT_Buffer: a dense row-major array in host memory, attributed to one device of a client.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "ir.h"
+#include "pjrt_c_api.h"
+#include "plugin_client.h"
+
+struct PJRT_Buffer {
+  std::shared_ptr<tpjrt::cpu::ClientState> client;
+  PJRT_Device* device = nullptr;
+  tpjrt::cpu::TensorType type;
+  PJRT_Buffer_Type bufferType = PJRT_Buffer_Type_INVALID;
+  std::vector<int64_t> minorToMajor;  // GetMemoryLayout's answer: row-major
+  int64_t sizeInBytes = 0;
+  // NULL once deleted; guarded by client->mu. Executions and host reads hold their own reference,
+  // so deleting a buffer never frees data that is still being read.
+  std::shared_ptr<const tpjrt::cpu::Literal> data;
+};
+
+namespace tpjrt::cpu {
+
+// Takes ownership of `value` and counts its bytes against `device`.
+PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value);
+
+// Releases the buffer's memory (if not yet deleted) and frees the handle.
+void destroyBuffer(PJRT_Buffer* buffer);
+
+// The buffer's data, or INVALID_ARGUMENT "<what> has been deleted or donated".
+std::shared_ptr<const Literal> liveData(const PJRT_Buffer* buffer, const std::string& what);
+
+}  // namespace tpjrt::cpu
