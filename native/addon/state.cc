@@ -1,0 +1,52 @@
+#include "state.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace tpjrt::addon {
+namespace {
+
+std::atomic<int64_t> gExternalBytes{0};
+std::mutex gClientsMutex;
+std::vector<std::weak_ptr<Client>> gClients;
+
+void pruneExpiredClients() {
+  gClients.erase(std::remove_if(gClients.begin(), gClients.end(), [](const auto& c) { return c.expired(); }),
+                 gClients.end());
+}
+
+}  // namespace
+
+AddonState& state(Napi::Env env) {
+  AddonState* s = env.GetInstanceData<AddonState>();
+  if (s == nullptr) {
+    s = new AddonState();
+    env.SetInstanceData(s);
+  }
+  return *s;
+}
+
+void adjustExternalBytes(napi_env env, int64_t delta) {
+  if (delta == 0) return;
+  gExternalBytes += delta;
+  int64_t ignored;
+  napi_adjust_external_memory(env, delta, &ignored);
+}
+
+int64_t externalBytes() { return gExternalBytes.load(); }
+
+void trackClient(const std::shared_ptr<Client>& client) {
+  std::lock_guard<std::mutex> lock(gClientsMutex);
+  pruneExpiredClients();
+  gClients.push_back(client);
+}
+
+int64_t liveClients() {
+  std::lock_guard<std::mutex> lock(gClientsMutex);
+  pruneExpiredClients();
+  return static_cast<int64_t>(gClients.size());
+}
+
+}  // namespace tpjrt::addon

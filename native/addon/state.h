@@ -1,0 +1,34 @@
+// Per-environment addon state (class constructors, the plugin object cache) and the process-wide
+// counters behind liveCounts().
+#pragma once
+
+#include <napi.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace tpjrt {
+class Client;
+}
+
+namespace tpjrt::addon {
+
+struct AddonState {
+  Napi::FunctionReference pluginClass, clientClass, bufferClass, executableClass;
+  std::map<std::string, Napi::ObjectReference> plugins;  // by path; plugins are never unloaded
+};
+
+AddonState& state(Napi::Env env);
+
+// Host bytes reported to V8 through napi_adjust_external_memory; safe to call from finalizers.
+void adjustExternalBytes(napi_env env, int64_t delta);
+int64_t externalBytes();
+
+// Clients created through the addon that are still alive (a closed client lives on while its
+// buffers or executables do).
+void trackClient(const std::shared_ptr<Client>& client);
+int64_t liveClients();
+
+}  // namespace tpjrt::addon
