@@ -1,0 +1,186 @@
+/**
+ * @file torch.tensor(data, { dtype, device, shape }): JS data → host storage → device buffer.
+ * Every check on the data happens here, before any native call.
+ */
+import { z } from "zod";
+import { type DType, defaultFloatDType, defaultIntDType, dtypeInfo, dtypeOfTypedArray, dtypes, type StorageArray } from "./dtype.js";
+import { parseDevice } from "./device.js";
+import { toBFloat16Bits, toFloat16Bits } from "./half.js";
+import { resolveDevice } from "./runtime/clients.js";
+import { ArgumentError, callNative, DTypeError, ShapeError } from "./runtime/errors.js";
+import { numelOf, Tensor } from "./tensor.js";
+import { deviceOptionSchema, parseOptions } from "./validate.js";
+
+type Leaf = number | boolean | bigint;
+/** What torch.tensor accepts: a scalar, nested arrays of scalars, or a TypedArray. */
+export type TensorData = Leaf | NestedData | ArrayBufferView;
+export interface NestedData extends ReadonlyArray<Leaf | NestedData> {}
+
+const tensorOptionsSchema = z.strictObject({
+  dtype: z.string().optional(),
+  device: deviceOptionSchema.optional(),
+  shape: z.array(z.number().int().nonnegative()).optional(),
+});
+export type TensorOptions = { dtype?: DType; device?: string | { type: string; index: number }; shape?: readonly number[] };
+
+type Category = 0 | 1 | 2; // bool < int < float, PyTorch's inference order
+
+interface Flattened {
+  shape: number[];
+  values: Leaf[];
+  category: Category;
+}
+
+function describePath(path: readonly number[]): string {
+  return `data${path.map((i) => `[${i}]`).join("")}`;
+}
+
+/** Shape, flat values and the widest category of nested arrays; ShapeError for ragged input. */
+function flatten(data: Leaf | NestedData): Flattened {
+  const values: Leaf[] = [];
+  let category: Category = 0;
+  let sawAny = false;
+  const visit = (node: Leaf | NestedData, path: number[]): number[] => {
+    if (Array.isArray(node)) {
+      const items = node as ReadonlyArray<Leaf | NestedData>;
+      let first: number[] | undefined;
+      for (let i = 0; i < items.length; i++) {
+        path.push(i);
+        const shape = visit(items[i]!, path);
+        path.pop();
+        if (first === undefined) first = shape;
+        else if (shape.length !== first.length || shape.some((d, k) => d !== first![k])) {
+          throw new ShapeError(
+            `ragged nested array: ${describePath([...path, i])} has shape [${shape.join(", ")}] but ${describePath([...path, 0])} has shape [${first.join(", ")}]; every row must have the same length`,
+          );
+        }
+      }
+      return [items.length, ...(first ?? [])];
+    }
+    switch (typeof node) {
+      case "boolean":
+        break;
+      case "bigint":
+        category = Math.max(category, 1) as Category;
+        break;
+      case "number":
+        category = Math.max(category, Number.isInteger(node) ? 1 : 2) as Category;
+        break;
+      default:
+        if (ArrayBuffer.isView(node)) {
+          throw new ArgumentError(`a TypedArray can only be the whole data of torch.tensor (found one at ${describePath(path)}); pass { shape } to give it a shape`);
+        }
+        throw new ArgumentError(`torch.tensor: ${describePath(path)} is ${node === null ? "null" : typeof node}; expected a number, boolean, bigint or array`);
+    }
+    sawAny = true;
+    values.push(node as Leaf);
+    return [];
+  };
+  const shape = visit(data, []);
+  // An empty list is float32 in PyTorch; so is anything without leaves.
+  return { shape, values, category: sawAny ? category : 2 };
+}
+
+const inferred: Record<Category, DType> = { 0: "bool", 1: defaultIntDType, 2: defaultFloatDType };
+
+/** Writes JS values into new host storage for `dtype`, converting as PyTorch's torch.tensor does. */
+export function toStorage(values: ArrayLike<Leaf>, dtype: DType): StorageArray {
+  const info = dtypes[dtype];
+  const out = new info.storage(values.length);
+  const n = values.length;
+  const num = (v: Leaf): number => (typeof v === "number" ? v : Number(v));
+  if (dtype === "float16" || dtype === "bfloat16") {
+    const convert = dtype === "float16" ? toFloat16Bits : toBFloat16Bits;
+    for (let i = 0; i < n; i++) out[i] = convert(num(values[i]!));
+  } else if (info.kind === "float") {
+    for (let i = 0; i < n; i++) out[i] = num(values[i]!);
+  } else if (dtype === "bool") {
+    // PyTorch: any nonzero value is true, NaN included (which JS truthiness would call false).
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      out[i] = (typeof v === "number" ? Number(v !== 0) : Number(Boolean(v))) as never;
+    }
+  } else {
+    const bits = info.itemSize * 8;
+    const signed = info.kind === "int";
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      let big: bigint;
+      if (typeof v === "bigint") big = v;
+      else if (typeof v === "boolean") big = v ? 1n : 0n;
+      else {
+        if (!Number.isFinite(v)) throw new DTypeError(`cannot convert ${v} to ${dtype} (element ${i}); only finite numbers convert to integer dtypes`);
+        big = BigInt(Math.trunc(v));
+      }
+      const wrapped = signed ? BigInt.asIntN(bits, big) : BigInt.asUintN(bits, big);
+      out[i] = (info.bigint ? wrapped : Number(wrapped)) as never;
+    }
+  }
+  return out;
+}
+
+/** Host storage for a TypedArray input (no copy when the dtype already matches; the addon copies). */
+function typedArrayStorage(array: ArrayBufferView, dtype: DType): ArrayBufferView {
+  const own = dtypeOfTypedArray(array);
+  if (own === undefined) {
+    throw new ArgumentError(`torch.tensor: unsupported ${array.constructor.name}; pass a numeric TypedArray`);
+  }
+  const bytesView = (ctor: typeof Uint8Array | typeof Uint16Array): ArrayBufferView =>
+    new ctor(array.buffer as ArrayBuffer, array.byteOffset, array.byteLength / ctor.BYTES_PER_ELEMENT);
+  if (own === dtype) {
+    if (array instanceof Uint8ClampedArray) return bytesView(Uint8Array);
+    if (own === "float16") return bytesView(Uint16Array); // a native Float16Array holds the bits we need
+    return array;
+  }
+  // Raw float16/bfloat16 bits may be handed over as a Uint16Array.
+  if ((dtype === "float16" || dtype === "bfloat16") && array instanceof Uint16Array) return array;
+  return toStorage(array as unknown as ArrayLike<Leaf>, dtype);
+}
+
+/**
+ * Creates a tensor from a scalar, nested arrays, or a TypedArray. The dtype is inferred as PyTorch
+ * does (any non-integer number → float32, integers → int64, booleans → bool, a TypedArray → its own
+ * dtype) unless given; `shape` reshapes the data (same number of elements).
+ */
+export function tensor<D extends DType>(data: TensorData, options: TensorOptions & { dtype: D }): Tensor<D>;
+export function tensor(data: TensorData, options?: TensorOptions): Tensor;
+export function tensor(data: TensorData, options: TensorOptions = {}): Tensor {
+  const opts = parseOptions(tensorOptionsSchema, options, "torch.tensor");
+  const requested = opts.dtype === undefined ? undefined : dtypeInfo(opts.dtype).name;
+  parseDevice(opts.device); // a bad device fails here, before any data work or native call
+
+  let storage: ArrayBufferView;
+  let shape: number[];
+  let dtype: DType;
+  if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
+    const own = dtypeOfTypedArray(data);
+    dtype = requested ?? own ?? defaultFloatDType;
+    storage = typedArrayStorage(data, dtype);
+    shape = [(data as unknown as ArrayLike<unknown>).length];
+  } else if (ArrayBuffer.isView(data)) {
+    throw new ArgumentError("torch.tensor: a DataView has no element type; pass a TypedArray");
+  } else {
+    const flat = flatten(data as Leaf | NestedData);
+    dtype = requested ?? inferred[flat.category];
+    storage = toStorage(flat.values, dtype);
+    shape = flat.shape;
+  }
+  if (opts.shape !== undefined) {
+    const n = numelOf(shape);
+    if (numelOf(opts.shape) !== n) {
+      throw new ShapeError(`torch.tensor: shape [${opts.shape.join(", ")}] has ${numelOf(opts.shape)} elements but the data has ${n}`);
+    }
+    shape = [...opts.shape];
+  }
+  return fromHost(storage, dtype, shape, opts.device);
+}
+
+/** Copies host storage (already in `dtype`'s layout) to a device and wraps it as a Tensor. */
+export function fromHost(storage: ArrayBufferView, dtype: DType, shape: readonly number[], device?: string | { type: string; index: number }): Tensor {
+  const target = resolveDevice(device);
+  const client = target.client.native;
+  const buffer = callNative({ op: "bufferFromHost", device: target.name }, () =>
+    client.bufferFromHost(storage, dtypes[dtype].pjrt, [...shape], null, target.deviceIndex),
+  );
+  return new Tensor(buffer, target.name, dtype);
+}

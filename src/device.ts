@@ -1,0 +1,60 @@
+/**
+ * @file Device strings ("cpu", "cpu:1", "tpu", "tpu:0", "cuda:0", any registered plugin name) and
+ * the entry points of plugin registration; discovery itself lives in src/plugins/.
+ */
+import { DeviceError } from "./runtime/errors.js";
+import { type Host, realHost } from "./plugins/host.js";
+import { pluginEntry, pluginNames } from "./plugins/registry.js";
+
+export { registerPlugin } from "./plugins/registry.js";
+
+/** A parsed device: the plugin name and the index among that plugin's addressable devices. */
+export interface Device {
+  readonly type: string;
+  readonly index: number;
+}
+
+/** What a device can be given as. */
+export type DeviceLike = string | Device;
+
+export const defaultDeviceType = "cpu";
+
+const devicePattern = /^([A-Za-z_][A-Za-z0-9_]*)(?::(\d+))?$/;
+
+const example = `e.g. "cpu", "cpu:1", "tpu", "tpu:0"`;
+
+/** Parses and checks a device string; the type must be a known plugin. Index range is checked on use. */
+export function parseDevice(spec: DeviceLike | undefined, host: Host = realHost): Device {
+  if (spec === undefined) return { type: defaultDeviceType, index: 0 };
+  if (typeof spec === "object" && spec !== null && typeof spec.type === "string" && Number.isInteger(spec.index)) {
+    return parseDevice(`${spec.type}:${spec.index}`, host);
+  }
+  if (typeof spec !== "string") {
+    throw new DeviceError(`a device must be a string (${example}), got ${typeof spec}`);
+  }
+  const match = devicePattern.exec(spec.trim());
+  if (!match) {
+    throw new DeviceError(`invalid device string '${spec}'; expected <type> or <type>:<index>, ${example}`);
+  }
+  const type = match[1]!;
+  const index = match[2] === undefined ? 0 : Number(match[2]);
+  if (!Number.isSafeInteger(index)) throw new DeviceError(`device index in '${spec}' is too large`);
+  if (!pluginEntry(type, host)) {
+    throw new DeviceError(
+      `unknown device type '${type}' in '${spec}'; known: ${pluginNames(host).join(", ")}. ` +
+        `Register another PJRT plugin with torch.registerPlugin("${type}", "/path/to/plugin.so") ` +
+        `or env PJRT_NAMES_AND_LIBRARY_PATHS=${type}:/path/to/plugin.so`,
+    );
+  }
+  return { type, index };
+}
+
+/** The canonical spelling, always with an index: "cpu:0". */
+export function formatDevice(device: Device): string {
+  return `${device.type}:${device.index}`;
+}
+
+/** parseDevice, then formatDevice. */
+export function canonicalDevice(spec: DeviceLike | undefined, host?: Host): string {
+  return formatDevice(parseDevice(spec, host));
+}

@@ -1,0 +1,24 @@
+/**
+ * @file The public API: `import * as torch from "torch-pjrt"` or `import { tensor } from "torch-pjrt"`.
+ * Re-exports only; nothing is defined here.
+ */
+export { tensor, type TensorData, type TensorOptions } from "./creation.js";
+export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
+export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";
+export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike } from "./device.js";
+export type { PluginOptions, PluginOptionValue } from "./plugins/options.js";
+export { dtypeNames, dtypes, type DType, type DTypeInfo } from "./dtype.js";
+export * as runtime from "./runtime/index.js";
+export {
+  AddonError,
+  ArgumentError,
+  CompileError,
+  DeviceError,
+  DeviceRuntimeError,
+  DisposedError,
+  DTypeError,
+  PluginError,
+  ShapeError,
+  TorchError,
+  type PluginErrorReason,
+} from "./runtime/errors.js";

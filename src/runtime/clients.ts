@@ -1,0 +1,160 @@
+/**
+ * @file One loaded plugin per library and one client per plugin name, created lazily; resolving a
+ * device string to a client and a device index.
+ */
+import { type Device, type DeviceLike, formatDevice, parseDevice } from "../device.js";
+import { realHost } from "../plugins/host.js";
+import { type Discovery, libtpuFileName } from "../plugins/discovery.js";
+import { discoverPlugin, markPluginInUse, type PluginEntry, pluginEntry, pluginNames } from "../plugins/registry.js";
+import { scanTpuChips, type TpuChips } from "../plugins/tpuChips.js";
+import { addon } from "./addon.js";
+import { callNative, DeviceError, PluginError } from "./errors.js";
+import type { NativeClient, NativeDeviceInfo, NativePlugin } from "./native.js";
+
+export interface LoadedPlugin {
+  readonly name: string;
+  readonly entry: PluginEntry;
+  readonly path: string;
+  readonly via: string;
+  readonly native: NativePlugin;
+  /** The PCI scan (libtpu only). */
+  readonly tpuChips: TpuChips | undefined;
+}
+
+export interface ClientEntry {
+  readonly name: string;
+  readonly plugin: LoadedPlugin;
+  readonly native: NativeClient;
+  readonly devices: readonly NativeDeviceInfo[];
+}
+
+const installHints: Record<string, string> = {
+  cpu: "Build the bundled CPU plugin with `npm run build:native` (or `npx torch-pjrt rebuild`), or point env TORCH_PJRT_BUILD_DIR at a cmake-js build folder.",
+  tpu: "Install libtpu with `pip install libtpu` (in ./.venv, $VIRTUAL_ENV or ~/.local), or set env TPU_LIBRARY_PATH=/path/to/libtpu.so, or call torch.registerPlugin(\"tpu\", \"/path/to/libtpu.so\").",
+  cuda: "Install XLA's CUDA plugin with `pip install jax-cuda12-pjrt` (or jax-cuda13-pjrt), or call torch.registerPlugin(\"cuda\", \"/path/to/xla_cuda_plugin.so\").",
+};
+
+export function notFound(entry: PluginEntry, found: Discovery): PluginError {
+  const hint =
+    installHints[entry.kind === "tpu" ? "tpu" : entry.name] ??
+    `Check the path given to torch.registerPlugin("${entry.name}", …) or env PJRT_NAMES_AND_LIBRARY_PATHS.`;
+  const what = entry.kind === "tpu" ? "libtpu" : entry.name === "cpu" ? "the bundled CPU PJRT plugin" : `PJRT plugin '${entry.name}'`;
+  return new PluginError(`${what} was not found (looked in: ${found.searched.join(", ") || "nowhere"}). ${hint}`, {
+    plugin: entry.name,
+    reason: "not-found",
+    searched: found.searched,
+  });
+}
+
+export function knownEntry(name: string): PluginEntry {
+  const entry = pluginEntry(name);
+  if (!entry) throw new DeviceError(`unknown plugin '${name}'; known: ${pluginNames().join(", ")}`);
+  return entry;
+}
+
+const ignoreSignal = (): void => {};
+
+/** libtpu needs these before it is loaded on a machine without chips (JAX sets the same). */
+function prepareLibtpu(): TpuChips {
+  // libtpu arms per-thread SIGPROF timers and, at exit, puts back the SIGPROF action it found; if
+  // that was the default (terminate), a last timer tick kills the process ("Profiling timer
+  // expired", exit 155). With a handler installed first, the one it puts back is harmless.
+  if (!process.listeners("SIGPROF").includes(ignoreSignal)) process.on("SIGPROF", ignoreSignal);
+  const chips = scanTpuChips(realHost);
+  if (chips.count === 0) {
+    process.env.ALLOW_MULTIPLE_LIBTPU_LOAD ??= "1";
+    process.env.TPU_SKIP_MDS_QUERY ??= "1";
+    // Without a TPU VM's metadata libtpu logs an INVALID_ARGUMENT about worker hostnames; name this host.
+    process.env.TPU_WORKER_HOSTNAMES ??= "localhost";
+  }
+  return chips;
+}
+
+const loadedPlugins = new Map<string, LoadedPlugin>();
+
+/** Loads the plugin's library (no client). Throws PluginError when it is missing or fails to load. */
+export function loadPlugin(name: string): LoadedPlugin {
+  const entry = knownEntry(name);
+  const found = discoverPlugin(entry);
+  if (!found.path) {
+    // Last resort for libtpu, as JAX does: let the dynamic loader search for plain "libtpu.so".
+    if (entry.kind !== "tpu" || entry.explicitPath !== undefined) throw notFound(entry, found);
+    found.path = libtpuFileName;
+    found.via = "dlopen search";
+    found.searched.push(`${libtpuFileName} (dynamic loader search)`);
+  }
+  const key = `${name}\0${found.path}`;
+  const cached = loadedPlugins.get(key);
+  if (cached) return cached;
+  const tpuChips = entry.kind === "tpu" ? prepareLibtpu() : undefined;
+  const path = found.path;
+  let native: NativePlugin;
+  try {
+    native = callNative({ op: "loadPlugin", plugin: name, path }, () => addon().loadPlugin(path));
+  } catch (error) {
+    if (found.via === "dlopen search" && error instanceof PluginError) throw notFound(entry, found);
+    throw error;
+  }
+  const plugin: LoadedPlugin = { name, entry, path, via: found.via, native, tpuChips };
+  loadedPlugins.set(key, plugin);
+  return plugin;
+}
+
+const clients = new Map<string, ClientEntry | Error>();
+
+/** The plugin's client, created on first use; a failure is remembered and thrown again. */
+export function getClient(name: string): ClientEntry {
+  const cached = clients.get(name);
+  if (cached instanceof Error) throw cached;
+  if (cached) return cached;
+  try {
+    const plugin = loadPlugin(name);
+    const context = {
+      op: "createClient",
+      plugin: name,
+      path: plugin.path,
+      noTpuChip: plugin.tpuChips !== undefined && plugin.tpuChips.count === 0,
+    };
+    markPluginInUse(name);
+    const native = callNative(context, () => plugin.native.createClient([...plugin.entry.options]));
+    const devices = callNative({ ...context, op: "devices" }, () => native.devices());
+    const entry: ClientEntry = { name, plugin, native, devices };
+    clients.set(name, entry);
+    return entry;
+  } catch (error) {
+    if (error instanceof PluginError) clients.set(name, error);
+    throw error;
+  }
+}
+
+/** The client if one exists already (never creates one). */
+export function existingClient(name: string): ClientEntry | Error | undefined {
+  return clients.get(name);
+}
+
+export interface ResolvedDevice {
+  readonly device: Device;
+  /** Canonical string, "cpu:0". */
+  readonly name: string;
+  readonly client: ClientEntry;
+  readonly deviceIndex: number;
+}
+
+/** Parses a device string and finds its client and device, with a DeviceError for a bad index. */
+export function resolveDevice(spec: DeviceLike | undefined): ResolvedDevice {
+  const device = parseDevice(spec);
+  const client = getClient(device.type);
+  if (device.index >= client.devices.length) {
+    const have = client.devices.map((_, i) => `${device.type}:${i}`).join(", ");
+    throw new DeviceError(
+      `device ${formatDevice(device)} does not exist; '${device.type}' has ${client.devices.length} device(s)${have ? ` (${have})` : ""}`,
+    );
+  }
+  return { device, name: formatDevice(device), client, deviceIndex: device.index };
+}
+
+/** Tests only: forgets loaded plugins and clients (without closing them). */
+export function resetClientsForTests(): void {
+  loadedPlugins.clear();
+  clients.clear();
+}

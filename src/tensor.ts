@@ -1,0 +1,133 @@
+/**
+ * @file Tensor: shape, dtype, device and the device buffer that holds its values.
+ * Creation from JS data lives in src/creation.ts; ops come later (src/ops/).
+ */
+import { type DataArray, type DType, dtypeFromPjrt, dtypes } from "./dtype.js";
+import { halfBitsToFloat32 } from "./half.js";
+import { track, untrack } from "./memory.js";
+import { callNative, callNativeAsync, DisposedError, ShapeError } from "./runtime/errors.js";
+import type { NativeBuffer } from "./runtime/native.js";
+
+/** A scalar as `item()` returns it: number for floats and 8–32-bit ints, bigint for 64-bit ints, boolean for bool. */
+export type Scalar = number | bigint | boolean;
+/** Nested arrays as `tolist()` returns them. */
+export type NestedArray = Scalar | NestedArray[];
+
+export function numelOf(shape: readonly number[]): number {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+/** The natural TypedArray view of raw host bytes for a dtype (float16/bfloat16 converted to float32). */
+export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D): DataArray<D> {
+  const info = dtypes[dtype];
+  const storage = new info.storage(bytes, 0, bytes.byteLength / info.itemSize);
+  if (dtype === "float16" || dtype === "bfloat16") return halfBitsToFloat32(storage as Uint16Array, dtype) as DataArray<D>;
+  return storage as DataArray<D>;
+}
+
+let bufferOfTensor: (t: Tensor) => NativeBuffer;
+
+/** A tensor; `D` is its dtype when known statically (torch.tensor(data, { dtype: "int32" }) → Tensor<"int32">). */
+export class Tensor<D extends DType = DType> {
+  readonly shape: readonly number[];
+  readonly dtype: D;
+  /** Canonical device string, "cpu:0". */
+  readonly device: string;
+  #buffer: NativeBuffer | null;
+  readonly #bytes: number;
+
+  static {
+    bufferOfTensor = (t) => t.#live("use");
+  }
+
+  /** Wraps a native buffer (takes ownership). Use torch.tensor() to create tensors from data. */
+  constructor(buffer: NativeBuffer, device: string, dtype?: D) {
+    this.dtype = dtype ?? (dtypeFromPjrt(buffer.type) as D);
+    this.shape = Object.freeze([...buffer.dims]);
+    this.device = device;
+    this.#buffer = buffer;
+    this.#bytes = numelOf(this.shape) * dtypes[this.dtype].itemSize;
+    track(this, buffer, this.#bytes, device);
+  }
+
+  get ndim(): number {
+    return this.shape.length;
+  }
+
+  numel(): number {
+    return numelOf(this.shape);
+  }
+
+  get isDisposed(): boolean {
+    return this.#buffer === null;
+  }
+
+  #live(what: string): NativeBuffer {
+    if (this.#buffer === null) {
+      throw new DisposedError(
+        `Tensor has been disposed: cannot ${what} a disposed ${this.dtype}[${this.shape.join(", ")}] tensor on ${this.device}`,
+      );
+    }
+    return this.#buffer;
+  }
+
+  /** The values, copied to the host (float16/bfloat16 as Float32Array, int64 as BigInt64Array, bool as Uint8Array). */
+  async data(): Promise<DataArray<D>> {
+    const buffer = this.#live("read");
+    const bytes = await callNativeAsync({ op: "toHost", device: this.device }, () => buffer.toHost());
+    return hostBytesToData(bytes, this.dtype);
+  }
+
+  /** data(), blocking until the values are on the host. */
+  dataSync(): DataArray<D> {
+    const buffer = this.#live("read");
+    const bytes = callNative({ op: "toHost", device: this.device }, () => buffer.toHostSync());
+    return hostBytesToData(bytes, this.dtype);
+  }
+
+  /** The single value of a one-element tensor. */
+  item(): Scalar {
+    if (this.numel() !== 1) {
+      throw new ShapeError(`item(): a tensor with ${this.numel()} elements (shape [${this.shape.join(", ")}]) cannot be converted to a scalar`);
+    }
+    const value = this.dataSync()[0]!;
+    return this.dtype === "bool" ? value !== 0 : value;
+  }
+
+  /** The values as nested arrays (a scalar for a 0-d tensor). */
+  tolist(): NestedArray {
+    const flat = Array.from(this.dataSync() as ArrayLike<number | bigint>, (v): Scalar => (this.dtype === "bool" ? v !== 0 : v));
+    const build = (dim: number, offset: number): NestedArray => {
+      if (dim === this.shape.length) return flat[offset]!;
+      const size = this.shape[dim]!;
+      const stride = numelOf(this.shape.slice(dim + 1));
+      return Array.from({ length: size }, (_, i) => build(dim + 1, offset + i * stride));
+    };
+    return build(0, 0);
+  }
+
+  /** Frees the device buffer now. Idempotent. */
+  dispose(): void {
+    const buffer = this.#buffer;
+    if (buffer === null) return;
+    this.#buffer = null;
+    untrack(this, this.#bytes, this.device);
+    buffer.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  toString(): string {
+    const state = this.#buffer === null ? ", disposed" : "";
+    return `Tensor(shape=[${this.shape.join(", ")}], dtype=${this.dtype}, device=${this.device}${state})`;
+  }
+}
+
+/** The native buffer of a live tensor (DisposedError otherwise). For the runtime, not the public API. */
+export function bufferOf(t: Tensor): NativeBuffer {
+  return bufferOfTensor(t);
+}

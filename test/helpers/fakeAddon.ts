@@ -1,0 +1,164 @@
+// An in-memory stand-in for the native addon (same contract as src/runtime/native.ts), so the
+// TypeScript runtime (tensors, lifetimes, executables, error mapping) is tested without a build.
+// Buffers keep a copy of the host bytes; an executable returns copies of its inputs.
+import type {
+  NativeAddon,
+  NativeAotResult,
+  NativeBuffer,
+  NativeClient,
+  NativeCompileOptions,
+  NativeDeviceInfo,
+  NativeExecutable,
+  NativeNamedValue,
+  NativePlugin,
+} from "../../src/runtime/native.js";
+
+const itemSizes: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 2, 8: 4, 9: 8, 10: 2, 11: 4, 12: 8, 13: 2 };
+
+export function nativeError(message: string, nativeCode: number, nativeCall: string): Error {
+  return Object.assign(new Error(message), { nativeCode, nativeCall });
+}
+
+export interface FakeOptions {
+  numDevices?: number;
+  /** Makes createClient of the plugin at `path` fail with the returned error. */
+  createClientError?: (path: string) => Error | undefined;
+  /** Makes compile fail with this error. */
+  compileError?: Error;
+}
+
+export interface FakeAddon extends NativeAddon {
+  readonly loadedPaths: string[];
+  readonly createOptions: NativeNamedValue[][];
+}
+
+export function fakeAddon(options: FakeOptions = {}): FakeAddon {
+  const counts = { buffers: 0, executables: 0, clients: 0, externalBytes: 0 };
+  const loadedPaths: string[] = [];
+  const createOptions: NativeNamedValue[][] = [];
+
+  const makeBuffer = (bytes: Uint8Array, type: number, dims: number[], deviceIndex: number): NativeBuffer => {
+    let data: Uint8Array | null = bytes;
+    counts.buffers += 1;
+    counts.externalBytes += bytes.byteLength;
+    const live = (call: string): Uint8Array => {
+      if (!data) throw nativeError("buffer was disposed", 1002, call);
+      return data;
+    };
+    return {
+      type,
+      dims: [...dims],
+      byteSize: bytes.byteLength,
+      onDeviceSize: bytes.byteLength,
+      deviceIndex,
+      get disposed() {
+        return data === null;
+      },
+      toHost: async () => live("toHost").slice().buffer,
+      toHostSync: () => live("toHost").slice().buffer,
+      dispose() {
+        if (!data) return;
+        counts.buffers -= 1;
+        counts.externalBytes -= data.byteLength;
+        data = null;
+      },
+    };
+  };
+
+  const makeExecutable = (): NativeExecutable => {
+    counts.executables += 1;
+    let disposed = false;
+    return {
+      numOutputs: 1,
+      outputTypes: [11],
+      outputDims: [[]],
+      fingerprint: "fake",
+      run(args) {
+        if (disposed) throw nativeError("executable was disposed", 1002, "PJRT_LoadedExecutable_Execute");
+        return args.map((b) => makeBuffer(new Uint8Array(b.toHostSync()), b.type, b.dims, b.deviceIndex));
+      },
+      dispose() {
+        if (!disposed) counts.executables -= 1;
+        disposed = true;
+      },
+    };
+  };
+
+  const makeClient = (): NativeClient => {
+    counts.clients += 1;
+    const devices: NativeDeviceInfo[] = Array.from({ length: options.numDevices ?? 1 }, (_, i) => ({
+      index: i,
+      id: i,
+      processIndex: 0,
+      localHardwareId: i,
+      addressable: true,
+      kind: "fake",
+      debugString: `FakeDevice(${i})`,
+      toString: `FakeDevice(id=${i})`,
+      attributes: [],
+    }));
+    const compile = (mlir: string, _options: NativeCompileOptions): NativeExecutable => {
+      if (options.compileError) throw options.compileError;
+      return makeExecutable();
+    };
+    return {
+      platformName: "fake",
+      platformVersion: "0.0",
+      processIndex: 0,
+      devices: () => devices,
+      memoryStats: () => null,
+      bufferFromHost(data, type, dims, _strides, deviceIndex) {
+        const size = itemSizes[type];
+        if (size === undefined) throw nativeError(`unsupported type ${type}`, 1002, "bufferFromHost");
+        const count = dims.reduce((a, b) => a * b, 1);
+        if (data.byteLength !== count * size) {
+          throw nativeError(`expected ${count * size} bytes, got ${data.byteLength}`, 1002, "bufferFromHost");
+        }
+        const copy = new Uint8Array(data.byteLength);
+        copy.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+        return makeBuffer(copy, type, dims, deviceIndex);
+      },
+      compile: async (mlir, o) => compile(mlir, o),
+      compileSync: compile,
+      close() {
+        counts.clients -= 1;
+      },
+    };
+  };
+
+  const plugins = new Map<string, NativePlugin>();
+  return {
+    loadedPaths,
+    createOptions,
+    buildInfo: () => ({ napiVersion: 8, pjrtApiMajor: 0, pjrtApiMinor: 0, compiler: "fake" }),
+    liveCounts: () => ({ ...counts }),
+    loadPlugin(path) {
+      let plugin = plugins.get(path);
+      if (plugin) return plugin;
+      loadedPaths.push(path);
+      plugin = {
+        path,
+        apiMajor: 0,
+        apiMinor: 99,
+        numSlots: 0,
+        attributes: () => [{ name: "stablehlo_current_version", type: "int64list", value: [1, 2, 3] }],
+        createClient(named) {
+          createOptions.push(named);
+          const error = options.createClientError?.(path);
+          if (error) throw error;
+          return makeClient();
+        },
+        compileForTopology: async (): Promise<NativeAotResult> => ({
+          outputTypes: [11],
+          outputDims: [[2]],
+          memory: {},
+          cost: {},
+          fingerprint: null,
+          serialized: new Uint8Array(),
+        }),
+      };
+      plugins.set(path, plugin);
+      return plugin;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as torch from "../src/index.js";
+import { addon } from "../src/runtime/addon.js";
+import { realRuntimeMissing, restoreRealRuntime, useFakeRuntime } from "./helpers/runtime.js";
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const missing = realRuntimeMissing();
+const backends = [
+  { name: "fake addon", fake: true, skip: undefined },
+  { name: "real cpu plugin", fake: false, skip: missing },
+];
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 2 ** 20);
+}
+
+describe.each(backends)("no leaks on the $name", ({ fake, skip }) => {
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.TORCH_PJRT_BUILD_DIR;
+    if (fake) useFakeRuntime();
+  });
+  afterAll(() => {
+    if (fake) restoreRealRuntime(saved);
+  });
+  const test = skip ? it.skip : it;
+  if (skip) it.skip(`skipped: ${skip}`, () => {});
+
+  test("10,000 tensors created and disposed leave counters and RSS where they started", () => {
+    torch.tensor([0]).dispose(); // create the client first; it is not a leak
+    const start = { memory: torch.memory(), native: addon().liveCounts() };
+    const data = new Float32Array(256).fill(1.5); // 1 KiB per tensor, 10 MB in all
+    const churn = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const t = torch.tensor(data, { shape: [16, 16] });
+        if (i % 1000 === 0) expect(t.dataSync()[255]).toBe(1.5);
+        t.dispose();
+      }
+    };
+    churn(20_000); // the first rounds grow the heap and allocators to their working size
+    gc?.();
+    const { rss: rssBefore, heapUsed: heapBefore } = process.memoryUsage();
+    churn(10_000);
+    torch.tidy(() => {
+      for (let i = 0; i < 1000; i++) torch.tensor([i, i + 1], { dtype: "int32" });
+    });
+    gc?.();
+    const { rss: rssAfter, heapUsed: heapAfter } = process.memoryUsage();
+    expect(torch.memory()).toEqual(start.memory);
+    expect(addon().liveCounts()).toEqual(start.native);
+    // A second round of the same work must not need more memory: 10 MB of tensors went through it.
+    expect(mb(rssAfter - rssBefore), `RSS grew from ${mb(rssBefore)} MB to ${mb(rssAfter)} MB`).toBeLessThan(16);
+    if (gc) expect(mb(heapAfter - heapBefore), `JS heap grew from ${mb(heapBefore)} MB to ${mb(heapAfter)} MB`).toBeLessThan(4);
+  });
+
+  (skip || !gc ? it.skip : it)("a tensor collected without dispose() is freed by the safety net", async () => {
+    const start = torch.memory().numTensors;
+    const startBuffers = addon().liveCounts().buffers;
+    (() => {
+      for (let i = 0; i < 10; i++) torch.tensor(new Float64Array(1000));
+    })();
+    expect(torch.memory().numTensors).toBe(start + 10);
+    for (let round = 0; round < 50 && torch.memory().numTensors > start; round++) {
+      gc!();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(torch.memory().numTensors).toBe(start);
+    expect(addon().liveCounts().buffers).toBe(startBuffers);
+  });
+});

@@ -1,0 +1,290 @@
+// Bad programs and bad calls give typed errors with useful messages, never a crash: after each one a
+// valid program still compiles and runs with the right values. Every "invalid module" below is also
+// sent to real XLA (when the venv is there), which must reject it too — so each really is invalid.
+
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import { type OracleResult, oracleAvailable, runOnXla } from "./helpers/oracle.js";
+import { loadTorch, makeTensor, readTensor } from "./ops/harness.js";
+import { buildModule, singleOp, type TType } from "./ops/mlir.js";
+
+const f32 = (shape: number[]): TType => ({ dtype: "float32", shape });
+const VALID = singleOp("stablehlo.add", [f32([4]), f32([4])], f32([4]));
+
+interface BadModule {
+  name: string;
+  mlir: string;
+  /** the message must match this (names the problem) */
+  mentions: RegExp;
+  /** rejected before any native call (an ArgumentError) is also fine */
+  argumentErrorOk?: boolean;
+}
+
+const truncated = VALID.slice(0, Math.floor(VALID.length * 0.6));
+const BAD_MODULES: BadModule[] = [
+  { name: "empty text", mlir: "", mentions: /./, argumentErrorOk: true },
+  { name: "only whitespace", mlir: " \n\t ", mentions: /./, argumentErrorOk: true },
+  { name: "garbage text", mlir: "this is not MLIR at all }{ %%% \u0000", mentions: /./ },
+  { name: "truncated module", mlir: truncated, mentions: /./ },
+  { name: "unbalanced braces", mlir: VALID.replace('"func.return"', "{ \"func.return\""), mentions: /./ },
+  {
+    name: "operand types differ (add 4xf32 + 3xf32)",
+    mlir: buildModule([f32([4]), f32([3])], (b, [x, y]) => [b.op1("stablehlo.add", [x!, y!], f32([4]))]),
+    mentions: /add|type|shape/i,
+  },
+  {
+    name: "element types differ (add f32 + i32)",
+    mlir: buildModule([f32([4]), { dtype: "int32", shape: [4] }], (b, [x, y]) => [b.op1("stablehlo.add", [x!, y!], f32([4]))]),
+    mentions: /add|type/i,
+  },
+  {
+    name: "unknown op",
+    mlir: buildModule([f32([4])], (b, [x]) => [b.op1("stablehlo.frobnicate", [x!], f32([4]))]),
+    mentions: /frobnicate/,
+  },
+  {
+    name: "no main function",
+    mlir: VALID.replace('sym_name = "main"', 'sym_name = "not_main"'),
+    mentions: /main/,
+  },
+  {
+    name: "result type contradicts function_type",
+    mlir: VALID.replace("-> tensor<4xf32>, sym_name", "-> tensor<4xi32>, sym_name"),
+    mentions: /type|return|result/i,
+  },
+  {
+    name: "use of an undefined value",
+    mlir: buildModule([f32([4])], (b, [x]) => [b.op1("stablehlo.add", [x!, { name: "%nope", type: f32([4]) }], f32([4]))]),
+    mentions: /nope|undefined|undeclared|use/i,
+  },
+  {
+    name: "transpose with an invalid permutation",
+    mlir: buildModule([f32([2, 3])], (b, [x]) => [b.op1("stablehlo.transpose", [x!], f32([3, 2]), "permutation = array<i64: 0, 0>")]),
+    mentions: /transpose|permutation/i,
+  },
+  {
+    name: "broadcast_in_dim dimension out of range",
+    mlir: buildModule([f32([3])], (b, [x]) => [b.op1("stablehlo.broadcast_in_dim", [x!], f32([2, 3]), "broadcast_dimensions = array<i64: 5>")]),
+    mentions: /broadcast/i,
+  },
+  {
+    name: "old dense<> dimension list",
+    mlir: buildModule([f32([3])], (b, [x]) => [b.op1("stablehlo.broadcast_in_dim", [x!], f32([2, 3]), "broadcast_dimensions = dense<1> : tensor<1xi64>")]),
+    mentions: /broadcast_dimensions|array|attribute/i,
+  },
+  {
+    name: "slice past the end",
+    mlir: buildModule([f32([4])], (b, [x]) => [
+      b.op1("stablehlo.slice", [x!], f32([3]), "start_indices = array<i64: 2>, limit_indices = array<i64: 5>, strides = array<i64: 1>"),
+    ]),
+    mentions: /slice|limit/i,
+  },
+  {
+    name: "dot_general contracting sizes differ",
+    mlir: buildModule([f32([2, 3]), f32([4, 5])], (b, [x, y]) => [
+      b.op1("stablehlo.dot_general", [x!, y!], f32([2, 5]), "dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>"),
+    ]),
+    mentions: /dot|contracting|dimension/i,
+  },
+  {
+    name: "reshape changes the element count",
+    mlir: buildModule([f32([2, 3])], (b, [x]) => [b.op1("stablehlo.reshape", [x!], f32([7]))]),
+    mentions: /reshape|element|count|size/i,
+  },
+  {
+    name: "reduce body with the wrong arity",
+    mlir: buildModule([f32([2, 3]), f32([])], (b, [x, z]) => [
+      b.op1("stablehlo.reduce", [x!, z!], f32([2]), "dimensions = array<i64: 1>", [
+        b.region([f32([]), f32([]), f32([])], (rb, [p, q]) => [rb.op1("stablehlo.add", [p!, q!], f32([]))]),
+      ]),
+    ]),
+    mentions: /reduce|argument|block|region/i,
+  },
+  {
+    name: "compare with a bad direction",
+    mlir: buildModule([f32([4]), f32([4])], (b, [x, y]) => [
+      b.op1("stablehlo.compare", [x!, y!], { dtype: "bool", shape: [4] }, "comparison_direction = #stablehlo<comparison_direction SIDEWAYS>"),
+    ]),
+    mentions: /compare|comparison|SIDEWAYS/i,
+  },
+];
+
+const avail = oracleAvailable();
+if (!avail.ok) console.warn(`[malformed.test] XLA cross-check SKIPPED: ${avail.reason}`);
+
+describe.skipIf(!avail.ok)("every bad module is rejected by real XLA too", () => {
+  let xla: Map<string, OracleResult>;
+  beforeAll(async () => {
+    xla = await runOnXla([
+      { name: "valid", mlir: VALID, inputs: [{ dtype: "float32", shape: [4], values: [1, 2, 3, 4] }, { dtype: "float32", shape: [4], values: [10, 20, 30, 40] }] },
+      ...BAD_MODULES.map((m) => ({ name: m.name, mlir: m.mlir, inputs: [] })),
+    ]);
+  }, 300_000);
+  it("the valid module runs on XLA", () => {
+    const r = xla.get("valid")!;
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.outputs[0]!.values).toEqual([11, 22, 33, 44]);
+  });
+  for (const m of BAD_MODULES) {
+    it(m.name, () => {
+      const r = xla.get(m.name)!;
+      expect(r.ok, `XLA accepted the module meant to be invalid:\n${m.mlir}`).toBe(false);
+      if (!r.ok) expect(r.stage).toBe("compile");
+    });
+  }
+});
+
+const loaded = await loadTorch();
+if (!loaded.ok) console.warn(`[malformed.test] runtime checks SKIPPED: ${loaded.reason}`);
+
+describe.skipIf(!loaded.ok)("malformed programs and bad calls on our runtime", () => {
+  const torch = loaded.ok ? loaded.torch : undefined;
+  let before = 0;
+
+  /** A valid program still compiles and gives the right numbers (the process and plugin live on). */
+  async function stillWorks() {
+    const a = torch.tensor(new Float32Array([1, 2, 3, 4]), { dtype: "float32" });
+    const b = torch.tensor(new Float32Array([10, 20, 30, 40]), { dtype: "float32" });
+    const exe = await torch.runtime.compile(VALID, { device: "cpu" });
+    const [c] = await exe.run([a, b]);
+    expect(Array.from(await c.data())).toEqual([11, 22, 33, 44]);
+    for (const t of [a, b, c]) t.dispose();
+    exe.dispose();
+  }
+
+  async function errorOf(p: Promise<unknown> | (() => unknown)): Promise<any> {
+    try {
+      await (typeof p === "function" ? p() : p);
+    } catch (e) {
+      return e;
+    }
+    throw new Error("expected an error, got success");
+  }
+
+  beforeAll(async () => {
+    await stillWorks(); // warm: the plugin is loaded before counting tensors
+  });
+  afterEach(async () => {
+    await stillWorks();
+    expect(torch.memory().numTensors, "live tensors").toBe(before);
+  });
+
+  it("starts from a known tensor count", () => {
+    before = torch.memory().numTensors;
+    expect(before).toBeGreaterThanOrEqual(0);
+  });
+
+  for (const m of BAD_MODULES) {
+    it(`compile: ${m.name} → CompileError`, async () => {
+      before = torch.memory().numTensors;
+      const e = await errorOf(torch.runtime.compile(m.mlir, { device: "cpu" }));
+      if (!(m.argumentErrorOk && e instanceof torch.ArgumentError)) expect(e, String(e?.stack ?? e)).toBeInstanceOf(torch.CompileError);
+      expect(e).toBeInstanceOf(torch.TorchError);
+      expect(typeof e.message).toBe("string");
+      expect(e.message.length).toBeGreaterThan(10);
+      expect(e.message).toMatch(m.mentions);
+      if (process.env.TORCH_PJRT_SHOW_ERRORS) console.log(`[malformed] ${m.name}: ${e.constructor.name}: ${e.message}`);
+    });
+  }
+
+  it("wrong number of arguments at run → typed error naming the counts", async () => {
+    before = torch.memory().numTensors;
+    const exe = await torch.runtime.compile(VALID, { device: "cpu" });
+    const a = makeTensor(torch, { dtype: "float32", shape: [4], values: [1, 2, 3, 4] }, "cpu");
+    try {
+      const e = await errorOf(exe.run([a]));
+      expect(e).toBeInstanceOf(torch.TorchError);
+      expect(e.message).toMatch(/2/);
+      expect(e.message).toMatch(/1/);
+      if (e instanceof torch.DeviceRuntimeError) expect(typeof e.code).toBe("number");
+      const e3 = await errorOf(exe.run([a, a, a]));
+      expect(e3).toBeInstanceOf(torch.TorchError);
+    } finally {
+      a.dispose();
+      exe.dispose();
+    }
+  });
+
+  it("wrong shape at run → ShapeError (or a typed runtime error) naming the shapes", async () => {
+    before = torch.memory().numTensors;
+    const exe = await torch.runtime.compile(VALID, { device: "cpu" });
+    const a = makeTensor(torch, { dtype: "float32", shape: [4], values: [1, 2, 3, 4] }, "cpu");
+    const b = makeTensor(torch, { dtype: "float32", shape: [2, 2], values: [1, 2, 3, 4] }, "cpu");
+    try {
+      const e = await errorOf(exe.run([a, b]));
+      expect(e).toBeInstanceOf(torch.TorchError);
+      expect(e instanceof torch.ShapeError || e instanceof torch.DeviceRuntimeError, e.constructor.name).toBe(true);
+      expect(e.message).toMatch(/2, ?2|2x2/);
+    } finally {
+      a.dispose();
+      b.dispose();
+      exe.dispose();
+    }
+  });
+
+  it("wrong dtype at run → DTypeError (or a typed runtime error) naming the dtypes", async () => {
+    before = torch.memory().numTensors;
+    const exe = await torch.runtime.compile(VALID, { device: "cpu" });
+    const a = makeTensor(torch, { dtype: "float32", shape: [4], values: [1, 2, 3, 4] }, "cpu");
+    const b = makeTensor(torch, { dtype: "int32", shape: [4], values: [1, 2, 3, 4] }, "cpu");
+    try {
+      const e = await errorOf(exe.run([a, b]));
+      expect(e).toBeInstanceOf(torch.TorchError);
+      expect(e instanceof torch.DTypeError || e instanceof torch.DeviceRuntimeError, e.constructor.name).toBe(true);
+      expect(e.message).toMatch(/int32|i32|s32/i);
+    } finally {
+      a.dispose();
+      b.dispose();
+      exe.dispose();
+    }
+  });
+
+  it("a disposed input → typed error that says it was disposed", async () => {
+    before = torch.memory().numTensors;
+    const exe = await torch.runtime.compile(VALID, { device: "cpu" });
+    const a = makeTensor(torch, { dtype: "float32", shape: [4], values: [1, 2, 3, 4] }, "cpu");
+    const b = makeTensor(torch, { dtype: "float32", shape: [4], values: [1, 2, 3, 4] }, "cpu");
+    b.dispose();
+    try {
+      const e = await errorOf(exe.run([a, b]));
+      expect(e).toBeInstanceOf(torch.TorchError);
+      expect(e.message).toMatch(/dispos/i);
+      const e2 = await errorOf(() => b.dataSync());
+      expect(e2).toBeInstanceOf(torch.TorchError);
+      expect(e2.message).toMatch(/dispos/i);
+    } finally {
+      a.dispose();
+      exe.dispose();
+    }
+  });
+
+  it("running a disposed executable → typed error", async () => {
+    before = torch.memory().numTensors;
+    const exe = await torch.runtime.compile(VALID, { device: "cpu" });
+    exe.dispose();
+    const a = makeTensor(torch, { dtype: "float32", shape: [4], values: [1, 2, 3, 4] }, "cpu");
+    try {
+      const e = await errorOf(exe.run([a, a]));
+      expect(e).toBeInstanceOf(torch.TorchError);
+      expect(e.message).toMatch(/dispos/i);
+    } finally {
+      a.dispose();
+    }
+  });
+
+  it("many failures in a row leave the runtime usable and leak nothing", async () => {
+    before = torch.memory().numTensors;
+    for (let i = 0; i < 25; i++) {
+      const pool = BAD_MODULES.filter((b) => !b.argumentErrorOk && !b.name.startsWith("old dense"));
+      const m = pool[i % pool.length]!;
+      const e = await errorOf(torch.runtime.compile(m.mlir, { device: "cpu" }));
+      expect(e).toBeInstanceOf(torch.TorchError);
+    }
+    const x = makeTensor(torch, { dtype: "float32", shape: [4], values: [0.5, -1, 2, 8] }, "cpu");
+    const exe = await torch.runtime.compile(VALID, { device: "cpu" });
+    const [y] = await exe.run([x, x]);
+    expect((await readTensor(y)).values).toEqual([1, -2, 4, 16]);
+    for (const t of [x, y]) t.dispose();
+    exe.dispose();
+  });
+});
