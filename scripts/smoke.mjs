@@ -13,7 +13,7 @@ const exe = await torch.runtime.compile(
      return %0 : tensor<4xf32>
    }`,
 );
-const a = torch.tensor([1, 2, 3, 4]);
+const a = torch.tensor([1, 2, 3, 4], { dtype: "float32" });
 const b = torch.tensor([0.5, 0.25, -3, 10]);
 const [sum] = await exe.run([a, b]);
 const got = Array.from(await sum.data());

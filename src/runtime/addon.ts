@@ -49,3 +49,8 @@ export function loadedAddonPath(): string | undefined {
 export function replaceAddonForTests(fake: NativeAddon | undefined): void {
   replacement = fake;
 }
+
+/** How the loaded addon was built: N-API version, PJRT API version of our header, build tool. */
+export function buildInfo(): ReturnType<NativeAddon["buildInfo"]> & { addonPath: string | undefined } {
+  return { ...addon().buildInfo(), addonPath: loadedAddonPath() };
+}
