@@ -29,7 +29,8 @@
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
       "cflags_cc": ["-std=c++20", "-fexceptions", "-frtti", "-O2", "-fvisibility=hidden"],
-      "libraries": ["-lpthread"]
+      "libraries": ["-lpthread"],
+      "ldflags": ["-Wl,--version-script=<(module_root_dir)/native/cpu/exports.map"]
     }
   ]
 }

@@ -15,7 +15,6 @@ size_t typedArrayElementSize(napi_typedarray_type type) {
       return 1;
     case napi_int16_array:
     case napi_uint16_array:
-    case napi_float16_array:
       return 2;
     case napi_int32_array:
     case napi_uint32_array:
@@ -25,8 +24,9 @@ size_t typedArrayElementSize(napi_typedarray_type type) {
     case napi_bigint64_array:
     case napi_biguint64_array:
       return 8;
+    default:  // e.g. Float16Array, which Node 20's own headers do not name
+      return 0;
   }
-  return 0;
 }
 
 // a × b, or false on overflow.

@@ -2,7 +2,7 @@
  * @file Where the package lives and where its native build outputs are looked for.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Host } from "../plugins/host.js";
 
@@ -39,7 +39,7 @@ export function packageRoot(): string {
  */
 export function buildDirs(host: Host, packageDir: string = packageRoot()): string[] {
   const override = host.env.TORCH_PJRT_BUILD_DIR;
-  if (override) return [join(override, "Release"), override];
+  if (override) return [join(resolve(override), "Release"), resolve(override)];
   return [join(packageDir, "build", "Release"), join(packageDir, "prebuilds", `${process.platform}-${process.arch}`)];
 }
 
