@@ -188,12 +188,7 @@ std::unique_ptr<LoadedExecutable> Client::compile(const std::string& mlir, const
     for (size_t i = 0; i < needed; ++i) resolved.deviceAssignment.push_back(devices_[i].id);
   }
   std::string encoded = encodeCompileOptions(resolved);
-  static const char kFormat[] = "mlir";
-  auto program = detail::zeroed<PJRT_Program>(PJRT_Program_STRUCT_SIZE);
-  program.code = const_cast<char*>(mlir.data());
-  program.code_size = mlir.size();
-  program.format = kFormat;
-  program.format_size = sizeof(kFormat) - 1;
+  auto program = detail::mlirProgram(mlir);
   auto args = TPJRT_ARGS(PJRT_Client_Compile);
   args.client = handle_;
   args.program = &program;

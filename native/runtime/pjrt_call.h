@@ -55,6 +55,17 @@ std::vector<NamedValue> readNamedValues(const PJRT_NamedValue* values, size_t co
 
 std::string copyString(const char* data, size_t size);
 
+// A PJRT_Program of format "mlir" over `text`, which must outlive it.
+inline PJRT_Program mlirProgram(const std::string& text) {
+  static const char kFormat[] = "mlir";
+  auto program = zeroed<PJRT_Program>(PJRT_Program_STRUCT_SIZE);
+  program.code = const_cast<char*>(text.data());
+  program.code_size = text.size();
+  program.format = kFormat;
+  program.format_size = sizeof(kFormat) - 1;
+  return program;
+}
+
 }  // namespace tpjrt::detail
 
 // Args struct for function `Fn`, zero-filled, with our full STRUCT_SIZE.

@@ -48,12 +48,7 @@ AotResult Plugin::compileForTopology(const std::string& topologyName, const std:
   TPJRT_CALL(*this, PJRT_TopologyDescription_Create, create);
   TopologyGuard topologyGuard(*this, create.topology);
 
-  static const char kFormat[] = "mlir";
-  auto program = detail::zeroed<PJRT_Program>(PJRT_Program_STRUCT_SIZE);
-  program.code = const_cast<char*>(mlir.data());
-  program.code_size = mlir.size();
-  program.format = kFormat;
-  program.format_size = sizeof(kFormat) - 1;
+  auto program = detail::mlirProgram(mlir);
   auto compile = TPJRT_ARGS(PJRT_Compile);
   compile.topology = create.topology;
   compile.program = &program;
