@@ -161,3 +161,72 @@ export function dtypeOfTypedArray(array: ArrayBufferView): DType | undefined {
   if (float16 && array instanceof float16) return "float16";
   return undefined;
 }
+
+// --- PyTorch type promotion ------------------------------------------------------------------------
+
+const rank: Record<DTypeKind, number> = { bool: 0, uint: 1, int: 1, float: 2 };
+/** The unsigned dtypes PyTorch only promotes with themselves and bool ("shell" dtypes). */
+const shellUnsigned = new Set<DType>(["uint16", "uint32", "uint64"]);
+
+/** torch.promote_types(a, b): the smallest dtype both convert to without losing their category. */
+export function promoteTypes(a: DType, b: DType): DType {
+  if (a === b) return a;
+  if (a === "bool") return b;
+  if (b === "bool") return a;
+  if (shellUnsigned.has(a) || shellUnsigned.has(b)) {
+    throw new DTypeError(`type promotion of ${a} with ${b} is not supported (as in PyTorch); convert one of them with .to(dtype) first`);
+  }
+  const ka = dtypes[a].kind;
+  const kb = dtypes[b].kind;
+  if (ka === "float" && kb === "float") {
+    if (dtypes[a].itemSize === 2 && dtypes[b].itemSize === 2) return "float32"; // float16 with bfloat16
+    return dtypes[a].itemSize >= dtypes[b].itemSize ? a : b;
+  }
+  if (ka === "float") return a;
+  if (kb === "float") return b;
+  // Integers: uint8 with a signed type needs the next wider signed type.
+  if (a === "uint8" || b === "uint8") {
+    const other = a === "uint8" ? b : a;
+    return other === "int8" ? "int16" : other;
+  }
+  return dtypes[a].itemSize >= dtypes[b].itemSize ? a : b;
+}
+
+/** One operand of torch.result_type: a tensor's dtype and rank, or a JS number/boolean (a "Python scalar"). */
+export type PromotionOperand = { dtype: DType; ndim: number } | number | boolean | bigint;
+
+/** The dtype a JS scalar has on its own: bool, int64 for integers and bigints, float32 otherwise. */
+export function scalarDType(value: number | boolean | bigint): DType {
+  if (typeof value === "boolean") return "bool";
+  if (typeof value === "bigint" || Number.isInteger(value)) return defaultIntDType;
+  return defaultFloatDType;
+}
+
+/**
+ * torch.result_type over tensors and scalars. Dimensioned tensors decide, unless a 0-d tensor or a
+ * scalar is of a higher category (bool < integer < float); within a category only the dimensioned
+ * tensors' widths count, so int32 tensor + 5 → int32, float16 tensor + 2.5 → float16,
+ * int64 tensor + 2.5 → float32, int32 tensor + float64 0-d tensor → float64.
+ */
+export function resultType(...operands: PromotionOperand[]): DType {
+  let dim: DType | undefined;
+  let zero: DType | undefined;
+  let scalar: DType | undefined;
+  const join = (acc: DType | undefined, d: DType): DType => (acc === undefined ? d : promoteTypes(acc, d));
+  for (const o of operands) {
+    if (typeof o === "object") {
+      if (o.ndim > 0) dim = join(dim, o.dtype);
+      else zero = join(zero, o.dtype);
+    } else {
+      scalar = join(scalar, scalarDType(o));
+    }
+  }
+  return combineCategories(dim, combineCategories(zero, scalar)) ?? defaultFloatDType;
+}
+
+function combineCategories(higher: DType | undefined, lower: DType | undefined): DType | undefined {
+  if (higher === undefined) return lower;
+  if (lower === undefined) return higher;
+  if (rank[dtypes[higher].kind] >= rank[dtypes[lower].kind] && higher !== "bool") return higher;
+  return promoteTypes(higher, lower);
+}

@@ -1,4 +1,4 @@
-// Module entry: registers the classes and exports buildInfo, loadPlugin and liveCounts
+// Module entry: registers the classes and exports buildInfo, loadPlugin, liveCounts and printGraph
 // (NativeAddon in src/runtime/native.ts).
 #include <napi.h>
 
@@ -7,10 +7,12 @@
 #include "convert.h"
 #include "errors.h"
 #include "executable_wrap.h"
+#include "graph_wrap.h"
 #include "pjrt_c_api.h"
 #include "plugin_wrap.h"
 #include "prof_timer_guard.h"
 #include "runtime.h"
+#include "stablehlo_printer.h"
 #include "state.h"
 
 #ifndef TPJRT_BUILD_TOOL
@@ -53,6 +55,12 @@ Napi::Value LiveCounts(const Napi::CallbackInfo& info) {
   return out;
 }
 
+Napi::Value PrintGraph(const Napi::CallbackInfo& info) {
+  const char* call = "printGraph";
+  lower::Graph graph = graphFrom(info[0], call);
+  return Napi::String::New(info.Env(), guard(info.Env(), call, [&] { return lower::printModule(graph); }));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   AddonState& s = state(env);
   PluginWrap::define(env, s);
@@ -63,6 +71,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("buildInfo", Napi::Function::New<BuildInfo>(env, "buildInfo"));
   exports.Set("loadPlugin", Napi::Function::New<LoadPlugin>(env, "loadPlugin"));
   exports.Set("liveCounts", Napi::Function::New<LiveCounts>(env, "liveCounts"));
+  exports.Set("printGraph", Napi::Function::New<PrintGraph>(env, "printGraph"));
   return exports;
 }
 

@@ -6,8 +6,10 @@
 #include "convert.h"
 #include "errors.h"
 #include "executable_wrap.h"
+#include "graph_wrap.h"
 #include "host_data.h"
 #include "promise_worker.h"
+#include "stablehlo_printer.h"
 #include "state.h"
 #include "wrap.h"
 
@@ -37,6 +39,8 @@ void ClientWrap::define(Napi::Env env, AddonState& state) {
                                        InstanceMethod<&ClientWrap::BufferFromHost>("bufferFromHost"),
                                        InstanceMethod<&ClientWrap::Compile>("compile"),
                                        InstanceMethod<&ClientWrap::CompileSync>("compileSync"),
+                                       InstanceMethod<&ClientWrap::CompileGraph>("compileGraph"),
+                                       InstanceMethod<&ClientWrap::CompileGraphSync>("compileGraphSync"),
                                        InstanceMethod<&ClientWrap::Close>("close"),
                                    });
   state.clientClass = Napi::Persistent(cls);
@@ -136,6 +140,36 @@ Napi::Value ClientWrap::CompileSync(const Napi::CallbackInfo& info) {
   CompileOptions options = compileOptionsFrom(info[1], call);
   const std::shared_ptr<Client>& client = live(call);
   std::unique_ptr<LoadedExecutable> executable = guard(info.Env(), call, [&] { return client->compile(mlir, options); });
+  return ExecutableWrap::create(info.Env(), {std::move(executable), client.get(), hostResident_});
+}
+
+// The graph is read on the JS thread; printing and compiling run on the worker.
+Napi::Value ClientWrap::CompileGraph(const Napi::CallbackInfo& info) {
+  const char* call = "Client.compileGraph";
+  return rejectOnThrow(info.Env(), [&]() -> Napi::Value {
+    lower::Graph graph = graphFrom(info[0], call);
+    CompileOptions options = compileOptionsFrom(info[1], call);
+    std::shared_ptr<Client> client = live(call);
+    auto compiled = std::make_shared<std::unique_ptr<LoadedExecutable>>();
+    bool hostResident = hostResident_;
+    return runOnWorker(
+        info.Env(), call,
+        [client, graph = std::move(graph), options, compiled] {
+          *compiled = client->compile(lower::printModule(graph), options);
+        },
+        [client, compiled, hostResident](Napi::Env env) -> Napi::Value {
+          return ExecutableWrap::create(env, {std::move(*compiled), client.get(), hostResident});
+        });
+  });
+}
+
+Napi::Value ClientWrap::CompileGraphSync(const Napi::CallbackInfo& info) {
+  const char* call = "Client.compileGraphSync";
+  lower::Graph graph = graphFrom(info[0], call);
+  CompileOptions options = compileOptionsFrom(info[1], call);
+  const std::shared_ptr<Client>& client = live(call);
+  std::unique_ptr<LoadedExecutable> executable =
+      guard(info.Env(), call, [&] { return client->compile(lower::printModule(graph), options); });
   return ExecutableWrap::create(info.Env(), {std::move(executable), client.get(), hostResident_});
 }
 

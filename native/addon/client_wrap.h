@@ -36,6 +36,8 @@ class ClientWrap : public Napi::ObjectWrap<ClientWrap> {
   Napi::Value BufferFromHost(const Napi::CallbackInfo& info);
   Napi::Value Compile(const Napi::CallbackInfo& info);
   Napi::Value CompileSync(const Napi::CallbackInfo& info);
+  Napi::Value CompileGraph(const Napi::CallbackInfo& info);
+  Napi::Value CompileGraphSync(const Napi::CallbackInfo& info);
   void Close(const Napi::CallbackInfo& info);
 
   // Released by close(); the runtime client lives on while its buffers and executables do.

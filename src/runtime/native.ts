@@ -50,6 +50,45 @@ export interface NativeAotResult {
   serialized: Uint8Array;
 }
 
+/** A tensor type on the graph wire: PJRT_Buffer_Type code and dimensions. */
+export interface NativeTensorType {
+  type: number;
+  dims: number[];
+}
+
+/**
+ * A node attribute; exactly one value field. `int` → `5 : i64`, `ints` → `array<i64: …>`, `enum` →
+ * `#stablehlo<NAME VALUE>`, `dot` → `#stablehlo.dot<…>` from [lhs batch, rhs batch, lhs contracting,
+ * rhs contracting], `dense` → the node's first result type filled from one element (a splat) or all.
+ */
+export type NativeAttr =
+  | { name: string; int: number }
+  | { name: string; ints: number[] }
+  | { name: string; enum: string }
+  | { name: string; dot: [number[], number[], number[], number[]] }
+  | { name: string; dense: Uint8Array };
+
+/**
+ * One StableHLO op. `op` is its name without the dialect ("add", "dot_general"); operands are value
+ * ids (graph inputs are 0..n-1, then every node's results in order). `body` names the fixed region
+ * of a reduce: "add" | "max" | "min" | "mul" | "and" | "or" (one input, one init value) or
+ * "argmax" | "argmin" (values and indices, then their two init values).
+ */
+export interface NativeNode {
+  op: string;
+  operands: number[];
+  results: NativeTensorType[];
+  attrs?: NativeAttr[];
+  body?: string;
+}
+
+/** A fully typed graph, lowered by the addon (native/lower) to a StableHLO module in generic form. */
+export interface NativeGraph {
+  inputs: NativeTensorType[];
+  nodes: NativeNode[];
+  outputs: number[];
+}
+
 export interface NativeBuffer {
   readonly type: number;
   readonly dims: number[];
@@ -87,6 +126,8 @@ export interface NativeClient {
   ): NativeBuffer;
   compile(mlir: string, options: NativeCompileOptions): Promise<NativeExecutable>;
   compileSync(mlir: string, options: NativeCompileOptions): NativeExecutable;
+  compileGraph(graph: NativeGraph, options: NativeCompileOptions): Promise<NativeExecutable>;
+  compileGraphSync(graph: NativeGraph, options: NativeCompileOptions): NativeExecutable;
   close(): void; // after every buffer and executable of this client is disposed
 }
 
@@ -116,6 +157,7 @@ export interface NativeAddon {
   buildInfo(): { napiVersion: number; pjrtApiMajor: number; pjrtApiMinor: number; compiler: string };
   loadPlugin(path: string): NativePlugin; // cached per path
   liveCounts(): NativeLiveCounts;
+  printGraph(graph: NativeGraph): string; // the module compileGraph compiles
 }
 
 export interface NativeErrorFields {

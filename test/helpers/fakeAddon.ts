@@ -120,6 +120,8 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
       },
       compile: async (mlir, o) => compile(mlir, o),
       compileSync: compile,
+      compileGraph: async (graph, o) => compile(JSON.stringify(graph), o),
+      compileGraphSync: (graph, o) => compile(JSON.stringify(graph), o),
       close() {
         counts.clients -= 1;
       },
@@ -132,6 +134,7 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
     createOptions,
     buildInfo: () => ({ napiVersion: 8, pjrtApiMajor: 0, pjrtApiMinor: 0, compiler: "fake" }),
     liveCounts: () => ({ ...counts }),
+    printGraph: (graph) => JSON.stringify(graph),
     loadPlugin(path) {
       let plugin = plugins.get(path);
       if (plugin) return plugin;

@@ -1,0 +1,83 @@
+#include "graph.h"
+
+#include "runtime.h"
+
+namespace tpjrt::lower {
+namespace {
+
+struct ElementInfo {
+  int code;
+  const char* name;
+  size_t width;
+};
+
+// PJRT_Buffer_Type codes (native/include/pjrt_c_api.h) and their MLIR names.
+constexpr ElementInfo kElements[] = {
+    {1, "i1", 1},   {2, "i8", 1},    {3, "i16", 2},   {4, "i32", 4},   {5, "i64", 8},
+    {6, "ui8", 1},  {7, "ui16", 2},  {8, "ui32", 4},  {9, "ui64", 8},  {10, "f16", 2},
+    {11, "f32", 4}, {12, "f64", 8},  {13, "bf16", 2},
+};
+
+const ElementInfo* find(int element) {
+  for (const auto& e : kElements)
+    if (e.code == element) return &e;
+  return nullptr;
+}
+
+[[noreturn]] void fail(const std::string& message) { throw RuntimeError(kUsageError, "lowerGraph", message); }
+
+void checkType(const TensorType& type, const std::string& where) {
+  if (!find(type.element)) fail(where + ": unknown element type " + std::to_string(type.element));
+  for (int64_t d : type.dims)
+    if (d < 0) fail(where + ": negative dimension " + std::to_string(d));
+}
+
+int64_t numel(const TensorType& type) {
+  int64_t n = 1;
+  for (int64_t d : type.dims) n *= d;
+  return n;
+}
+
+}  // namespace
+
+const char* elementTypeName(int element) {
+  const ElementInfo* e = find(element);
+  if (!e) fail("unknown element type " + std::to_string(element));
+  return e->name;
+}
+
+size_t elementByteWidth(int element) {
+  const ElementInfo* e = find(element);
+  return e ? e->width : 0;
+}
+
+void validate(const Graph& graph) {
+  int defined = static_cast<int>(graph.inputs.size());
+  for (size_t i = 0; i < graph.inputs.size(); ++i) checkType(graph.inputs[i], "input " + std::to_string(i));
+  for (size_t n = 0; n < graph.nodes.size(); ++n) {
+    const Node& node = graph.nodes[n];
+    std::string where = "node " + std::to_string(n) + " (" + node.op + ")";
+    if (node.op.empty()) fail(where + ": empty op name");
+    if (node.results.empty()) fail(where + ": no results");
+    for (int id : node.operands)
+      if (id < 0 || id >= defined) fail(where + ": operand %" + std::to_string(id) + " is not defined before it");
+    for (const auto& r : node.results) checkType(r, where);
+    for (const auto& a : node.attrs) {
+      if (a.kind == AttrKind::Dot && a.lists.size() != 4) fail(where + ": " + a.name + " needs four dimension lists");
+      if (a.kind == AttrKind::Dense) {
+        size_t width = elementByteWidth(node.results[0].element);
+        size_t total = static_cast<size_t>(numel(node.results[0])) * width;
+        if (a.bytes.size() != total && a.bytes.size() != width)
+          fail(where + ": " + a.name + " has " + std::to_string(a.bytes.size()) + " bytes, expected " +
+               std::to_string(total) + " or one element");
+      }
+    }
+    if (node.op == "reduce" && node.body.empty()) fail(where + ": reduce without a body");
+    defined += static_cast<int>(node.results.size());
+  }
+  if (graph.outputs.empty()) fail("graph has no outputs");
+  for (int id : graph.outputs)
+    if (id < 0 || id >= defined) fail("output %" + std::to_string(id) + " is not defined");
+}
+
+}  // namespace tpjrt::lower

@@ -1,0 +1,59 @@
+// The Graph the TypeScript tracer builds (src/trace/graph.ts), as plain C++ data: typed inputs,
+// nodes in order (each a StableHLO op with operands, result types, attributes and an optional fixed
+// reduce body), and outputs. Value ids: inputs are 0..n-1, then each node's results in order.
+// No N-API here; native/addon/graph_wrap.cc fills it from the JS value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tpjrt::lower {
+
+struct TensorType {
+  int element = 0;  // PJRT_Buffer_Type code
+  std::vector<int64_t> dims;
+};
+
+enum class AttrKind {
+  Int,      // `5 : i64`
+  IntList,  // `array<i64: 1, 2>`
+  Enum,     // `#stablehlo<comparison_direction LT>`: `name` is the enum's name, `text` the value
+  Dot,      // `#stablehlo.dot<…>` from four lists in `lists`
+  Dense,    // `dense<…> : tensor<…>` of the node's first result type, from raw bytes
+};
+
+struct Attr {
+  std::string name;
+  AttrKind kind = AttrKind::Int;
+  int64_t value = 0;
+  std::vector<int64_t> list;
+  std::vector<std::vector<int64_t>> lists;
+  std::string text;
+  std::vector<uint8_t> bytes;
+};
+
+struct Node {
+  std::string op;  // StableHLO op name without the dialect: "add", "reduce", …
+  std::vector<int> operands;
+  std::vector<TensorType> results;
+  std::vector<Attr> attrs;
+  // Reduce only: the fixed body ("add", "max", "min", "mul", "and", "or", "argmax", "argmin").
+  std::string body;
+};
+
+struct Graph {
+  std::vector<TensorType> inputs;
+  std::vector<Node> nodes;
+  std::vector<int> outputs;
+};
+
+// Throws RuntimeError(kUsageError) naming the node when an operand or output id is not defined
+// before its use, an element type is unknown, or an attribute does not fit its kind.
+void validate(const Graph& graph);
+
+// MLIR spelling of a PJRT element type ("f32", "i1", "ui8"); throws for an unknown code.
+const char* elementTypeName(int element);
+size_t elementByteWidth(int element);
+
+}  // namespace tpjrt::lower

@@ -1,0 +1,161 @@
+// Graph → StableHLO generic text: exact text for small graphs, and every printed module compiles
+// and runs on our CPU plugin (CPU_PLUGIN_PATH).
+#include <cstring>
+
+#include "check.h"
+#include "runtime.h"
+#include "stablehlo_printer.h"
+
+using namespace tpjrt;
+using namespace tpjrt::lower;
+
+namespace {
+
+constexpr int F32 = 11, I64 = 5, PRED = 1, I32 = 4;
+
+TensorType t(int element, std::vector<int64_t> dims) { return {element, std::move(dims)}; }
+
+Node node(std::string op, std::vector<int> operands, std::vector<TensorType> results, std::vector<Attr> attrs = {},
+          std::string body = "") {
+  return {std::move(op), std::move(operands), std::move(results), std::move(attrs), std::move(body)};
+}
+
+Attr make(std::string name, AttrKind kind) {
+  Attr a;
+  a.name = std::move(name);
+  a.kind = kind;
+  return a;
+}
+
+Attr ints(std::string name, std::vector<int64_t> list) {
+  Attr a = make(std::move(name), AttrKind::IntList);
+  a.list = std::move(list);
+  return a;
+}
+
+template <class T>
+Attr dense(const std::vector<T>& values) {
+  Attr a = make("value", AttrKind::Dense);
+  a.bytes.resize(values.size() * sizeof(T));
+  std::memcpy(a.bytes.data(), values.data(), a.bytes.size());
+  return a;
+}
+
+std::shared_ptr<Client> cpuClient() {
+  static std::shared_ptr<Client> client = Client::create(Plugin::load(CPU_PLUGIN_PATH), {});
+  return client;
+}
+
+template <class T, class In = T>
+std::vector<T> run(const Graph& g, const std::vector<std::vector<In>>& args, size_t output = 0) {
+  auto exe = cpuClient()->compile(printModule(g), CompileOptions{});
+  std::vector<std::unique_ptr<Buffer>> held;
+  std::vector<const Buffer*> ptrs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    held.push_back(cpuClient()->bufferFromHost(args[i].data(), g.inputs[i].element, g.inputs[i].dims, {}, 0));
+    ptrs.push_back(held.back().get());
+  }
+  auto outs = exe->execute(ptrs);
+  std::vector<T> values(outs.at(output)->hostSizeInBytes() / sizeof(T));
+  outs[output]->toHost(values.data(), values.size() * sizeof(T));
+  return values;
+}
+
+int codeOf(const Graph& g) {
+  try {
+    printModule(g);
+  } catch (const RuntimeError& e) {
+    return e.code();
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST(add_prints_the_generic_module) {
+  Graph g{{t(F32, {4}), t(F32, {4})}, {node("add", {0, 1}, {t(F32, {4})})}, {2}};
+  CHECK_EQ(printModule(g), std::string(R"("builtin.module"() ({
+  "func.func"() ({
+  ^bb0(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>):
+    %0 = "stablehlo.add"(%arg0, %arg1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    "func.return"(%0) : (tensor<4xf32>) -> ()
+  }) {function_type = (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>, sym_name = "main", sym_visibility = "public"} : () -> ()
+}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
+)"));
+  CHECK(run<float>(g, {{1, 2, 3, 4}, {10, 20, 30, 40}}) == std::vector<float>({11, 22, 33, 44}));
+}
+
+TEST(attributes_use_array_i64_and_constants_hex_or_splat) {
+  Graph g{{t(F32, {2, 3})},
+          {node("constant", {}, {t(F32, {3, 2})}, {dense<float>({1.5f})}),
+           node("transpose", {0}, {t(F32, {3, 2})}, {ints("permutation", {1, 0})}),
+           node("multiply", {1, 2}, {t(F32, {3, 2})}),
+           node("constant", {}, {t(F32, {3, 2})}, {dense<float>({1, 2, 3, 4, 5, 6})}),
+           node("add", {3, 4}, {t(F32, {3, 2})})},
+          {5}};
+  std::string text = printModule(g);
+  CHECK(text.find("{value = dense<0x3FC00000> : tensor<3x2xf32>}") != std::string::npos);
+  CHECK(text.find("{permutation = array<i64: 1, 0>}") != std::string::npos);
+  CHECK(text.find("dense<\"0x0000803F000000400000404000008040") != std::string::npos);
+  CHECK(run<float>(g, {{1, 2, 3, 4, 5, 6}}) == std::vector<float>({2.5f, 8, 6, 11.5f, 9.5f, 15}));
+}
+
+TEST(integer_and_bool_constants_are_literals) {
+  Graph g{{},
+          {node("constant", {}, {t(I64, {2})}, {dense<int64_t>({-7, -7})}),
+           node("constant", {}, {t(PRED, {3})}, {dense<uint8_t>({1, 0, 1})})},
+          {0, 1}};
+  std::string text = printModule(g);
+  CHECK(text.find("dense<-7> : tensor<2xi64>") != std::string::npos);
+  CHECK(text.find("dense<[true, false, true]> : tensor<3xi1>") != std::string::npos);
+  CHECK(text.find("-> (tensor<2xi64>, tensor<3xi1>)") != std::string::npos);
+  CHECK(run<int64_t>(g, {}) == std::vector<int64_t>({-7, -7}));
+  CHECK(run<uint8_t>(g, {}, 1) == std::vector<uint8_t>({1, 0, 1}));
+}
+
+TEST(reduce_bodies_are_regions) {
+  Attr dims = ints("dimensions", {1});
+  Graph sum{{t(F32, {2, 3})},
+            {node("constant", {}, {t(F32, {})}, {dense<float>({0})}),
+             node("reduce", {0, 1}, {t(F32, {2})}, {dims}, "add")},
+            {2}};
+  CHECK(printModule(sum).find("\"stablehlo.return\"(%r1_c) : (tensor<f32>) -> ()") != std::string::npos);
+  CHECK(run<float>(sum, {{1, 2, 3, 4, 5, 6}}) == std::vector<float>({6, 15}));
+
+  Attr iotaDim = make("iota_dimension", AttrKind::Int);
+  iotaDim.value = 1;
+  Graph argmax{{t(F32, {2, 3})},
+               {node("iota", {}, {t(I32, {2, 3})}, {iotaDim}),
+                node("constant", {}, {t(F32, {})}, {dense<float>({-INFINITY})}),
+                node("constant", {}, {t(I32, {})}, {dense<int32_t>({0})}),
+                node("reduce", {0, 1, 2, 3}, {t(F32, {2}), t(I32, {2})}, {dims}, "argmax")},
+               {5}};
+  CHECK(printModule(argmax).find("%3:2 = \"stablehlo.reduce\"") != std::string::npos);
+  CHECK((run<int32_t, float>(argmax, {{1, 7, 7, NAN, 2, NAN}}) == std::vector<int32_t>({1, 0})));
+}
+
+TEST(dot_general_prints_only_nonempty_dimension_lists) {
+  Attr dot = make("dot_dimension_numbers", AttrKind::Dot);
+  dot.lists = {{}, {}, {1}, {0}};
+  Graph g{{t(F32, {2, 3}), t(F32, {3, 1})}, {node("dot_general", {0, 1}, {t(F32, {2, 1})}, {dot})}, {2}};
+  CHECK(printModule(g).find("#stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>") !=
+        std::string::npos);
+  CHECK(run<float>(g, {{1, 2, 3, 4, 5, 6}, {1, 1, 1}}) == std::vector<float>({6, 15}));
+}
+
+TEST(compare_prints_its_direction) {
+  Attr dir = make("comparison_direction", AttrKind::Enum);
+  dir.text = "LT";
+  Graph g{{t(F32, {2}), t(F32, {2})}, {node("compare", {0, 1}, {t(PRED, {2})}, {dir})}, {2}};
+  CHECK(printModule(g).find("{comparison_direction = #stablehlo<comparison_direction LT>}") != std::string::npos);
+}
+
+TEST(malformed_graphs_are_usage_errors) {
+  CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {node("negate", {3}, {t(F32, {2})})}, {1}}), kUsageError);
+  CHECK_EQ(codeOf(Graph{{t(99, {2})}, {}, {0}}), kUsageError);
+  CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {}, {}}), kUsageError);
+  CHECK_EQ(codeOf(Graph{{}, {node("constant", {}, {t(F32, {3})}, {dense<float>({1, 2})})}, {0}}), kUsageError);
+  CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {node("reduce", {0, 0}, {t(F32, {})}, {}, "bogus")}, {1}}), kUsageError);
+}
+
+TEST_MAIN()

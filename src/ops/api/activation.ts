@@ -1,0 +1,51 @@
+/**
+ * @file softmax and logSoftmax along a dim, computed stably (the maximum is subtracted first).
+ */
+import { type DType, dtypeInfo, isFloating } from "../../dtype.js";
+import { DTypeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
+import * as e from "../emit.js";
+import { checkTensor, normDim, run } from "./args.js";
+
+export interface SoftmaxOptions {
+  /** Compute and return in this dtype. */
+  dtype?: DType;
+}
+
+function shifted(op: string, x: Tracer, dim: number, dtype: DType | undefined): { z: Tracer; sumExp: Tracer; d: number } {
+  const t = dtype === undefined ? x : e.convert(x, dtypeInfo(dtype).name);
+  if (!isFloating(t.dtype)) throw new DTypeError(`${op}: expected a floating dtype, got ${t.dtype} (pass { dtype: "float32" } or convert first)`);
+  const d = normDim(op, dim, t.ndim);
+  const rank = t.ndim;
+  if (rank === 0) {
+    const zero = e.full(0, t.dtype);
+    return { z: e.sub(t, t), sumExp: e.exp(zero), d };
+  }
+  const kept = t.shape.map((s, i) => (i === d ? 1 : s));
+  const m = e.reshape(e.reduce("max", t, [d]), kept);
+  // A row of −inf has max −inf; use 0 there so the result is NaN-free where PyTorch's is.
+  const finite = e.select(e.isFinite(m), m, e.full(0, t.dtype, kept));
+  const z = e.sub(t, e.broadcastTo(finite, t.shape));
+  const sumExp = e.reshape(e.reduce("sum", e.exp(z), [d]), kept);
+  return { z, sumExp: e.broadcastTo(sumExp, t.shape), d };
+}
+
+
+/** exp(x) / sum(exp(x)) along dim. */
+export function softmax(a: Tensor, dim: number, options: SoftmaxOptions = {}): Tensor {
+  checkTensor("softmax", a);
+  return run("softmax", [a], `${dim}|${options.dtype ?? ""}`, ([x]) => {
+    const { z, sumExp } = shifted("softmax", x as Tracer, dim, options.dtype);
+    return e.div(e.exp(z), sumExp);
+  });
+}
+
+/** x − log(sum(exp(x))) along dim. */
+export function logSoftmax(a: Tensor, dim: number, options: SoftmaxOptions = {}): Tensor {
+  checkTensor("logSoftmax", a);
+  return run("logSoftmax", [a], `${dim}|${options.dtype ?? ""}`, ([x]) => {
+    const { z, sumExp } = shifted("logSoftmax", x as Tracer, dim, options.dtype);
+    return e.sub(z, e.log(sumExp));
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * @file Typed one-line wrappers over `bind` for API op bodies: each emits one primitive on tracers.
+ */
+import { type DType, dtypes } from "../dtype.js";
+import { bind, bind1, type Tracer } from "../trace/tracer.js";
+import type { CompareDirection } from "./prims.js";
+
+type T = Tracer;
+type Dims = readonly number[];
+const none = {} as Record<string, never>;
+
+export const add = (a: T, b: T): T => bind1("add", [a, b], none);
+export const sub = (a: T, b: T): T => bind1("sub", [a, b], none);
+export const mul = (a: T, b: T): T => bind1("mul", [a, b], none);
+export const div = (a: T, b: T): T => bind1("div", [a, b], none);
+export const rem = (a: T, b: T): T => bind1("rem", [a, b], none);
+export const pow = (a: T, b: T): T => bind1("pow", [a, b], none);
+export const max = (a: T, b: T): T => bind1("max", [a, b], none);
+export const min = (a: T, b: T): T => bind1("min", [a, b], none);
+export const and = (a: T, b: T): T => bind1("and", [a, b], none);
+export const or = (a: T, b: T): T => bind1("or", [a, b], none);
+export const not = (a: T): T => bind1("not", [a], none);
+export const neg = (a: T): T => bind1("neg", [a], none);
+export const abs = (a: T): T => bind1("abs", [a], none);
+export const exp = (a: T): T => bind1("exp", [a], none);
+export const log = (a: T): T => bind1("log", [a], none);
+export const sqrt = (a: T): T => bind1("sqrt", [a], none);
+export const sin = (a: T): T => bind1("sin", [a], none);
+export const cos = (a: T): T => bind1("cos", [a], none);
+export const tanh = (a: T): T => bind1("tanh", [a], none);
+export const logistic = (a: T): T => bind1("logistic", [a], none);
+export const floor = (a: T): T => bind1("floor", [a], none);
+export const ceil = (a: T): T => bind1("ceil", [a], none);
+export const isFinite = (a: T): T => bind1("is_finite", [a], none);
+export const compare = (a: T, b: T, direction: CompareDirection): T => bind1("compare", [a, b], { direction });
+export const select = (p: T, a: T, b: T): T => bind1("select", [p, a, b], none);
+export const convert = (a: T, dtype: DType): T => (a.dtype === dtype ? a : bind1("convert", [a], { dtype }));
+export const reshape = (a: T, shape: Dims): T => bind1("reshape", [a], { shape });
+export const transpose = (a: T, perm: Dims): T => bind1("transpose", [a], { perm });
+export const broadcastInDim = (a: T, shape: Dims, dims: Dims): T => bind1("broadcast_in_dim", [a], { shape, dims });
+export const concatenate = (xs: readonly T[], dim: number): T => bind1("concatenate", xs, { dim });
+export const iota = (dtype: DType, shape: Dims, dim: number): T => bind1("iota", [], { dtype, shape, dim });
+export const dotGeneral = (a: T, b: T, lhsBatch: Dims, rhsBatch: Dims, lhsContract: Dims, rhsContract: Dims): T =>
+  bind1("dot_general", [a, b], { lhsBatch, rhsBatch, lhsContract, rhsContract });
+
+/** A constant filled with one value. */
+export const full = (value: number | bigint | boolean, dtype: DType, shape: Dims = []): T =>
+  bind1("constant", [], { value, dtype, shape });
+
+/** `x` broadcast to `shape` (trailing dimensions aligned; size-1 dimensions stretched). */
+export function broadcastTo(x: T, shape: Dims): T {
+  if (x.shape.length === shape.length && x.shape.every((d, i) => d === shape[i])) return x;
+  const offset = shape.length - x.shape.length;
+  return broadcastInDim(x, shape, x.shape.map((_, i) => i + offset));
+}
+
+export type ReduceKind = "sum" | "max" | "min" | "prod" | "and" | "or";
+
+/** The identity of a reduction in `dtype` (−inf for max over floats, the type's minimum for integers, …). */
+export function reduceInit(kind: ReduceKind, dtype: DType): number | bigint | boolean {
+  const info = dtypes[dtype];
+  if (kind === "sum" || kind === "or") return dtype === "bool" ? false : 0;
+  if (kind === "prod" || kind === "and") return dtype === "bool" ? true : 1;
+  const high = kind === "min";
+  if (info.kind === "float") return high ? Infinity : -Infinity;
+  if (info.kind === "bool") return high;
+  const bits = BigInt(info.itemSize * 8);
+  const lo = info.kind === "int" ? -(1n << (bits - 1n)) : 0n;
+  const hi = info.kind === "int" ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n;
+  const v = high ? hi : lo;
+  return info.bigint ? v : Number(v);
+}
+
+/** Reduces `x` over `dims` (no keepdim). */
+export function reduce(kind: ReduceKind, x: T, dims: Dims): T {
+  const init = full(reduceInit(kind, x.dtype), x.dtype);
+  return bind1(`reduce_${kind}`, [x, init], { dims });
+}
+
+/** Values and int64 indices of the maximum (or minimum) along `dim`; NaN counts as the largest, ties go to the first. */
+export function argReduce(kind: "argmax" | "argmin", x: T, dim: number): [T, T] {
+  const indices = iota("int64", x.shape, dim);
+  const init = full(reduceInit(kind === "argmax" ? "max" : "min", x.dtype), x.dtype);
+  const [values, idx] = bind(kind, [x, indices, init, full(0, "int64")], { dim });
+  return [values!, idx!];
+}

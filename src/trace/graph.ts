@@ -1,0 +1,53 @@
+/**
+ * @file The Graph IR: typed inputs, nodes (primitive, static params, input value ids, output avals)
+ * and outputs. Value ids: inputs are 0..n-1, then every node's outputs in order. `toNative` turns
+ * it into the addon's wire form through the prim table's lowerings.
+ */
+import { dtypes } from "../dtype.js";
+import { type Aval, type Prim, type PrimParams, prims } from "../ops/prims.js";
+import type { NativeGraph, NativeNode } from "../runtime/native.js";
+
+export interface Node<P extends Prim = Prim> {
+  readonly prim: P;
+  readonly params: PrimParams[P];
+  readonly inputs: readonly number[];
+  readonly outputs: readonly Aval[];
+}
+
+export class Graph {
+  readonly inputs: Aval[] = [];
+  readonly nodes: Node[] = [];
+  outputs: number[] = [];
+  /** The aval of every value id. */
+  readonly avals: Aval[] = [];
+
+  addInput(aval: Aval): number {
+    if (this.nodes.length > 0) throw new Error("Graph: inputs must be added before nodes");
+    this.inputs.push(aval);
+    this.avals.push(aval);
+    return this.avals.length - 1;
+  }
+
+  /** Appends a node and returns the ids of its outputs. */
+  addNode<P extends Prim>(prim: P, params: PrimParams[P], inputs: readonly number[], outputs: readonly Aval[]): number[] {
+    this.nodes.push({ prim, params, inputs, outputs } as Node);
+    const first = this.avals.length;
+    this.avals.push(...outputs);
+    return outputs.map((_, k) => first + k);
+  }
+}
+
+const wireType = (a: Aval) => ({ type: dtypes[a.dtype].pjrt, dims: [...a.shape] });
+
+/** The compact structured value the addon lowers (src/runtime/native.ts, NativeGraph). */
+export function toNative(graph: Graph): NativeGraph {
+  const nodes = graph.nodes.map((node): NativeNode => {
+    const def = prims[node.prim] as { lower: (p: unknown, ins: readonly Aval[]) => { op: string; attrs?: NativeNode["attrs"]; body?: string } };
+    const lowered = def.lower(node.params, node.inputs.map((id) => graph.avals[id]!));
+    const out: NativeNode = { op: lowered.op, operands: [...node.inputs], results: node.outputs.map(wireType) };
+    if (lowered.attrs) out.attrs = lowered.attrs;
+    if (lowered.body) out.body = lowered.body;
+    return out;
+  });
+  return { inputs: graph.inputs.map(wireType), nodes, outputs: [...graph.outputs] };
+}
