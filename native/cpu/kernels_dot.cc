@@ -1,6 +1,10 @@
 // dot_general: both operands are first laid out as [batch, free, contracting] (lhs) and
 // [batch, contracting, free] (rhs), then multiplied as a batch of row-major matrices. Floats accumulate
-// in float (f16, bf16, f32) or double (f64); integers wrap.
+// in float (f16, bf16, f32) or double (f64); integers wrap; i1 is OR over the contraction of AND.
+// When the result element type differs from the operands', the products are computed in the more
+// precise of the two, as XLA CPU does: a more precise result type converts the operands first
+// (i8 x i8 -> i32 does not wrap at 8 bits), a less precise one converts the finished result
+// (f32 x f32 -> f16 rounds once, f32 x f32 -> i32 truncates the float sum).
 #include <algorithm>
 
 #include "kernels.h"
@@ -57,7 +61,7 @@ std::vector<int64_t> concat(std::vector<int64_t> a, const std::vector<int64_t>& 
 }
 
 template <class S> struct AccumulatorOf { using T = Wide<S>; };
-template <> struct AccumulatorOf<Pred> { using T = uint32_t; };
+template <> struct AccumulatorOf<Pred> { using T = uint8_t; };  // 0 or 1, combined with | and &
 template <> struct AccumulatorOf<Half> { using T = float; };
 template <> struct AccumulatorOf<BFloat> { using T = float; };
 template <> struct AccumulatorOf<float> { using T = float; };
@@ -73,13 +77,71 @@ std::vector<Accumulator<S>> loadAll(const Literal& x) {
   return out;
 }
 
+// Precision order for choosing the compute type: i1, then integers by width (signed above unsigned),
+// then floats by range and then significand: f16 < bf16 < f32 < f64.
+int precisionRank(ElementType t) {
+  switch (t) {
+    case ElementType::Pred: return 0;
+    case ElementType::U8: return 16;
+    case ElementType::S8: return 17;
+    case ElementType::U16: return 32;
+    case ElementType::S16: return 33;
+    case ElementType::U32: return 64;
+    case ElementType::S32: return 65;
+    case ElementType::U64: return 128;
+    case ElementType::S64: return 129;
+    case ElementType::F16: return 1001;
+    case ElementType::BF16: return 1002;
+    case ElementType::F32: return 1003;
+    case ElementType::F64: return 1004;
+  }
+  return 0;
+}
+
+Literal convertTo(const Op& op, Literal x, ElementType t) {
+  if (x.type.element == t) return x;
+  return convertKernel(op, {&x}, TensorType{t, x.type.dims});
+}
+
+// a [batch, m, k] times b [batch, k, n], both of element type `type.element`, into `type`.
+Literal batchedMatmul(const Literal& a, const Literal& b, int64_t batch, int64_t m, int64_t k, int64_t n,
+                      const TensorType& type) {
+  return dispatchType(type.element, [&](auto tag) -> Literal {
+    using S = decltype(tag);
+    using A = Accumulator<S>;
+    auto av = loadAll<S>(a);
+    auto bv = loadAll<S>(b);
+    std::vector<A> row(static_cast<size_t>(n));
+    Literal out = makeLiteral(type);
+    S* o = elements<S>(out);
+    for (int64_t p = 0; p < batch; ++p)
+      for (int64_t i = 0; i < m; ++i) {
+        std::fill(row.begin(), row.end(), A(0));
+        const A* arow = av.data() + (p * m + i) * k;
+        for (int64_t q = 0; q < k; ++q) {
+          const A x = arow[q];
+          const A* brow = bv.data() + (p * k + q) * n;
+          if constexpr (kIsPred<S>) {
+            for (int64_t j = 0; j < n; ++j) row[size_t(j)] = A(row[size_t(j)] | (x & brow[j]));
+          } else {
+            for (int64_t j = 0; j < n; ++j) row[size_t(j)] += x * brow[j];
+          }
+        }
+        S* orow = o + (p * m + i) * n;
+        for (int64_t j = 0; j < n; ++j) orow[j] = Num<S>::store(static_cast<ComputeOf<S>>(row[size_t(j)]));
+      }
+    return out;
+  });
+}
+
 }  // namespace
 
 Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& result) {
   const Literal& lhs = *in[0];
   const Literal& rhs = *in[1];
-  if (lhs.type.element != rhs.type.element || lhs.type.element != result.element)
-    fail("operands and result must share one element type");
+  if (lhs.type.element != rhs.type.element) fail("lhs and rhs must share one element type");
+  const ElementType compute =
+      precisionRank(result.element) >= precisionRank(lhs.type.element) ? result.element : lhs.type.element;
   DotDims dims = dotDims(op);
   if (dims.lhsBatch.size() != dims.rhsBatch.size() || dims.lhsContract.size() != dims.rhsContract.size())
     fail("dot_dimension_numbers: lhs and rhs lists differ in length");
@@ -98,30 +160,10 @@ Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& res
   const int64_t n = product(rhs.type.dims, rhsFree);
   if (numElements(result) != batch * m * n) fail("result shape does not match the operands");
 
-  Literal a = transposeLiteral(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContract));
-  Literal b = transposeLiteral(rhs, concat(dims.rhsBatch, dims.rhsContract, rhsFree));
-  return dispatchType(result.element, [&](auto tag) -> Literal {
-    using S = decltype(tag);
-    using A = Accumulator<S>;
-    auto av = loadAll<S>(a);
-    auto bv = loadAll<S>(b);
-    std::vector<A> row(static_cast<size_t>(n));
-    Literal out = makeLiteral(result);
-    S* o = elements<S>(out);
-    for (int64_t p = 0; p < batch; ++p)
-      for (int64_t i = 0; i < m; ++i) {
-        std::fill(row.begin(), row.end(), A(0));
-        const A* arow = av.data() + (p * m + i) * k;
-        for (int64_t q = 0; q < k; ++q) {
-          const A x = arow[q];
-          const A* brow = bv.data() + (p * k + q) * n;
-          for (int64_t j = 0; j < n; ++j) row[size_t(j)] += x * brow[j];
-        }
-        S* orow = o + (p * m + i) * n;
-        for (int64_t j = 0; j < n; ++j) orow[j] = Num<S>::store(static_cast<ComputeOf<S>>(row[size_t(j)]));
-      }
-    return out;
-  });
+  Literal a = convertTo(op, transposeLiteral(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContract)), compute);
+  Literal b = convertTo(op, transposeLiteral(rhs, concat(dims.rhsBatch, dims.rhsContract, rhsFree)), compute);
+  Literal out = batchedMatmul(a, b, batch, m, k, n, TensorType{compute, result.dims});
+  return convertTo(op, out, result.element);
 }
 
 }  // namespace tpjrt::cpu

@@ -97,6 +97,7 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
     TypeSignature sig = parseTypeSignature();
     s.skipLocation();
     applyTypeSignature(op, sig, operands.size(), numResults, s);
+    rejectOldDimensionLists(op, s);
     finishOp(op, operands);
   };
   auto keyword = [&](const char* key) {

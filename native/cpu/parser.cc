@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "element_type.h"
+#include "inline_calls.h"
 #include "parser_internal.h"
 #include "stablehlo.h"
 
@@ -19,7 +20,9 @@ const Attribute* findAttr(const Op& op, const std::string& key) {
 
 Module parseModule(std::string_view text) {
   Parser parser(text);
-  return parser.parse();
+  Module module = parser.parse();
+  inlineCalls(module);
+  return module;
 }
 
 Module Parser::parse() {
@@ -393,6 +396,7 @@ void Parser::parseGenericOp(Op& op, const std::string& name, size_t numResults) 
                            std::to_string(ft.inputs.size()) + " operand types");
   op.operandTypes = std::move(ft.inputs);
   op.resultTypes = std::move(ft.results);
+  rejectOldDimensionLists(op, s);
   normaliseAttributes(op);
   finishOp(op, operands);
 }
@@ -409,28 +413,45 @@ void Parser::finishOp(Op& op, const std::vector<Value>& operands) {
   }
 }
 
-void normaliseAttributes(Op& op) {
+namespace {
+
+// The elements of an integer dense literal, as written ("1, 0").
+std::string denseIntegers(const Literal& lit) {
+  std::string out;
+  size_t w = byteWidth(lit.type.element);
+  for (size_t at = 0; w > 0 && at + w <= lit.bytes.size() && at < 16 * w; at += w) {
+    int64_t v = 0;
+    if (w == 8) { std::memcpy(&v, lit.bytes.data() + at, 8); }
+    else if (w == 4) { int32_t x; std::memcpy(&x, lit.bytes.data() + at, 4); v = x; }
+    else if (w == 2) { int16_t x; std::memcpy(&x, lit.bytes.data() + at, 2); v = x; }
+    else { v = static_cast<int8_t>(lit.bytes[at]); }
+    out += (out.empty() ? "" : ", ") + std::to_string(v);
+  }
+  if (lit.bytes.size() > 16 * w) out += ", …";
+  return out;
+}
+
+}  // namespace
+
+void rejectOldDimensionLists(const Op& op, Scanner& s) {
   static const char* const kDimensionLists[] = {
       "broadcast_dimensions", "permutation", "start_indices", "limit_indices", "strides", "slice_sizes",
-      "dimensions", "edge_padding_low", "edge_padding_high", "interior_padding"};
+      "dimensions", "edge_padding_low", "edge_padding_high", "interior_padding", "broadcast_sizes",
+      "window_dimensions", "window_strides", "base_dilations", "window_dilations"};
   for (const char* key : kDimensionLists) {
     auto it = op.attrs.find(key);
-    if (it == op.attrs.end() || it->second->kind != Attribute::Kind::Dense) continue;
+    if (it == op.attrs.end() || !it->second || it->second->kind != Attribute::Kind::Dense) continue;
     const Literal& lit = it->second->dense;
-    if (lit.type.dims.size() > 1 || !isInteger(lit.type.element)) continue;
-    Attribute a;
-    a.kind = Attribute::Kind::I64Array;
-    size_t w = byteWidth(lit.type.element);
-    for (size_t at = 0; at + w <= lit.bytes.size(); at += w) {
-      int64_t v = 0;
-      if (w == 8) { std::memcpy(&v, lit.bytes.data() + at, 8); }
-      else if (w == 4) { int32_t x; std::memcpy(&x, lit.bytes.data() + at, 4); v = x; }
-      else if (w == 2) { int16_t x; std::memcpy(&x, lit.bytes.data() + at, 2); v = x; }
-      else { v = static_cast<int8_t>(lit.bytes[at]); }
-      a.ints.push_back(v);
-    }
-    it->second = std::make_shared<const Attribute>(std::move(a));
+    std::string suggestion = isInteger(lit.type.element) && lit.type.dims.size() <= 1
+                                 ? "array<i64: " + denseIntegers(lit) + ">"
+                                 : std::string("array<i64: …>");
+    s.context = op.name;
+    s.errorAt(op.line, std::string("attribute ") + key + " is written dense<…> : " + typeString(lit.type) + "; use " +
+                           suggestion + "; the dense<> form is no longer accepted by XLA");
   }
+}
+
+void normaliseAttributes(Op& op) {
   auto dot = op.attrs.find("dot_dimension_numbers");
   if (dot != op.attrs.end() && dot->second->kind == Attribute::Kind::Struct) {
     Attribute a = *dot->second;

@@ -9,7 +9,8 @@
 
 namespace tpjrt::cpu {
 
-// Accepts MLIR text in generic form and in pretty form (for the ops the plugin supports).
+// Accepts MLIR text in generic form and in pretty form (for the ops the plugin supports). Calls
+// (func.call) are inlined here (inline_calls.h), so the module it returns has none.
 Module parseModule(std::string_view text);
 
 // Checks the module's types as the StableHLO spec says; requires a public function named "main".

@@ -562,6 +562,22 @@ TEST(clamp_with_scalar_and_tensor_bounds) {
   checkValues(readHalf(b, true), {-1, 0.5, 1}, "clamp bf16");
 }
 
+TEST(clamp_i1_including_min_above_max) {
+  // result = min(max(x, lo), hi) with false < true; lo > hi gives hi everywhere (XLA CPU agrees).
+  const Literal x = pred({2, 3}, {1, 0, 1, 0, 0, 1});
+  auto same = run1("clamp", {pred({}, {0}), x, pred({}, {1})}, {ElementType::Pred, {2, 3}});
+  checkValues(read<uint8_t>(same), {1, 0, 1, 0, 0, 1}, "clamp i1 [false, true]");
+  auto high = run1("clamp", {pred({}, {1}), x, pred({}, {1})}, {ElementType::Pred, {2, 3}});
+  checkValues(read<uint8_t>(high), {1, 1, 1, 1, 1, 1}, "clamp i1 [true, true]");
+  auto crossed = run1("clamp", {pred({}, {1}), x, pred({}, {0})}, {ElementType::Pred, {2, 3}});
+  checkValues(read<uint8_t>(crossed), {0, 0, 0, 0, 0, 0}, "clamp i1 lo > hi");
+  auto tensors = run1("clamp", {pred({4}, {0, 1, 0, 1}), pred({4}, {0, 0, 1, 1}), pred({4}, {0, 0, 1, 1})},
+                      {ElementType::Pred, {4}});
+  checkValues(read<uint8_t>(tensors), {0, 0, 1, 1}, "clamp i1 tensor bounds");
+  auto ints = run1("clamp", {i32({}, {5}), i32({3}, {0, 7, 9}), i32({}, {2})}, {ElementType::S32, {3}});
+  checkValues(read<int32_t>(ints), {2, 2, 2}, "clamp i32 lo > hi");
+}
+
 // --- convert and bitcast_convert ------------------------------------------------------------------
 
 TEST(convert_float_to_integer_truncates_and_saturates) {
@@ -794,6 +810,66 @@ TEST(dot_general_with_batch_and_transposed_contraction) {
   auto h = run1("dot_general", {f16({1, 2, 2}, {1, 2, 3, 4}), f16({1, 2, 1}, {10, 100})}, {ElementType::F16, {1, 2, 1}},
                 dotDims("0", "0", "2", "1"));
   checkValues(readHalf(h, false), {210, 430}, "batched f16");
+}
+
+TEST(dot_general_i1_is_or_of_and) {
+  // [[1,0,1],[0,0,1]] . [[1,0],[0,0],[0,1]]: XLA CPU gives [[1,1],[0,1]].
+  auto r = run1("dot_general", {pred({2, 3}, {1, 0, 1, 0, 0, 1}), pred({3, 2}, {1, 0, 0, 0, 0, 1})}, {ElementType::Pred, {2, 2}},
+                dotDims("", "", "1", "0"));
+  checkValues(read<uint8_t>(r), {1, 1, 0, 1}, "matmul i1");
+  // Many true products stay true (no counter that could wrap), and an empty contraction is false.
+  std::vector<uint8_t> ones(600, 1);
+  auto many = run1("dot_general", {pred({600}, ones), pred({600}, ones)}, {ElementType::Pred, {}}, dotDims("", "", "0", "0"));
+  checkValues(read<uint8_t>(many), {1}, "600 true products");
+  auto empty = run1("dot_general", {pred({2, 0}, {}), pred({0, 2}, {})}, {ElementType::Pred, {2, 2}}, dotDims("", "", "1", "0"));
+  checkValues(read<uint8_t>(empty), {0, 0, 0, 0}, "empty contraction");
+  auto batched = run1("dot_general", {pred({2, 2}, {1, 0, 0, 1}), pred({2, 2}, {0, 1, 0, 1})}, {ElementType::Pred, {2}},
+                      dotDims("0", "0", "1", "1"));
+  checkValues(read<uint8_t>(batched), {0, 1}, "batched i1");
+}
+
+TEST(dot_general_result_type_differs_like_xla) {
+  // Expected values are what XLA CPU (jaxlib 0.10.2) returns: a more precise result type converts the
+  // operands first, a less precise one converts the finished result.
+  auto dot1 = [](Literal a, Literal b, ElementType result) {
+    return run1("dot_general", {std::move(a), std::move(b)}, {result, {}}, dotDims("", "", "0", "0"));
+  };
+  auto s8 = [](std::vector<int8_t> v) { return make(ElementType::S8, {int64_t(v.size())}, v); };
+  checkValues(read<int32_t>(dot1(s8({-1, -128}), s8({1, -128}), ElementType::S32)), {16383}, "i8 x i8 -> i32 does not wrap");
+  checkValues(read<int32_t>(dot1(make<uint8_t>(ElementType::U8, {2}, {255, 255}), make<uint8_t>(ElementType::U8, {2}, {255, 1}),
+                                 ElementType::S32)),
+              {65280}, "ui8 x ui8 -> i32");
+  checkValues(read<int32_t>(dot1(pred({3}, {1, 1, 0}), pred({3}, {1, 1, 1}), ElementType::S32)), {2}, "i1 -> i32 counts");
+  std::vector<uint8_t> ones(300, 1);
+  checkValues(read<int8_t>(dot1(pred({300}, ones), pred({300}, ones), ElementType::S8)), {44}, "i1 -> i8 wraps");
+  checkValues(read<float>(dot1(pred({3}, {1, 1, 0}), pred({3}, {1, 1, 1}), ElementType::F32)), {2.0f}, "i1 -> f32");
+  checkValues(read<uint8_t>(dot1(i32({1}, {65536}), i32({1}, {65536}), ElementType::Pred)), {0}, "i32 -> i1 wraps first");
+  checkValues(read<uint8_t>(dot1(make<int8_t>(ElementType::S8, {2}, {2, 0}), make<int8_t>(ElementType::S8, {2}, {3, 5}),
+                                 ElementType::Pred)),
+              {1}, "i8 -> i1");
+  checkValues(read<uint8_t>(dot1(f32({2}, {0.5f, 0}), f32({2}, {1, 1}), ElementType::Pred)), {1}, "f32 -> i1");
+  checkValues(read<int16_t>(dot1(i32({2}, {40000, 1}), i32({2}, {2, 1}), ElementType::S16)), {14465}, "i32 -> i16 wraps");
+  checkValues(read<int32_t>(dot1(f32({3}, {1.5f, 1.5f, 1.5f}), f32({3}, {1, 1, 1}), ElementType::S32)), {4}, "f32 -> i32 truncates the sum");
+  checkValues(read<int64_t>(dot1(f64({4}, {0.5, 0.5, 0.5, 0.5}), f64({4}, {0.5, 0.5, 0.5, 0.5}), ElementType::S64)), {1},
+              "f64 -> i64");
+  checkValues(read<float>(dot1(i32({2}, {16777217, 1}), i32({2}, {1, 1}), ElementType::F32)), {16777216.0f}, "i32 -> f32 converts first");
+  checkValues(read<double>(dot1(i32({3}, {16777216, 1, 1}), i32({3}, {1, 1, 1}), ElementType::F64)), {16777218.0}, "i32 -> f64");
+  checkValues(read<float>(dot1(f16({3}, {2048, 1, 1}), f16({3}, {1, 1, 1}), ElementType::F32)), {2050.0f}, "f16 -> f32");
+  checkValues(read<float>(dot1(f16({2}, {60000, 60000}), f16({2}, {2, -2}), ElementType::F32)), {0.0f}, "f16 -> f32 no overflow");
+  checkValues(readHalf(dot1(f32({3}, {1.0004f, 1.0004f, 1.0004f}), f32({3}, {1, 1, 1}), ElementType::F16), false),
+              {3.001953125}, "f32 -> f16 rounds once");
+  checkValues(readHalf(dot1(f32({2}, {60000, 60000}), f32({2}, {2, -2}), ElementType::F16), false), {0.0}, "f32 -> f16 no overflow");
+  checkValues(readHalf(dot1(f32({3}, {256, 1, 1}), f32({3}, {1, 1, 1}), ElementType::BF16), true), {258.0}, "f32 -> bf16");
+  checkValues(readHalf(dot1(bf16({3}, {2048, 1, 1}), bf16({3}, {1, 1, 1}), ElementType::F16), false), {2048.0},
+              "bf16 -> f16 computes in bf16");
+  checkValues(readHalf(dot1(f16({3}, {256, 1, 1}), f16({3}, {1, 1, 1}), ElementType::BF16), true), {258.0}, "f16 -> bf16");
+  checkValues(read<float>(dot1(f64({3}, {16777216, 1, 1}), f64({3}, {1, 1, 1}), ElementType::F32)), {16777218.0f},
+              "f64 -> f32 computes in f64");
+  // A matrix case through the transposes, i8 -> i32 (values past the i8 range).
+  auto m = run1("dot_general", {make<int8_t>(ElementType::S8, {2, 3}, {0, 50, 100, -106, -56, -6}),
+                                make<int8_t>(ElementType::S8, {3, 2}, {100, 101, 102, 103, 104, 105})},
+                {ElementType::S32, {2, 2}}, dotDims("", "", "1", "0"));
+  checkValues(read<int32_t>(m), {15500, 15650, -16936, -17104}, "matmul i8 -> i32");
 }
 
 // --- reduce ---------------------------------------------------------------------------------------

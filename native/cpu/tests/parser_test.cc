@@ -470,15 +470,60 @@ TEST(dense_literals) {
   CHECK_THROWS(constantOf("(1.0, 2.0)", "tensor<complex<f32>>"), "not supported");
 }
 
-TEST(old_dense_dimension_lists_become_i64_arrays) {
-  Module m = parseModule(R"mlir("func.func"() ({
+TEST(old_dense_dimension_lists_are_rejected) {
+  // XLA and libtpu no longer accept `dense<…> : tensor<Nxi64>` where the spec wants array<i64: …>, so
+  // a program that writes it must fail here too, with the spelling to use instead.
+  auto transpose = [](const std::string& attr) {
+    return R"mlir("func.func"() ({
   ^bb0(%a: tensor<2x3xf32>):
-    %0 = "stablehlo.transpose"(%a) {permutation = dense<[1, 0]> : tensor<2xi64>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    %0 = "stablehlo.transpose"(%a) {permutation = )mlir" + attr + R"mlir(} : (tensor<2x3xf32>) -> tensor<3x2xf32>
     "func.return"(%0) : (tensor<3x2xf32>) -> ()
   }) {function_type = (tensor<2x3xf32>) -> tensor<3x2xf32>, sym_name = "main"} : () -> ()
-)mlir");
-  CHECK(attr(opAt(m, 0), "permutation").kind == Attribute::Kind::I64Array);
-  CHECK(ints(opAt(m, 0), "permutation") == v({1, 0}));
+)mlir";
+  };
+  CHECK_THROWS(parseModule(transpose("dense<[1, 0]> : tensor<2xi64>")),
+               "line 3: stablehlo.transpose: attribute permutation is written dense<…> : tensor<2xi64>; use array<i64: 1, 0>; "
+               "the dense<> form is no longer accepted by XLA");
+  CHECK_THROWS(parseModule(transpose("dense<[1, 0]> : tensor<2xi32>")), "use array<i64: 1, 0>");
+  Module ok = parseModule(transpose("array<i64: 1, 0>"));
+  CHECK(ints(opAt(ok, 0), "permutation") == v({1, 0}));
+
+  const char* broadcast = R"mlir(func.func @main(%x: tensor<3xf32>) -> tensor<2x3xf32> {
+  %0 = "stablehlo.broadcast_in_dim"(%x) <{broadcast_dimensions = dense<1> : tensor<1xi64>}> : (tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+)mlir";
+  try {
+    parseModule(broadcast);
+    CHECK(false);
+  } catch (const CpuError& e) {
+    CHECK(e.code() == ErrorCode::InvalidArgument);
+    CHECK(std::string(e.what()).find("line 2: stablehlo.broadcast_in_dim: attribute broadcast_dimensions is written "
+                                     "dense<…> : tensor<1xi64>; use array<i64: 1>") != std::string::npos);
+  }
+  // Every dimension-list attribute, also inside a pretty op's attribute dictionary.
+  CHECK_THROWS(parseModule(R"mlir(func.func @main(%x: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<2xf32> {
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {dimensions = dense<1> : tensor<1xi64>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+)mlir"),
+               "line 2: stablehlo.reduce: attribute dimensions is written dense<…> : tensor<1xi64>; use array<i64: 1>");
+  CHECK_THROWS(parseModule("func.func @main(%x: tensor<4xf32>) -> tensor<2xf32> {\n"
+                           "  %0 = \"stablehlo.slice\"(%x) {start_indices = array<i64: 0>, limit_indices = dense<2> : tensor<1xi64>, "
+                           "strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<2xf32>\n  return %0 : tensor<2xf32>\n}\n"),
+               "attribute limit_indices is written dense<…> : tensor<1xi64>; use array<i64: 2>");
+  CHECK_THROWS(parseModule("func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                           "  %0 = stablehlo.negate %x {dimensions = dense<[0]> : tensor<1xi64>} : tensor<4xf32>\n"
+                           "  return %0 : tensor<4xf32>\n}\n"),
+               "line 2: stablehlo.negate: attribute dimensions is written dense<…>");
+  // A dense value where one belongs (a constant) is of course still fine.
+  Module c = parseModule("func.func @main() -> tensor<2xi64> {\n  %0 = stablehlo.constant dense<[1, 0]> : tensor<2xi64>\n"
+                         "  return %0 : tensor<2xi64>\n}\n");
+  CHECK(opAt(c, 0).attrs.count("value") == 1);
 }
 
 TEST(bare_functions_comments_and_locations) {

@@ -207,7 +207,6 @@ TEST(module_rules) {
 
 TEST(unsupported_ops_are_named) {
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"stablehlo.sort\"(%a) ({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %l = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n    stablehlo.return %l : tensor<i1>\n  }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'stablehlo.sort'");
-  CHECK_THROWS(verify("func.func private @f(%x: tensor<f32>) -> tensor<f32> {\n  return %x : tensor<f32>\n}\nfunc.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %r = call @f(%a) : (tensor<f32>) -> tensor<f32>\n  return %r : tensor<f32>\n}\n"), "line 5: unsupported op 'func.call'");
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"chlo.erf\"(%a) : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'chlo.erf'");
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "stablehlo.reduce(%a init: %a) applies stablehlo.frob across dimensions = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>", "tensor<f32>")), "init value tensor<4xf32> must be a 0-d tensor");
 }
@@ -315,8 +314,33 @@ TEST(dot_general_rules) {
   CHECK_THROWS(verify(op(args, "stablehlo.dot_general %a, %b, contracting_dims = [3] x [1] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>", "tensor<2x3x5xf32>")), "out of range for rank 3");
   CHECK_THROWS(verify(op(args, "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>", "tensor<2x3x5xf32>")), "precision_config must name 0 or 2 precisions");
   CHECK_THROWS(verify(op(args, "stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [FAST, FAST] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>", "tensor<2x3x5xf32>")), "precision_config entries must be DEFAULT, HIGH or HIGHEST");
-  CHECK_THROWS(verify(op("%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>", "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>", "tensor<2x4xf32>")), "the cpu plugin needs one element type for lhs, rhs and result");
   CHECK_THROWS(verify(op("%a: tensor<2x3xf32>", "\"stablehlo.dot_general\"(%a, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x2xf32>", "tensor<2x2xf32>")), "missing attribute dot_dimension_numbers");
+}
+
+TEST(clamp_accepts_i1) {
+  // The spec (C3, C4) asks only that min, operand and max share an element type; XLA clamps i1 too.
+  CHECK(accepted(op("%lo: tensor<i1>, %a: tensor<2x3xi1>, %hi: tensor<i1>", "stablehlo.clamp %lo, %a, %hi : (tensor<i1>, tensor<2x3xi1>, tensor<i1>) -> tensor<2x3xi1>", "tensor<2x3xi1>")));
+  CHECK(accepted(op("%lo: tensor<2xi1>, %a: tensor<2xi1>", "\"stablehlo.clamp\"(%lo, %a, %lo) : (tensor<2xi1>, tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>", "tensor<2xi1>")));
+  CHECK_THROWS(verify(op("%lo: tensor<i1>, %a: tensor<2xi8>", "stablehlo.clamp %lo, %a, %lo : (tensor<i1>, tensor<2xi8>, tensor<i1>) -> tensor<2xi8>", "tensor<2xi8>")), "stablehlo.clamp: min tensor<i1> and operand tensor<2xi8> element types differ");
+  CHECK_THROWS(verify(op("%a: tensor<2xi1>", "stablehlo.clamp %a, %a, %a : (tensor<2xi1>, tensor<2xi1>, tensor<2xi1>) -> tensor<2xi8>", "tensor<2xi8>")), "result type tensor<2xi8> should be tensor<2xi1>");
+}
+
+TEST(dot_general_element_types) {
+  // i1 is allowed (XLA: OR over the contraction of AND); the result element type may differ from the
+  // operands' (spec C13 ties only lhs to rhs), as jax writes for preferred_element_type.
+  CHECK(accepted(op("%a: tensor<2x3xi1>, %b: tensor<3x4xi1>", "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x4xi1>", "tensor<2x4xi1>")));
+  CHECK(accepted(op("%a: tensor<2x3xbf16>, %b: tensor<3x4xbf16>", "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xbf16>, tensor<3x4xbf16>) -> tensor<2x4xf32>", "tensor<2x4xf32>")));
+  CHECK(accepted(op("%a: tensor<2x3xi8>, %b: tensor<3xi8>", "\"stablehlo.dot_general\"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<2x3xi8>, tensor<3xi8>) -> tensor<2xi32>", "tensor<2xi32>")));
+  CHECK(accepted(op("%a: tensor<2x3xf32>, %b: tensor<3xf32>", "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2xi1>", "tensor<2xi1>")));
+  CHECK_THROWS(verify(op("%a: tensor<2x3xf32>, %b: tensor<3x4xf64>", "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf64>) -> tensor<2x4xf64>", "tensor<2x4xf64>")), "line 2: stablehlo.dot_general: lhs tensor<2x3xf32> and rhs tensor<3x4xf64> must have one element type (StableHLO dot_general C13)");
+  CHECK_THROWS(verify(op("%a: tensor<2x3xi1>, %b: tensor<3x4xi1>", "stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x5xi1>", "tensor<2x5xi1>")), "result type tensor<2x5xi1> should be tensor<2x4xi1>");
+}
+
+TEST(calls_are_inlined_before_verification) {
+  // parseModule inlines func.call, so a module with private helpers verifies like its flat version.
+  CHECK(accepted("func.func private @f(%x: tensor<f32>) -> tensor<f32> {\n  return %x : tensor<f32>\n}\nfunc.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %r = call @f(%a) : (tensor<f32>) -> tensor<f32>\n  return %r : tensor<f32>\n}\n"));
+  // A bad op inside a callee is reported at its own line, also when main calls it twice.
+  CHECK_THROWS(verify("func.func private @f(%x: tensor<i32>) -> tensor<i32> {\n  %y = stablehlo.sine %x : tensor<i32>\n  return %y : tensor<i32>\n}\nfunc.func @main(%a: tensor<i32>) -> tensor<i32> {\n  %r = call @f(%a) : (tensor<i32>) -> tensor<i32>\n  %s = call @f(%r) : (tensor<i32>) -> tensor<i32>\n  return %s : tensor<i32>\n}\n"), "line 2: stablehlo.sine: operand type tensor<i32> must have a floating-point element type");
 }
 
 TEST(reduce_rules) {
