@@ -23,6 +23,22 @@ bool isHostPlatform(const std::string& platformName) {
   return lower == "cpu" || lower == "host";
 }
 
+// Client.compile and Client.compileGraph: `mlirOf()` gives the module text on the worker, which
+// compiles it there; the promise resolves to an ExecutableWrap.
+template <class MlirOf>
+Napi::Value compileOnWorker(Napi::Env env, const char* call, std::shared_ptr<Client> client, bool hostResident,
+                            CompileOptions options, MlirOf mlirOf) {
+  auto compiled = std::make_shared<std::unique_ptr<LoadedExecutable>>();
+  return runOnWorker(
+      env, call,
+      [client, mlirOf = std::move(mlirOf), options = std::move(options), compiled] {
+        *compiled = client->compile(mlirOf(), options);
+      },
+      [client, compiled, hostResident](Napi::Env env) -> Napi::Value {
+        return ExecutableWrap::create(env, {std::move(*compiled), client.get(), hostResident});
+      });
+}
+
 }  // namespace
 
 const napi_type_tag ClientWrap::kTypeTag = {0x7470'6a72'7463'6c69ULL, 0x2f86'c3d9'a1e0'5b47ULL};
@@ -122,15 +138,8 @@ Napi::Value ClientWrap::Compile(const Napi::CallbackInfo& info) {
   return rejectOnThrow(info.Env(), [&]() -> Napi::Value {
     std::string mlir = stringFrom(info[0], call, "mlir");
     CompileOptions options = compileOptionsFrom(info[1], call);
-    std::shared_ptr<Client> client = live(call);
-    auto compiled = std::make_shared<std::unique_ptr<LoadedExecutable>>();
-    bool hostResident = hostResident_;
-    return runOnWorker(
-        info.Env(), call,
-        [client, mlir = std::move(mlir), options, compiled] { *compiled = client->compile(mlir, options); },
-        [client, compiled, hostResident](Napi::Env env) -> Napi::Value {
-          return ExecutableWrap::create(env, {std::move(*compiled), client.get(), hostResident});
-        });
+    return compileOnWorker(info.Env(), call, live(call), hostResident_, std::move(options),
+                           [mlir = std::move(mlir)]() -> const std::string& { return mlir; });
   });
 }
 
@@ -149,17 +158,8 @@ Napi::Value ClientWrap::CompileGraph(const Napi::CallbackInfo& info) {
   return rejectOnThrow(info.Env(), [&]() -> Napi::Value {
     lower::Graph graph = graphFrom(info[0], call);
     CompileOptions options = compileOptionsFrom(info[1], call);
-    std::shared_ptr<Client> client = live(call);
-    auto compiled = std::make_shared<std::unique_ptr<LoadedExecutable>>();
-    bool hostResident = hostResident_;
-    return runOnWorker(
-        info.Env(), call,
-        [client, graph = std::move(graph), options, compiled] {
-          *compiled = client->compile(lower::printModule(graph), options);
-        },
-        [client, compiled, hostResident](Napi::Env env) -> Napi::Value {
-          return ExecutableWrap::create(env, {std::move(*compiled), client.get(), hostResident});
-        });
+    return compileOnWorker(info.Env(), call, live(call), hostResident_, std::move(options),
+                           [graph = std::move(graph)] { return lower::printModule(graph); });
   });
 }
 

@@ -7,6 +7,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as TorchModule from "../../src/index.js";
+import { type DType, isFloat, type Scalar, toTyped } from "../ops/dtypes.js";
 
 type Torch = typeof TorchModule;
 type AnyTensor = TorchModule.Tensor;
@@ -107,31 +108,22 @@ const special = (v: number | string): number => {
   throw new Error(`fixture: bad float value ${JSON.stringify(v)}`);
 };
 
-/** The case's input as a TypedArray torch.tensor takes for its dtype. */
+/** The dtypes fixture tensors come in. */
+const fixtureDtypes: ReadonlySet<string> = new Set<DType>([
+  "float32", "float16", "bfloat16", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+]);
+
+/** The case's input as a TypedArray torch.tensor takes for its dtype (the op table's toTyped, on decoded JSON values). */
 export function hostData(spec: TensorSpec): ArrayBufferView {
+  if (!fixtureDtypes.has(spec.dtype)) throw new Error(`fixture: unsupported dtype ${spec.dtype}`);
+  const d = spec.dtype as DType;
   const v = spec.values;
-  switch (spec.dtype) {
-    case "float32":
-    case "float16":
-    case "bfloat16":
-      return Float32Array.from(v as (number | string)[], special);
-    case "float64":
-      return Float64Array.from(v as (number | string)[], special);
-    case "int8":
-      return Int8Array.from(v as number[]);
-    case "int16":
-      return Int16Array.from(v as number[]);
-    case "int32":
-      return Int32Array.from(v as number[]);
-    case "int64":
-      return BigInt64Array.from(v as (number | string)[], (x) => BigInt(x));
-    case "uint8":
-      return Uint8Array.from(v as number[]);
-    case "bool":
-      return Uint8Array.from(v as boolean[], (x) => (x ? 1 : 0));
-    default:
-      throw new Error(`fixture: unsupported dtype ${spec.dtype}`);
-  }
+  let values: Scalar[];
+  if (isFloat(d)) values = (v as (number | string)[]).map(special);
+  else if (d === "int64") values = (v as (number | string)[]).map((x) => BigInt(x));
+  else if (d === "bool") values = (v as boolean[]).map((x) => (x ? 1 : 0));
+  else values = v as number[];
+  return toTyped(d, values);
 }
 
 export function makeInput(torch: Torch, spec: TensorSpec, device: string): AnyTensor {

@@ -9,23 +9,12 @@
 #include "error.h"
 #include "inline_calls.h"
 #include "stablehlo.h"
+#include "test_modules.h"
 
 using namespace tpjrt::cpu;
+using namespace tpjrt::cpu::test;
 
 namespace {
-
-Literal f32(std::vector<int64_t> dims, const std::vector<float>& v) {
-  Literal l{{ElementType::F32, std::move(dims)}, std::vector<uint8_t>(v.size() * sizeof(float))};
-  if (!v.empty()) std::memcpy(l.bytes.data(), v.data(), l.bytes.size());
-  return l;
-}
-
-template <class T>
-std::vector<T> read(const Literal& l) {
-  std::vector<T> v(l.bytes.size() / sizeof(T));
-  if (!v.empty()) std::memcpy(v.data(), l.bytes.data(), l.bytes.size());
-  return v;
-}
 
 size_t countOps(const Region& region, const std::string& name) {
   size_t n = 0;
@@ -52,15 +41,8 @@ std::vector<Literal> run(const std::string& text, const std::vector<Literal>& ar
 
 const Literal kX = f32({2, 3}, {-0.5f, 0.25f, 2.0f, 1.0f, 0.0f, -3.0f});
 
-// jax.jit(lambda x: jnp.clip(x, 0, 1)).lower(x).as_text() with jax 0.10 (x: f32[2,3]).
-const char* kClipPretty = R"mlir(module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
-    %c = stablehlo.constant dense<0> : tensor<i32>
-    %c_0 = stablehlo.constant dense<1> : tensor<i32>
-    %0 = call @clip(%arg0, %c, %c_0) : (tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
-    return %0 : tensor<2x3xf32>
-  }
-  func.func private @clip(%arg0: tensor<2x3xf32>, %arg1: tensor<i32>, %arg2: tensor<i32>) -> tensor<2x3xf32> {
+// The private @clip function jax 0.10 writes for jnp.clip(x, 0, 1) with x: f32[2,3].
+const char* kClipFunction = R"mlir(func.func private @clip(%arg0: tensor<2x3xf32>, %arg1: tensor<i32>, %arg2: tensor<i32>) -> tensor<2x3xf32> {
     %0 = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>
     %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
     %2 = stablehlo.maximum %1, %arg0 : tensor<2x3xf32>
@@ -68,7 +50,17 @@ const char* kClipPretty = R"mlir(module @jit__lambda attributes {mhlo.num_partit
     %4 = stablehlo.broadcast_in_dim %3, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
     %5 = stablehlo.minimum %4, %2 : tensor<2x3xf32>
     return %5 : tensor<2x3xf32>
+  })mlir";
+
+// jax.jit(lambda x: jnp.clip(x, 0, 1)).lower(x).as_text() with jax 0.10 (x: f32[2,3]).
+const std::string kClipPretty = R"mlir(module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %c_0 = stablehlo.constant dense<1> : tensor<i32>
+    %0 = call @clip(%arg0, %c, %c_0) : (tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+    return %0 : tensor<2x3xf32>
   }
+  )mlir" + std::string(kClipFunction) + R"mlir(
 }
 )mlir";
 
@@ -96,7 +88,7 @@ const char* kClipGeneric = R"mlir("builtin.module"() <{sym_name = "jit__lambda"}
 
 // inner(inner(x)) + jnp.clip(x, 0, 1) with inner(a) = jnp.where(a > 0, a, 0) * 2, both jitted: calls
 // inside a callee, and one callee called twice.
-const char* kNested = R"mlir(module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+const std::string kNested = R"mlir(module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
     %0 = call @inner(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
     %1 = call @inner(%0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -123,43 +115,18 @@ const char* kNested = R"mlir(module @jit__lambda attributes {mhlo.num_partitions
     %2 = stablehlo.select %arg0, %arg1, %1 : tensor<2x3xi1>, tensor<2x3xf32>
     return %2 : tensor<2x3xf32>
   }
-  func.func private @clip(%arg0: tensor<2x3xf32>, %arg1: tensor<i32>, %arg2: tensor<i32>) -> tensor<2x3xf32> {
-    %0 = stablehlo.convert %arg1 : (tensor<i32>) -> tensor<f32>
-    %1 = stablehlo.broadcast_in_dim %0, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
-    %2 = stablehlo.maximum %1, %arg0 : tensor<2x3xf32>
-    %3 = stablehlo.convert %arg2 : (tensor<i32>) -> tensor<f32>
-    %4 = stablehlo.broadcast_in_dim %3, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
-    %5 = stablehlo.minimum %4, %2 : tensor<2x3xf32>
-    return %5 : tensor<2x3xf32>
-  }
+  )mlir" + std::string(kClipFunction) + R"mlir(
 }
 )mlir";
 
 // jnp.argmax(x, axis=1): the callee holds a two-input reduce whose body has block arguments.
-const char* kArgmax = R"mlir(module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+const std::string kArgmax = R"mlir(module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<2x3xf32>) -> (tensor<2xi32> {jax.result_info = "result"}) {
     %0 = call @argmax(%arg0) : (tensor<2x3xf32>) -> tensor<2xi32>
     return %0 : tensor<2xi32>
   }
   func.func private @argmax(%arg0: tensor<2x3xf32>) -> tensor<2xi32> {
-    %0 = stablehlo.iota dim = 1 : tensor<2x3xi32>
-    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %c = stablehlo.constant dense<0> : tensor<i32>
-    %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>)
-     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
-      %2 = stablehlo.compare GT, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %3 = stablehlo.compare NE, %arg1, %arg1, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %4 = stablehlo.or %2, %3 : tensor<i1>
-      %5 = stablehlo.compare EQ, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %6 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-      %7 = stablehlo.and %5, %6 : tensor<i1>
-      %8 = stablehlo.or %4, %7 : tensor<i1>
-      %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<f32>
-      %10 = stablehlo.select %8, %arg2, %arg4 : tensor<i1>, tensor<i32>
-      stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
-    }
-    return %1#1 : tensor<2xi32>
-  }
+)mlir" + std::string(kJaxArgmaxBody) + R"mlir(  }
 }
 )mlir";
 

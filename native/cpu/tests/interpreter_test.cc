@@ -12,21 +12,16 @@
 #include "element_type.h"
 #include "error.h"
 #include "stablehlo.h"
+#include "test_modules.h"
 
 using namespace tpjrt::cpu;
+using namespace tpjrt::cpu::test;
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-template <class T>
-Literal make(ElementType t, std::vector<int64_t> dims, const std::vector<T>& values) {
-  Literal l{{t, std::move(dims)}, std::vector<uint8_t>(values.size() * sizeof(T))};
-  if (!values.empty()) std::memcpy(l.bytes.data(), values.data(), l.bytes.size());
-  return l;
-}
-Literal f32(std::vector<int64_t> dims, const std::vector<float>& v) { return make(ElementType::F32, dims, v); }
 Literal f64(std::vector<int64_t> dims, const std::vector<double>& v) { return make(ElementType::F64, dims, v); }
 Literal i32(std::vector<int64_t> dims, const std::vector<int32_t>& v) { return make(ElementType::S32, dims, v); }
 Literal u32(std::vector<int64_t> dims, const std::vector<uint32_t>& v) { return make(ElementType::U32, dims, v); }
@@ -42,12 +37,6 @@ Literal bf16(std::vector<int64_t> dims, const std::vector<float>& v) {
   return make(ElementType::BF16, dims, bits);
 }
 
-template <class T>
-std::vector<T> read(const Literal& l) {
-  std::vector<T> v(l.bytes.size() / sizeof(T));
-  if (!v.empty()) std::memcpy(v.data(), l.bytes.data(), l.bytes.size());
-  return v;
-}
 std::vector<double> readHalf(const Literal& l, bool brain) {
   std::vector<double> out;
   for (uint16_t b : read<uint16_t>(l)) out.push_back(brain ? bf16ToFloat(b) : halfToFloat(b));

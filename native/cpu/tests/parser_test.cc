@@ -7,8 +7,10 @@
 #include "element_type.h"
 #include "error.h"
 #include "stablehlo.h"
+#include "test_modules.h"
 
 using namespace tpjrt::cpu;
+using tpjrt::cpu::test::kJaxArgmaxBody;
 
 namespace {
 
@@ -51,27 +53,10 @@ const char* kJaxGeneric = R"mlir("builtin.module"() <{sym_name = "jit__lambda"}>
 }) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
 )mlir";
 
-// jnp.argmax's private function from jax: a two-input reduce in the long `reducer` form.
-const char* kArgmaxPretty = R"mlir(func.func public @main(%arg0: tensor<2x3xf32>) -> tensor<2xi32> {
-    %0 = stablehlo.iota dim = 1 : tensor<2x3xi32>
-    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %c = stablehlo.constant dense<0> : tensor<i32>
-    %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>)
-     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
-      %2 = stablehlo.compare GT, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %3 = stablehlo.compare NE, %arg1, %arg1, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %4 = stablehlo.or %2, %3 : tensor<i1>
-      %5 = stablehlo.compare EQ, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %6 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-      %7 = stablehlo.and %5, %6 : tensor<i1>
-      %8 = stablehlo.or %4, %7 : tensor<i1>
-      %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<f32>
-      %10 = stablehlo.select %8, %arg2, %arg4 : tensor<i1>, tensor<i32>
-      stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
-    }
-    return %1#1 : tensor<2xi32>
-}
-)mlir";
+// jnp.argmax's private function from jax (as main): a two-input reduce in the long `reducer` form.
+const std::string kArgmaxPretty = R"mlir(func.func public @main(%arg0: tensor<2x3xf32>) -> tensor<2xi32> {
+)mlir" +
+                                  std::string(kJaxArgmaxBody) + "}\n";
 
 const char* kArgmaxGeneric = R"mlir("func.func"() <{function_type = (tensor<2x3xf32>) -> tensor<2xi32>, sym_name = "main", sym_visibility = "public"}> ({
   ^bb0(%arg0: tensor<2x3xf32>):
@@ -619,7 +604,7 @@ TEST(nesting_and_sizes_are_bounded) {
 
 // Every prefix and many one-byte mutations of real modules either parse and verify or throw CpuError.
 TEST(truncated_and_mutated_modules_never_crash) {
-  const char* samples[] = {kJaxPretty, kJaxGeneric, kArgmaxPretty, kShapesGeneric};
+  const char* samples[] = {kJaxPretty, kJaxGeneric, kArgmaxPretty.c_str(), kShapesGeneric};
   const char replacements[] = {'\0', '}', ')', '>', '%', '"', '[', '0', '-', 'x', ' ', ':'};
   int parsed = 0, rejected = 0;
   auto attempt = [&](const std::string& text) {

@@ -6,18 +6,12 @@
 #include "check.h"
 #include "pjrt_c_api.h"
 #include "runtime.h"
+#include "test_modules.h"
 
 using namespace tpjrt;
+using tpjrt::test::kAddModule;
 
 namespace {
-
-const char* kAddModule = R"(module @add {
-  func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = "stablehlo.add"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-    "func.return"(%0) : (tensor<4xf32>) -> ()
-  }
-}
-)";
 
 const char* libtpuPath() {
   // As JAX does on a machine without TPU chips: otherwise libtpu spends minutes querying the GCE

@@ -4,18 +4,12 @@
 #include "check.h"
 #include "pjrt_c_api.h"
 #include "runtime.h"
+#include "test_modules.h"
 
 using namespace tpjrt;
+using tpjrt::test::kAddModule;
 
 namespace {
-
-const char* kAddModule = R"(module @add {
-  func.func public @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-    %0 = "stablehlo.add"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-    "func.return"(%0) : (tensor<4xf32>) -> ()
-  }
-}
-)";
 
 std::shared_ptr<Plugin> cpuPlugin() { return Plugin::load(CPU_PLUGIN_PATH); }
 
