@@ -5,6 +5,8 @@
 export { tensor, type TensorData, type TensorOptions } from "./creation.js";
 export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
 import "./ops/methods.js";
+import "./ops/methods_pointwise_more.js";
+import "./ops/methods_shape_more.js";
 export * from "./ops/api/index.js";
 export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";
 export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike } from "./device.js";

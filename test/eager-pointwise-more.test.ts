@@ -1,0 +1,150 @@
+// More pointwise ops on the real CPU plugin (src/ops/api/pointwise_more.ts): float64 references for
+// the composed float math (inverse trig, hyperbolic, erf), rounding and modular arithmetic, NaN
+// handling, and the typed errors thrown before any native call.
+import { describe, expect, it } from "vitest";
+import * as torch from "../src/index.js";
+import { eagerSuite, expectTensor, missing, scoped, valuesOf } from "./eager/helpers.js";
+
+const test = missing ? it.skip : it;
+if (missing) it.skip(`skipped: ${missing}`, () => {});
+
+/** erf by its Maclaurin series, summed in float64 (accurate to ~1e-13 for |x| ≤ 3). */
+function erfRef(x: number): number {
+  let term = x;
+  let sum = x;
+  for (let n = 1; n < 80; n++) {
+    term *= (-x * x) / n;
+    sum += term / (2 * n + 1);
+  }
+  return (2 / Math.sqrt(Math.PI)) * sum;
+}
+
+const xs = [-2.9, -1.7, -1, -0.999, -0.5, -1e-3, 0, 2e-4, 0.3, 0.99, 1, 1.01, 2.2, 3];
+const unit = [-0.99, -0.6, -0.1, 0, 0.05, 0.5, 0.9];
+
+describe("eager pointwise ops (more)", () => {
+  eagerSuite();
+
+  const unaries: Array<[string, (t: torch.Tensor) => torch.Tensor, (x: number) => number, number[]]> = [
+    ["exp2", torch.exp2, (x) => 2 ** x, xs],
+    ["expm1", torch.expm1, Math.expm1, xs],
+    ["log2", torch.log2, Math.log2, [1e-5, 0.5, 1, 1.5, 8, 1e6]],
+    ["log10", torch.log10, Math.log10, [1e-5, 0.5, 1, 1.5, 8, 1e6]],
+    ["log1p", torch.log1p, Math.log1p, [-0.5, -1e-6, 0, 1e-8, 3]],
+    ["rsqrt", torch.rsqrt, (x) => 1 / Math.sqrt(x), [1e-4, 0.25, 2, 9]],
+    ["reciprocal", torch.reciprocal, (x) => 1 / x, [-3, -0.5, 0.25, 7]],
+    ["tan", torch.tan, Math.tan, [-1.2, -0.3, 0, 0.7, 1.4]],
+    ["asin", torch.asin, Math.asin, unit],
+    ["acos", torch.acos, Math.acos, unit],
+    ["atan", torch.atan, Math.atan, [-50, ...unit, 3, 1e4]],
+    ["sinh", torch.sinh, Math.sinh, [-20, ...xs, 1e-6, 30]],
+    ["cosh", torch.cosh, Math.cosh, [-20, ...xs, 30]],
+    ["asinh", torch.asinh, Math.asinh, [-1e12, -3, ...unit, 1e-7, 5, 1e5, 1e12]],
+    ["acosh", torch.acosh, Math.acosh, [1, 1 + 1e-9, 1.5, 10, 1e5, 1e12]],
+    ["atanh", torch.atanh, Math.atanh, [...unit, 1e-9]],
+    ["erf", torch.erf, erfRef, xs],
+    ["erfc", torch.erfc, (x) => 1 - erfRef(x), xs],
+  ];
+  for (const [name, fn, ref, values] of unaries) {
+    test(`${name} matches a float64 reference (float64 and float32)`, () =>
+      scoped(() => {
+        expectTensor(fn(torch.tensor(values, { dtype: "float64" })), { dtype: "float64", shape: [values.length], values: values.map(ref) }, 1e-9);
+        expectTensor(fn(torch.tensor(values, { dtype: "float32" })), { dtype: "float32", shape: [values.length], values: values.map((v) => ref(Math.fround(v))) }, 2e-6);
+      }));
+  }
+
+  test("erfc keeps its relative accuracy in the tail (float64)", () =>
+    scoped(() => {
+      const v = valuesOf(torch.erfc(torch.tensor([4.5, -5.5, 10], { dtype: "float64" })));
+      expect(Math.abs(v[0]! / 1.966160441542887e-10 - 1)).toBeLessThan(1e-12);
+      expect(v[1]).toBeCloseTo(2, 12);
+      expect(Math.abs(v[2]! / 2.088487583762545e-45 - 1)).toBeLessThan(1e-12);
+    }));
+
+  test("erfinv inverts erf (float64 to 1e-12, float32 to 1e-6) and is ±inf at ±1", () =>
+    scoped(() => {
+      const ys = [-0.999999, -0.9, -0.3, 0, 0.01, 0.5, 0.97];
+      const x64 = valuesOf(torch.erfinv(torch.tensor(ys, { dtype: "float64" })));
+      x64.forEach((x, i) => expect(Math.abs(erfRef(x) - ys[i]!)).toBeLessThan(1e-12));
+      const x32 = valuesOf(torch.erfinv(torch.tensor(ys.slice(1), { dtype: "float32" })));
+      x32.forEach((x, i) => expect(Math.abs(erfRef(x) - Math.fround(ys[i + 1]!))).toBeLessThan(1e-6));
+      expectTensor(torch.erfinv(torch.tensor([1, -1, 2])), { dtype: "float32", shape: [3], values: [Infinity, -Infinity, NaN] });
+    }));
+
+  test("float math on integers gives float32", () =>
+    scoped(() => {
+      expectTensor(torch.log2(torch.tensor([1, 2, 1024], { dtype: "int32" })), { dtype: "float32", shape: [3], values: [0, 1, 10] });
+      expectTensor(torch.erf(torch.tensor([0], { dtype: "int64" })), { dtype: "float32", shape: [1], values: [0] });
+    }));
+
+  test("rounding: floor, ceil, trunc, frac, round half to even and with decimals", () =>
+    scoped(() => {
+      const t = torch.tensor([-2.5, -1.5, -0.4, 0.5, 1.5, 2.7]);
+      expectTensor(torch.floor(t), { dtype: "float32", shape: [6], values: [-3, -2, -1, 0, 1, 2] });
+      expectTensor(t.ceil(), { dtype: "float32", shape: [6], values: [-2, -1, -0, 1, 2, 3] });
+      expectTensor(torch.trunc(t), { dtype: "float32", shape: [6], values: [-2, -1, -0, 0, 1, 2] });
+      expectTensor(torch.frac(t), { dtype: "float32", shape: [6], values: [-0.5, -0.5, -0.4, 0.5, 0.5, 0.7] }, 1e-6);
+      expectTensor(torch.round(t), { dtype: "float32", shape: [6], values: [-2, -2, -0, 0, 2, 3] });
+      const d = torch.tensor([1.2345, 123.45], { dtype: "float64" });
+      expectTensor(torch.round(d, { decimals: 2 }), { dtype: "float64", shape: [2], values: [1.23, 123.45] }, 1e-12);
+      expectTensor(torch.round(d, { decimals: -1 }), { dtype: "float64", shape: [2], values: [0, 120] }, 1e-12);
+    }));
+
+  test("fmod keeps the dividend's sign, remainder the divisor's, floorDivide rounds down", () =>
+    scoped(() => {
+      const a = torch.tensor([-7, -7, 7, 7], { dtype: "int32" });
+      const b = torch.tensor([2, -2, 2, -2], { dtype: "int32" });
+      expectTensor(torch.fmod(a, b), { dtype: "int32", shape: [4], values: [-1, -1, 1, 1] });
+      expectTensor(torch.remainder(a, b), { dtype: "int32", shape: [4], values: [1, -1, 1, -1] });
+      expectTensor(a.floorDivide(b), { dtype: "int32", shape: [4], values: [-4, 3, 3, -4] });
+      expectTensor(torch.remainder(torch.tensor([-5.5, 5.5]), 2), { dtype: "float32", shape: [2], values: [0.5, 1.5] });
+    }));
+
+  test("NaN handling: fmax/fmin ignore NaN, sign(NaN) is 0, nanToNum, isclose with equalNan", () =>
+    scoped(() => {
+      const a = torch.tensor([NaN, 1, NaN, -Infinity]);
+      const b = torch.tensor([2, NaN, NaN, 0]);
+      expectTensor(torch.fmax(a, b), { dtype: "float32", shape: [4], values: [2, 1, NaN, 0] });
+      expectTensor(torch.fmin(a, b), { dtype: "float32", shape: [4], values: [2, 1, NaN, -Infinity] });
+      expectTensor(torch.sign(a), { dtype: "float32", shape: [4], values: [0, 1, 0, -1] });
+      expectTensor(torch.nanToNum(a, { nan: 5 }), { dtype: "float32", shape: [4], values: [5, 1, 5, -3.4028234663852886e38] });
+      expectTensor(torch.isclose(a, b, { equalNan: true }), { dtype: "bool", shape: [4], values: [0, 0, 1, 0] });
+      expectTensor(torch.signbit(torch.tensor([-0, 0, -1, NaN])), { dtype: "bool", shape: [4], values: [1, 0, 1, 0] });
+    }));
+
+  test("clamp with scalar and tensor bounds, logical and bitwise ops, allclose and equal", () =>
+    scoped(() => {
+      const x = torch.tensor([-3, -1, 0, 2, 5], { dtype: "int32" });
+      expectTensor(torch.clamp(x, { min: -2, max: 3 }), { dtype: "int32", shape: [5], values: [-2, -1, 0, 2, 3] });
+      expectTensor(x.clip({ max: torch.tensor([0, 0, 0, 0, 0], { dtype: "int32" }) }), { dtype: "int32", shape: [5], values: [-3, -1, 0, 0, 0] });
+      expectTensor(torch.clamp(x, { min: 0.5 }), { dtype: "float32", shape: [5], values: [0.5, 0.5, 0.5, 2, 5] });
+      expectTensor(torch.logicalXor(x, torch.tensor([1, 0, 0, 0, 1], { dtype: "int32" })), { dtype: "bool", shape: [5], values: [0, 1, 0, 1, 0] });
+      expectTensor(torch.bitwiseRightShift(x, 1), { dtype: "int32", shape: [5], values: [-2, -1, 0, 1, 2] });
+      expectTensor(torch.bitwiseNot(x), { dtype: "int32", shape: [5], values: [2, 0, -1, -3, -6] });
+      expect(torch.allclose(torch.tensor([1.5, 2]), torch.tensor([1.5, 2.000001]))).toBe(true);
+      expect(torch.equal(x, x)).toBe(true);
+      expect(torch.equal(x, torch.tensor([1], { dtype: "int32" }))).toBe(false);
+      expectTensor(torch.lerp(torch.tensor([0.5, 10]), torch.tensor([10.5, 20]), 0.75), { dtype: "float32", shape: [2], values: [8, 17.5] });
+      const v = valuesOf(torch.addcdiv(torch.tensor([1.5]), torch.tensor([3.0]), torch.tensor([4.0]), { value: 2 }));
+      expect(v).toEqual([3]);
+    }));
+
+  test("typed errors before any native call", () =>
+    scoped(() => {
+      const f = torch.tensor([1.5]);
+      const i = torch.tensor([1], { dtype: "int32" });
+      const bool = torch.tensor([true]);
+      expect(() => torch.clamp(f)).toThrow(torch.ArgumentError);
+      expect(() => torch.clamp(f)).toThrow(/at least one of 'min' or 'max'/);
+      expect(() => torch.bitwiseAnd(f, f)).toThrow(torch.DTypeError);
+      expect(() => torch.bitwiseLeftShift(bool, bool)).toThrow(torch.DTypeError);
+      expect(() => torch.fmod(bool, bool)).toThrow(/not implemented for bool/);
+      expect(() => torch.frac(i)).toThrow(torch.DTypeError);
+      expect(() => torch.lerp(i, i, 0.5)).toThrow(torch.DTypeError);
+      expect(() => torch.addcdiv(i, i, i)).toThrow(/no longer supported/);
+      expect(() => torch.floor(bool)).toThrow(torch.DTypeError);
+      expect(() => torch.fmax(torch.tensor([1, 2, 3]), torch.tensor([1, 2]))).toThrow(torch.ShapeError);
+      expect(() => torch.round(f, { decimals: 0.5 })).toThrow(torch.ArgumentError);
+      expect(() => torch.isclose(f, i)).toThrow(torch.DTypeError);
+    }));
+});
