@@ -4,6 +4,7 @@
  */
 import type { DType } from "../dtype.js";
 import { Tensor } from "../tensor.js";
+import { attachMethods, type MethodTable } from "./attach.js";
 import * as ops from "./api/index.js";
 import type { ReduceOptions, RoundingMode, ScalarArg, SoftmaxOptions, SumOptions, TensorOrScalar, ValuesIndices } from "./api/index.js";
 
@@ -63,7 +64,7 @@ declare module "../tensor.js" {
 }
 
 // `self` first, then the method's own arguments, exactly as the torch.* function takes them.
-const methods: Record<string, (self: Tensor, ...args: never[]) => unknown> = {
+const methods: MethodTable = {
   add: ops.add, sub: ops.sub, mul: ops.mul, div: ops.div, neg: ops.neg, abs: ops.abs, exp: ops.exp, log: ops.log,
   sqrt: ops.sqrt, sin: ops.sin, cos: ops.cos, tanh: ops.tanh, sigmoid: ops.sigmoid, relu: ops.relu, pow: ops.pow,
   maximum: ops.maximum, minimum: ops.minimum, eq: ops.eq, ne: ops.ne, lt: ops.lt, le: ops.le, gt: ops.gt, ge: ops.ge,
@@ -75,12 +76,4 @@ const methods: Record<string, (self: Tensor, ...args: never[]) => unknown> = {
   where: (self: Tensor, condition: Tensor, other: TensorOrScalar) => ops.where(condition, self, other),
 };
 
-for (const [name, fn] of Object.entries(methods)) {
-  Object.defineProperty(Tensor.prototype, name, {
-    value: function (this: Tensor, ...args: never[]) {
-      return fn(this, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+attachMethods(methods);

@@ -4,6 +4,7 @@
  */
 import type { DType } from "../dtype.js";
 import { Tensor } from "../tensor.js";
+import { attachMethods, type MethodTable } from "./attach.js";
 import * as ops from "./api/pointwise_more.js";
 import type { ClampOptions, CloseOptions } from "./api/pointwise_more.js";
 import type { ScalarArg, TensorOrScalar } from "./api/args.js";
@@ -34,7 +35,7 @@ declare module "../tensor.js" {
 }
 
 // `self` first, then the method's own arguments, exactly as the torch.* function takes them.
-const methods: Record<string, (self: Tensor, ...args: never[]) => unknown> = {
+const methods: MethodTable = {
   exp2: ops.exp2, expm1: ops.expm1, log2: ops.log2, log10: ops.log10, log1p: ops.log1p, rsqrt: ops.rsqrt,
   square: ops.square, reciprocal: ops.reciprocal, tan: ops.tan, asin: ops.asin, acos: ops.acos, atan: ops.atan,
   sinh: ops.sinh, cosh: ops.cosh, asinh: ops.asinh, acosh: ops.acosh, atanh: ops.atanh, erf: ops.erf, erfc: ops.erfc, erfinv: ops.erfinv,
@@ -48,12 +49,4 @@ const methods: Record<string, (self: Tensor, ...args: never[]) => unknown> = {
   isclose: ops.isclose, allclose: ops.allclose, equal: ops.equal,
 };
 
-for (const [name, fn] of Object.entries(methods)) {
-  Object.defineProperty(Tensor.prototype, name, {
-    value: function (this: Tensor, ...args: never[]) {
-      return fn(this, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+attachMethods(methods);

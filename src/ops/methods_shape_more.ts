@@ -4,6 +4,7 @@
  */
 import type { DType } from "../dtype.js";
 import { Tensor } from "../tensor.js";
+import { attachMethods, type MethodTable } from "./attach.js";
 import * as more from "./api/shape_more.js";
 
 type Shape = readonly number[];
@@ -32,21 +33,13 @@ declare module "../tensor.js" {
   }
 }
 
-const methods: Record<string, (self: Tensor, ...args: never[]) => unknown> = {
+const methods: MethodTable = {
   flatten: more.flatten, unflatten: more.unflatten, t: more.t, expandAs: more.expandAs, split: more.split,
   chunk: more.chunk, unbind: more.unbind, narrow: more.narrow, flip: more.flip, roll: more.roll, repeat: more.repeat,
   tile: more.tile, movedim: more.movedim, tril: more.tril, triu: more.triu, diagonal: more.diagonal, diag: more.diag,
 };
 
-for (const [name, fn] of Object.entries(methods)) {
-  Object.defineProperty(Tensor.prototype, name, {
-    value: function (this: Tensor, ...args: never[]) {
-      return fn(this, ...args);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
+attachMethods(methods);
 
 Object.defineProperty(Tensor.prototype, "mT", {
   get: function (this: Tensor) {
