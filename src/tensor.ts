@@ -42,10 +42,13 @@ export class Tensor<D extends DType = DType> {
     bufferOfTensor = (t) => t.#live("use");
   }
 
-  /** Wraps a native buffer (takes ownership). Use torch.tensor() to create tensors from data. */
-  constructor(buffer: NativeBuffer, device: string, dtype?: D) {
+  /**
+   * Wraps a native buffer (takes ownership). Use torch.tensor() to create tensors from data.
+   * `dtype` and a frozen `shape`, when the caller knows them, save reading them from the buffer.
+   */
+  constructor(buffer: NativeBuffer, device: string, dtype?: D, shape?: readonly number[]) {
     this.dtype = dtype ?? (dtypeFromPjrt(buffer.type) as D);
-    this.shape = Object.freeze([...buffer.dims]);
+    this.shape = shape ?? Object.freeze([...buffer.dims]);
     this.device = device;
     this.#buffer = buffer;
     this.#bytes = numelOf(this.shape) * dtypes[this.dtype].itemSize;

@@ -9,7 +9,8 @@ export interface CacheEntry {
   readonly native: NativeExecutable;
   /** Canonical device string the executable runs on. */
   readonly device: string;
-  readonly outputDTypes: readonly DType[];
+  /** Output dtypes and (frozen) shapes, so wrapping outputs needs no native call. */
+  readonly outputs: readonly { readonly dtype: DType; readonly shape: readonly number[] }[];
   /** The unit returned one tensor (not a list). */
   readonly single: boolean;
 }

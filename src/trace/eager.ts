@@ -51,7 +51,11 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
   const context = { op: "compile", plugin: target.device.type, device: target.name };
   try {
     const native = target.client.native.compileGraphSync(wire, { numReplicas: 1, numPartitions: 1, deviceAssignment: [id] });
-    return { native, device: target.name, outputDTypes: graph.outputs.map((o) => graph.avals[o]!.dtype), single };
+    const outputs = graph.outputs.map((o) => {
+      const { dtype, shape } = graph.avals[o]!;
+      return { dtype, shape: Object.freeze([...shape]) };
+    });
+    return { native, device: target.name, outputs, single };
   } catch (error) {
     if (!isNativeError(error)) throw error;
     let module: string | undefined;
@@ -84,9 +88,9 @@ export function dispatch(op: string, statics: string, inputs: readonly Tensor[],
   } catch (error) {
     throw mapNativeError(error, { op, device: entry.device });
   }
-  const dtypesOut = entry.outputDTypes;
-  if (entry.single) return new Tensor(outputs[0]!, entry.device, dtypesOut[0]);
-  return outputs.map((b, k) => new Tensor(b, entry.device, dtypesOut[k]));
+  const avals = entry.outputs;
+  if (entry.single) return new Tensor(outputs[0]!, entry.device, avals[0]!.dtype, avals[0]!.shape);
+  return outputs.map((b, k) => new Tensor(b, entry.device, avals[k]!.dtype, avals[k]!.shape));
 }
 
 /** dispatch for units that return one tensor. */
