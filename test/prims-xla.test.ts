@@ -1,20 +1,11 @@
-// Real XLA as the oracle for the StableHLO our eager units print: every module compiles on XLA's
-// CPU client (jaxlib) and gives our CPU plugin's numbers.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Real XLA as the oracle for the StableHLO of the first eager ops (pointwise, reductions, shape,
+// matmul, softmax): each unit runs on XLA's CPU client with our plugin's numbers and compiles ahead
+// of time for TPU with libtpu (test/helpers/units.ts).
 import * as torch from "../src/index.js";
-import { addon } from "../src/runtime/addon.js";
-import { onCompile } from "../src/trace/eager.js";
-import { type OracleCase, type OracleResult, oracleAvailable, runOnXla } from "./helpers/oracle.js";
-import { missing } from "./eager/helpers.js";
-import { dtypes } from "../src/dtype.js";
+import { type UnitCase, unitsOnRealXla } from "./helpers/units.js";
 
-const avail = missing ? { ok: false as const, reason: missing } : oracleAvailable();
-const test = avail.ok ? it : it.skip;
-if (!avail.ok) it.skip(`skipped: ${avail.reason}`, () => {});
-
-type Fn = (...xs: torch.Tensor[]) => torch.Tensor | torch.Tensor[];
 const f32 = (values: number[], shape: number[]) => torch.tensor(new Float32Array(values), { shape });
-const cases: Array<[string, () => torch.Tensor[], Fn]> = [
+const cases: UnitCase[] = [
   ["add broadcast", () => [f32([1, 2, 3, 4, 5, 6], [2, 3]), f32([10, 20, 30], [3])], (a, b) => torch.add(a!, b!, { alpha: 2 })],
   ["int promotion", () => [torch.tensor([1, -2, 3], { dtype: "int32" })], (a) => torch.mul(a!, 2.5)],
   ["div floor int", () => [torch.tensor([7, -7, 6], { dtype: "int64" }), torch.tensor([2, 2, -4], { dtype: "int64" })], (a, b) => torch.div(a!, b!, { roundingMode: "floor" })],
@@ -48,58 +39,4 @@ const cases: Array<[string, () => torch.Tensor[], Fn]> = [
   ["pow", () => [f32([1, 2, 3], [3])], (a) => torch.pow(2, a!)],
 ];
 
-describe("eager units on real XLA", () => {
-  const ours = new Map<string, { mlir: string; inputs: OracleCase["inputs"]; outputs: Array<{ dtype: string; shape: number[]; values: number[] }> }>();
-  let xla: Map<string, OracleResult>;
-
-  beforeAll(async () => {
-    if (!avail.ok) return;
-    torch.runtime.clearCache();
-    for (const [name, make, fn] of cases) {
-      const graphs: string[] = [];
-      const previous = onCompile((_, graph) => graphs.push(addon().printGraph(graph)));
-      try {
-        torch.tidy(() => {
-          const inputs = make();
-          const out = fn(...inputs);
-          const outs = Array.isArray(out) ? out : [out];
-          if (graphs.length !== 1) throw new Error(`case ${name} compiled ${graphs.length} units; each case must be one unit`);
-          ours.set(name, {
-            mlir: graphs[0]!,
-            inputs: inputs.map((t) => ({ dtype: t.dtype, shape: [...t.shape], values: Array.from(t.dataSync() as ArrayLike<number | bigint>) as never })),
-            outputs: outs.map((t) => ({ dtype: t.dtype, shape: [...t.shape], values: Array.from(t.dataSync() as ArrayLike<number | bigint>, Number) })),
-          });
-        });
-      } finally {
-        onCompile(previous);
-      }
-    }
-    xla = await runOnXla([...ours].map(([name, c]) => ({ name, mlir: c.mlir, inputs: c.inputs })));
-  });
-
-  afterAll(() => torch.runtime.clearCache());
-
-  test("every unit's module compiles on XLA CPU and matches our plugin", () => {
-    let compared = 0;
-    for (const [name, c] of ours) {
-      const r = xla.get(name);
-      expect(r, name).toBeDefined();
-      if (!r!.ok) throw new Error(`${name}: XLA ${r!.stage} failed: ${r!.error}\n${c.mlir}`);
-      expect(r!.outputs.length, name).toBe(c.outputs.length);
-      r!.outputs.forEach((o, k) => {
-        const mine = c.outputs[k]!;
-        expect([...o.shape], `${name} output ${k} shape`).toEqual(mine.shape);
-        const theirs = Array.from(o.values as ArrayLike<number | bigint>, Number);
-        const tol = dtypes[mine.dtype as torch.DType].kind === "float" ? 1e-6 : 0;
-        theirs.forEach((v, i) => {
-          const m = mine.values[i]!;
-          if (Number.isNaN(m)) expect(v, `${name}[${k}][${i}]`).toBeNaN();
-          else if (!Number.isFinite(m)) expect(v, `${name}[${k}][${i}]`).toBe(m);
-          else expect(Math.abs(v - m), `${name}[${k}][${i}] XLA ${v} vs ours ${m}`).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(m)));
-        });
-      });
-      compared++;
-    }
-    expect(compared).toBe(cases.length);
-  });
-});
+unitsOnRealXla("first ops", cases);
