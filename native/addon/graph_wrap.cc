@@ -61,8 +61,11 @@ lower::Attr attrFrom(Napi::Value value, const char* call, const std::string& wha
     HostBytes bytes = hostBytesFrom(object.Get("dense"), call);
     const auto* p = static_cast<const uint8_t*>(bytes.data);
     attr.bytes.assign(p, p + bytes.byteLength);
+  } else if (object.Has("text")) {
+    attr.kind = lower::AttrKind::Text;
+    attr.text = stringFrom(object.Get("text"), call, where.c_str());
   } else {
-    throwTypeError(value.Env(), call, where + " needs one of int, ints, enum, dot, dense");
+    throwTypeError(value.Env(), call, where + " needs one of int, ints, enum, dot, dense, text");
   }
   return attr;
 }

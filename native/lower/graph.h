@@ -21,6 +21,7 @@ enum class AttrKind {
   Enum,     // `#stablehlo<comparison_direction LT>`: `name` is the enum's name, `text` the value
   Dot,      // `#stablehlo.dot<…>` from four lists in `lists`
   Dense,    // `dense<…> : tensor<…>` of the node's first result type, from raw bytes
+  Text,     // an attribute value spelled by the frontend (`#stablehlo.gather<…>`, `true`), printed as is
 };
 
 struct Attr {

@@ -111,6 +111,8 @@ std::string attrString(const Attr& attr, const Node& node) {
     }
     case AttrKind::Dense:
       return attr.name + " = " + denseLiteral(attr, node.results[0]);
+    case AttrKind::Text:
+      return attr.name + " = " + attr.text;
   }
   return "";
 }

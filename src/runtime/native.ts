@@ -66,7 +66,9 @@ export type NativeAttr =
   | { name: string; ints: number[] }
   | { name: string; enum: string }
   | { name: string; dot: [number[], number[], number[], number[]] }
-  | { name: string; dense: Uint8Array };
+  | { name: string; dense: Uint8Array }
+  /** A value already spelled in MLIR (`#stablehlo.gather<…>`, `true`), printed as is. */
+  | { name: string; text: string };
 
 /**
  * One StableHLO op. `op` is its name without the dialect ("add", "dot_general"); operands are value
