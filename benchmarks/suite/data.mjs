@@ -1,0 +1,27 @@
+// Deterministic inputs both sides can rebuild: value i of stream `seed` is a fixed function of
+// integers only, so the PyTorch peer (benchmarks/suite/peer.py, same formula) starts from the same
+// numbers and the runner can compare results across processes.
+export function detValues(n, seed, scale = 1) {
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = ((((i * 7919 + seed * 104729) % 10007) / 10007) - 0.5) * scale;
+  return out;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Runs `once` after `warmup` calls until `minReps` samples and `minMs` elapsed (or `maxMs`); median ms. */
+export function timeIt(once, { warmup = 1, minReps = 5, minMs = 1000, maxMs = 20000 } = {}) {
+  for (let i = 0; i < warmup; i++) once();
+  const times = [];
+  const start = performance.now();
+  while (times.length < minReps || performance.now() - start < minMs) {
+    const t0 = performance.now();
+    once();
+    times.push(performance.now() - t0);
+    if (performance.now() - start > maxMs) break;
+  }
+  return { ms: median(times), reps: times.length };
+}

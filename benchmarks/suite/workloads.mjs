@@ -1,0 +1,208 @@
+// The workloads of the benchmark suite, written with torch-pjrt's public API. Each returns its
+// measurement and a result that the runner compares with the PyTorch peer's (same inputs from
+// data.mjs) before it trusts the timing. benchmarks/suite/peer.py holds the same workloads in PyTorch.
+import { detValues, median, timeIt } from "./data.mjs";
+
+const close = (a, b, rel) => Math.abs(a - b) <= rel * Math.max(1, Math.abs(b));
+
+export const MATMUL_SIZES = [256, 1024, 4096];
+
+function matrix(torch, n, seed) {
+  return torch.tensor(detValues(n * n, seed), { shape: [n, n], dtype: "float32" });
+}
+
+/** W1: C = A·B for n×n float32; GFLOP/s. A few entries are checked against float64 first. */
+export function matmul(torch, n) {
+  const a = matrix(torch, n, 1);
+  const b = matrix(torch, n, 2);
+  const av = detValues(n * n, 1);
+  const bv = detValues(n * n, 2);
+  const c = torch.matmul(a, b);
+  const cv = c.dataSync();
+  for (let k = 0; k < 16; k++) {
+    const i = (k * 131) % n;
+    const j = (k * 197 + 7) % n;
+    let want = 0;
+    for (let p = 0; p < n; p++) want += av[i * n + p] * bv[p * n + j];
+    if (!close(cv[i * n + j], want, 1e-3)) throw new Error(`matmul ${n}: C[${i}][${j}] = ${cv[i * n + j]}, float64 says ${want}`);
+  }
+  c.dispose();
+  const t = timeIt(() => torch.matmul(a, b).dispose(), { warmup: n >= 4096 ? 0 : 1, minReps: n >= 4096 ? 1 : 5, minMs: n >= 4096 ? 0 : 1000 });
+  a.dispose();
+  b.dispose();
+  return { value: (2 * n ** 3) / (t.ms * 1e6), unit: "GFLOP/s", reps: t.reps, higherIsBetter: true };
+}
+
+/** W2: median µs of a cache-hit eager add of two 4-element tensors, read back once at the end. */
+export function eagerAdd(torch) {
+  const a = torch.tensor([1, 2, 3, 4], { dtype: "float32" });
+  const b = torch.tensor([10, 20, 30, 40], { dtype: "float32" });
+  for (let i = 0; i < 2000; i++) torch.add(a, b).dispose();
+  const times = new Array(10_000);
+  let last;
+  for (let i = 0; i < times.length; i++) {
+    const t0 = process.hrtime.bigint();
+    last?.dispose();
+    last = torch.add(a, b);
+    times[i] = Number(process.hrtime.bigint() - t0) / 1000;
+  }
+  const values = Array.from(last.dataSync());
+  if (values.join(",") !== "11,22,33,44") throw new Error(`eager add gave ${values}`);
+  last.dispose();
+  a.dispose();
+  b.dispose();
+  return { value: median(times), unit: "µs", reps: times.length, higherIsBetter: false };
+}
+
+/** W3: tanh(x*1.5+0.5) * sigmoid(x) - x/3 on 1M elements, eager; ms per evaluation. */
+export function elementwiseChain(torch) {
+  const n = 1 << 20;
+  const xv = detValues(n, 3, 8);
+  const x = torch.tensor(xv, { shape: [n], dtype: "float32" });
+  const chain = () => torch.tidy(() => x.mul(1.5).add(0.5).tanh().mul(x.sigmoid()).sub(x.div(3)));
+  const y = chain();
+  const yv = y.dataSync();
+  for (let i = 0; i < n; i += 997) {
+    const v = xv[i];
+    const want = Math.tanh(v * 1.5 + 0.5) * (1 / (1 + Math.exp(-v))) - v / 3;
+    if (!close(yv[i], want, 1e-5)) throw new Error(`chain[${i}] = ${yv[i]}, float64 says ${want}`);
+  }
+  y.dispose();
+  const t = timeIt(() => chain().dispose());
+  x.dispose();
+  return { value: t.ms, unit: "ms", reps: t.reps, higherIsBetter: false };
+}
+
+function linear(torch, x, w, b) {
+  const F = torch.nn?.functional;
+  return F?.linear ? F.linear(x, w, b) : torch.add(torch.matmul(x, torch.t(w)), b);
+}
+
+function crossEntropy(torch, logits, labels) {
+  const F = torch.nn?.functional;
+  if (F?.crossEntropy) return F.crossEntropy(logits, labels);
+  const classes = logits.shape[1];
+  const oneHot = torch.eq(torch.unsqueeze(labels, 1), torch.arange(classes));
+  return torch.neg(torch.sum(torch.mul(torch.logSoftmax(logits, 1), oneHot))).div(logits.shape[0]);
+}
+
+/** Weights [out, in] and bias [out] as in nn.Linear, from the shared deterministic formula. */
+function linearParams(torch, inF, outF, seed) {
+  const scale = 2 / Math.sqrt(inF);
+  return {
+    w: torch.tensor(detValues(outF * inF, seed, scale), { shape: [outF, inF], dtype: "float32" }),
+    b: torch.tensor(detValues(outF, seed + 1, 0.1), { shape: [outF], dtype: "float32" }),
+  };
+}
+
+/** W4: MLP 784-512-512-10 on a batch of 128 with softmax cross-entropy: forward steps/s (no autograd yet). */
+export function mlpForward(torch) {
+  const x = torch.tensor(detValues(128 * 784, 5), { shape: [128, 784], dtype: "float32" });
+  const labels = torch.tensor(Array.from({ length: 128 }, (_, i) => (i * 7) % 10), { dtype: "int64" });
+  const layers = [linearParams(torch, 784, 512, 10), linearParams(torch, 512, 512, 20), linearParams(torch, 512, 10, 30)];
+  const step = () =>
+    torch.tidy(() => {
+      let h = x;
+      layers.forEach((p, i) => {
+        h = linear(torch, h, p.w, p.b);
+        if (i < layers.length - 1) h = torch.relu(h);
+      });
+      return crossEntropy(torch, h, labels);
+    });
+  const loss = step();
+  const check = loss.item();
+  loss.dispose();
+  const t = timeIt(() => step().dispose());
+  for (const p of layers) (p.w.dispose(), p.b.dispose());
+  x.dispose();
+  labels.dispose();
+  return { value: 1000 / t.ms, unit: "steps/s", reps: t.reps, higherIsBetter: true, check };
+}
+
+const D = 256, HEADS = 4, LAYERS = 4, HIDDEN = 1024, SEQ = 128, BATCH = 8;
+
+function layerNorm(torch, x) {
+  const F = torch.nn?.functional;
+  if (F?.layerNorm) return F.layerNorm(x, [D]);
+  const mean = x.mean({ dim: -1, keepdim: true });
+  const centred = x.sub(mean);
+  const variance = centred.mul(centred).mean({ dim: -1, keepdim: true });
+  return centred.div(variance.add(1e-5).sqrt());
+}
+
+function attention(torch, q, k, v, mask) {
+  const F = torch.nn?.functional;
+  if (F?.scaledDotProductAttention) return F.scaledDotProductAttention(q, k, v, { isCausal: true });
+  const scores = torch.matmul(q, k.transpose(-2, -1)).div(Math.sqrt(D / HEADS));
+  return torch.matmul(torch.softmax(torch.where(mask, scores, -Infinity), -1), v);
+}
+
+function gelu(torch, x) {
+  const F = torch.nn?.functional;
+  return F?.gelu ? F.gelu(x) : x.mul(0.5).mul(torch.erf(x.div(Math.SQRT2)).add(1));
+}
+
+/** W5: decoder-only transformer forward (pre-LN, causal); ms per forward. */
+export function transformerForward(torch) {
+  const x = torch.tensor(detValues(BATCH * SEQ * D, 40), { shape: [BATCH, SEQ, D], dtype: "float32" });
+  const layers = Array.from({ length: LAYERS }, (_, l) => ({
+    qkv: linearParams(torch, D, 3 * D, 100 + 10 * l),
+    out: linearParams(torch, D, D, 102 + 10 * l),
+    up: linearParams(torch, D, HIDDEN, 104 + 10 * l),
+    down: linearParams(torch, HIDDEN, D, 106 + 10 * l),
+  }));
+  const mask = torch.tril(torch.ones([SEQ, SEQ], { dtype: "bool" }));
+  const heads = (t) => t.reshape(BATCH, SEQ, HEADS, D / HEADS).transpose(1, 2);
+  const forward = () =>
+    torch.tidy(() => {
+      let h = x;
+      for (const p of layers) {
+        const qkv = linear(torch, layerNorm(torch, h), p.qkv.w, p.qkv.b);
+        const [q, k, v] = torch.split(qkv, D, { dim: -1 }).map(heads);
+        const a = attention(torch, q, k, v, mask).transpose(1, 2).reshape(BATCH, SEQ, D);
+        h = h.add(linear(torch, a, p.out.w, p.out.b));
+        h = h.add(linear(torch, gelu(torch, linear(torch, layerNorm(torch, h), p.up.w, p.up.b)), p.down.w, p.down.b));
+      }
+      return h.sum();
+    });
+  const out = forward();
+  const check = out.item();
+  out.dispose();
+  const t = timeIt(forward);
+  for (const p of layers) for (const lin of Object.values(p)) (lin.w.dispose(), lin.b.dispose());
+  x.dispose();
+  mask.dispose();
+  return { value: t.ms, unit: "ms", reps: t.reps, higherIsBetter: false, check };
+}
+
+/** W6: sum over the last axis of a 4096×4096 float32 tensor; GB/s read. */
+export function rowSum(torch) {
+  const n = 4096;
+  const xv = detValues(n * n, 50);
+  const x = torch.tensor(xv, { shape: [n, n], dtype: "float32" });
+  const s = x.sum({ dim: -1 });
+  const sv = s.dataSync();
+  for (const i of [0, 1, 2047, 4095]) {
+    let want = 0;
+    for (let j = 0; j < n; j++) want += xv[i * n + j];
+    if (!close(sv[i], want, 1e-3)) throw new Error(`row sum ${i} = ${sv[i]}, float64 says ${want}`);
+  }
+  s.dispose();
+  const t = timeIt(() => x.sum({ dim: -1 }).dispose());
+  x.dispose();
+  return { value: (n * n * 4) / (t.ms * 1e6), unit: "GB/s", reps: t.reps, higherIsBetter: true };
+}
+
+/** First call of a new eager unit (trace + lower + compile + run): softmax on shapes not seen before; median ms. */
+export function firstCall(torch) {
+  const times = [];
+  for (let rows = 5; rows < 26; rows++) {
+    const x = torch.tensor(detValues(rows * 33, rows), { shape: [rows, 33], dtype: "float32" });
+    const t0 = performance.now();
+    const y = torch.softmax(x, -1);
+    times.push(performance.now() - t0);
+    y.dispose();
+    x.dispose();
+  }
+  return { value: median(times), unit: "ms", reps: times.length, higherIsBetter: false };
+}
