@@ -1,0 +1,4 @@
+/**
+ * @file torch.nn: `functional` now; modules come later.
+ */
+export * as functional from "./functional.js";

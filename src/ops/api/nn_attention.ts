@@ -1,0 +1,116 @@
+/**
+ * @file scaledDotProductAttention: softmax(q kᵀ × scale + mask) v, computed in float32 for
+ * float16/bfloat16. Dropout needs the random-number library and is not available yet.
+ */
+import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import * as e from "../emit.js";
+import { broadcastShapes, checkTensor, fmtShape } from "./args.js";
+import { c, opmath, requireFloat, runOptional, type T } from "./nn_common.js";
+
+export interface AttentionOptions {
+  /** bool (true = may attend) or float (added to the scores), broadcast to [*, L, S]. */
+  attnMask?: Tensor | null;
+  dropoutP?: number;
+  isCausal?: boolean;
+  /** Defaults to 1 / sqrt(E). */
+  scale?: number | null;
+  /** Grouped-query attention: key and value have fewer heads (dim −3), each shared by Hq / Hkv query heads. */
+  enableGqa?: boolean;
+}
+
+/** query [*, L, E], key [*, S, E], value [*, S, Ev] → [*, L, Ev] (batch dims broadcast). */
+export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, options: AttentionOptions = {}): Tensor {
+  const op = "scaledDotProductAttention";
+  checkTensor(op, query, "query");
+  checkTensor(op, key, "key");
+  checkTensor(op, value, "value");
+  const mask = options.attnMask ?? null;
+  if (mask) checkTensor(op, mask, "attnMask");
+  const dropoutP = options.dropoutP ?? 0;
+  if (dropoutP !== 0) throw new ArgumentError(`${op}: dropoutP > 0 needs torch-pjrt's random number library, which is not available yet; pass dropoutP: 0 (got ${dropoutP})`);
+  const isCausal = options.isCausal ?? false;
+  if (isCausal && mask) throw new ArgumentError(`${op}: pass either attnMask or isCausal: true, not both`);
+  requireFloat(op, query, "query");
+  for (const [t, name] of [[key, "key"], [value, "value"]] as const) {
+    if (t.dtype !== query.dtype) throw new DTypeError(`${op}: query, key and value must have the same dtype, got query ${query.dtype} and ${name} ${t.dtype}`);
+  }
+  if (query.ndim < 2 || key.ndim < 2 || value.ndim < 2) {
+    throw new ShapeError(`${op}: query, key and value need at least 2 dimensions, got ${fmtShape(query.shape)}, ${fmtShape(key.shape)}, ${fmtShape(value.shape)}`);
+  }
+  const [L, E] = query.shape.slice(-2) as [number, number];
+  const [S, Ek] = key.shape.slice(-2) as [number, number];
+  const Sv = value.shape[value.ndim - 2]!;
+  const Ev = value.shape[value.ndim - 1]!;
+  if (E !== Ek || S !== Sv) {
+    throw new ShapeError(`${op}: expected query [*, L, E], key [*, S, E], value [*, S, Ev], got ${fmtShape(query.shape)}, ${fmtShape(key.shape)}, ${fmtShape(value.shape)}`);
+  }
+  const groups = options.enableGqa ? gqaGroups(query, key, value) : 1;
+  const withHeads = (t: Tensor) => t.shape.slice(0, -2).map((d, i, a) => (i === a.length - 1 ? d * groups : d));
+  const batch = broadcastShapes(op, query.shape.slice(0, -2), withHeads(key), withHeads(value));
+  const scoreShape = [...batch, L, S];
+  if (mask) {
+    if (mask.dtype !== "bool" && mask.dtype !== query.dtype) throw new DTypeError(`${op}: attnMask must be bool or ${query.dtype} (the query's dtype), got ${mask.dtype}`);
+    if (!sameShape(broadcastShapes(op, scoreShape, mask.shape), scoreShape)) {
+      throw new ShapeError(`${op}: attnMask ${fmtShape(mask.shape)} does not broadcast to the attention scores ${fmtShape(scoreShape)}`);
+    }
+  }
+  const scale = options.scale ?? 1 / Math.sqrt(E);
+  return runOptional(op, [query, key, value, mask], `${isCausal}|${scale}|${groups}`, ([q, k, v, m]) => {
+    const dtype = opmath(q!.dtype);
+    const nb = batch.length;
+    const bdims = batch.map((_, i) => i);
+    const lift = (t: T, last: readonly number[]) => e.broadcastTo(e.convert(t, dtype), [...batch, ...last]);
+    const qs = lift(q!, [L, E]);
+    const ks = lift(repeatHeads(k!, groups), [S, E]);
+    const vs = lift(repeatHeads(v!, groups), [S, Ev]);
+    let scores = e.dotGeneral(qs, ks, bdims, bdims, [nb + 1], [nb + 1]); // [*, L, S]
+    scores = e.mul(scores, c(scores, scale));
+    const negInf = c(scores, -Infinity);
+    if (m && m.dtype === "bool") scores = e.select(e.broadcastTo(m, scoreShape), scores, negInf);
+    else if (m) scores = e.add(scores, e.broadcastTo(e.convert(m, dtype), scoreShape));
+    if (isCausal) {
+      const row = e.iota("int32", scoreShape, nb);
+      const col = e.iota("int32", scoreShape, nb + 1);
+      scores = e.select(e.compare(col, row, "LE"), scores, negInf);
+    }
+    const out = e.dotGeneral(softmaxLast(scores), vs, bdims, bdims, [nb + 1], [nb]); // [*, L, Ev]
+    return e.convert(out, q!.dtype);
+  });
+}
+
+function gqaGroups(query: Tensor, key: Tensor, value: Tensor): number {
+  const op = "scaledDotProductAttention";
+  if (query.ndim < 3 || key.ndim < 3 || value.ndim < 3) throw new ShapeError(`${op}: enableGqa needs a heads dimension [*, H, L, E] on query, key and value`);
+  const hq = query.shape[query.ndim - 3]!;
+  const hk = key.shape[key.ndim - 3]!;
+  const hv = value.shape[value.ndim - 3]!;
+  if (hk !== hv || hk === 0 || hq % hk !== 0) {
+    throw new ShapeError(`${op}: with enableGqa the query heads (${hq}) must be a multiple of the key/value heads (${hk}, ${hv}), which must be equal`);
+  }
+  return hq / hk;
+}
+
+/** [*, H, S, E] → [*, H × groups, S, E], each head repeated `groups` times in a row (repeat_interleave). */
+function repeatHeads(t: T, groups: number): T {
+  if (groups === 1) return t;
+  const n = t.ndim;
+  const spread = [...t.shape.slice(0, n - 2), groups, ...t.shape.slice(n - 2)];
+  const dims = t.shape.map((_, i) => (i < n - 2 ? i : i + 1));
+  const heads = [...t.shape.slice(0, n - 3), t.shape[n - 3]! * groups, ...t.shape.slice(n - 2)];
+  return e.reshape(e.broadcastInDim(t, spread, dims), heads);
+}
+
+const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
+
+/** Softmax over the last dim; a row with no allowed position (all −inf) gives zeros, as PyTorch's math path does. */
+function softmaxLast(s: T): T {
+  const last = s.ndim - 1;
+  const kept = s.shape.map((d, i) => (i === last ? 1 : d));
+  const m = e.reshape(e.reduce("max", s, [last]), kept);
+  const safeMax = e.select(e.isFinite(m), m, c(m, 0));
+  const z = e.exp(e.sub(s, e.broadcastTo(safeMax, s.shape)));
+  const total = e.broadcastTo(e.reshape(e.reduce("sum", z, [last]), kept), s.shape);
+  const zero = c(total, 0);
+  return e.select(e.compare(total, zero, "EQ"), zero, e.div(z, total));
+}

@@ -1,0 +1,203 @@
+// torch.nn.functional on the real CPU plugin (src/ops/api/nn_*.ts): float64 references for what the
+// PyTorch fixtures do not cover (batchNorm's running-statistics update, option combinations of
+// crossEntropy, fully masked attention rows, oneHot's inferred class count) and the typed errors
+// thrown before any native call. Values for the common cases come from test/conformance.test.ts.
+import { describe, expect, it } from "vitest";
+import * as torch from "../src/index.js";
+import { eagerSuite, expectTensor, missing, scoped, valuesOf } from "./eager/helpers.js";
+import { data } from "./eager/ref.js";
+
+const F = torch.nn.functional;
+const test = missing ? it.skip : it;
+if (missing) it.skip(`skipped: ${missing}`, () => {});
+
+const f64 = (values: number[], shape: number[]) => torch.tensor(values, { dtype: "float64", shape });
+const i64 = (values: number[], shape = [values.length]) => torch.tensor(values.map(BigInt), { dtype: "int64", shape });
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+
+/** log-softmax of each row of a [rows, C] row-major array, in float64. */
+function logSoftmaxRows(x: number[], classes: number): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < x.length / classes; r++) {
+    const row = x.slice(r * classes, (r + 1) * classes);
+    const m = Math.max(...row);
+    const lse = m + Math.log(sum(row.map((v) => Math.exp(v - m))));
+    out.push(...row.map((v) => v - lse));
+  }
+  return out;
+}
+
+describe("torch.nn.functional (eager)", () => {
+  eagerSuite();
+
+  test("is reachable as torch.nn.functional and shares the torch.* functions", () => {
+    expect(F.relu).toBe(torch.relu);
+    expect(F.softmax).toBe(torch.softmax);
+    expect(typeof F.crossEntropy).toBe("function");
+  });
+
+  test("batchNorm in training mode normalises with batch statistics and updates the running ones in place", () =>
+    scoped(() => {
+      const [n, ch, l] = [4, 3, 2];
+      const xs = data(n * ch * l, 3);
+      const x = f64(xs, [n, ch, l]);
+      const rm = f64([0.5, -1, 2], [ch]);
+      const rv = f64([1, 2, 0.5], [ch]);
+      const w = f64([1.5, -0.5, 2], [ch]);
+      const b = f64([0.1, 0.2, -0.3], [ch]);
+      const momentum = 0.2;
+      const eps = 1e-5;
+      const out = F.batchNorm(x, rm, rv, { weight: w, bias: b, training: true, momentum, eps });
+      const at = (i: number, c: number, k: number) => xs[(i * ch + c) * l + k]!;
+      const means: number[] = [];
+      const vars: number[] = [];
+      for (let c = 0; c < ch; c++) {
+        const vals: number[] = [];
+        for (let i = 0; i < n; i++) for (let k = 0; k < l; k++) vals.push(at(i, c, k));
+        const m = sum(vals) / vals.length;
+        means.push(m);
+        vars.push(sum(vals.map((v) => (v - m) ** 2)) / vals.length);
+      }
+      const want: number[] = [];
+      const wv = [1.5, -0.5, 2];
+      const bv = [0.1, 0.2, -0.3];
+      for (let i = 0; i < n; i++) for (let c = 0; c < ch; c++) for (let k = 0; k < l; k++) {
+        want.push(((at(i, c, k) - means[c]!) / Math.sqrt(vars[c]! + eps)) * wv[c]! + bv[c]!);
+      }
+      expectTensor(out, { dtype: "float64", shape: [n, ch, l], values: want }, 1e-12);
+      const count = n * l;
+      expectTensor(rm, { dtype: "float64", shape: [ch], values: [0.5, -1, 2].map((r, c) => (1 - momentum) * r + momentum * means[c]!) }, 1e-12);
+      expectTensor(rv, { dtype: "float64", shape: [ch], values: [1, 2, 0.5].map((r, c) => (1 - momentum) * r + momentum * vars[c]! * (count / (count - 1))) }, 1e-12);
+      expect(rm.isDisposed).toBe(true); // expectTensor disposed it: the rebound buffer was a live, owned tensor
+    }));
+
+  test("batchNorm in evaluation mode uses the running statistics and leaves them unchanged", () =>
+    scoped(() => {
+      const x = f64([1, 2, 3, 4], [2, 2]);
+      const rm = f64([1, -1], [2]);
+      const rv = f64([4, 0.25], [2]);
+      expectTensor(F.batchNorm(x, rm, rv, { eps: 0 }), { dtype: "float64", shape: [2, 2], values: [0, 6, 1, 10] }, 1e-12);
+      expect(valuesOf(rm)).toEqual([1, -1]);
+      expect(valuesOf(rv)).toEqual([4, 0.25]);
+    }));
+
+  test("crossEntropy with K-dim input, weights, ignoreIndex and labelSmoothing together matches a float64 reference", () =>
+    scoped(() => {
+      // input [N=2, C=3, d=2], target [2, 2] with one ignored element
+      const [n, classes, d] = [2, 3, 2];
+      const xs = data(n * classes * d, 7);
+      const targets = [0, 2, -1, 1];
+      const weights = [0.5, 2, 1.5];
+      const eps = 0.2;
+      // rows of class scores per (i, k)
+      const rows: number[] = [];
+      for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) for (let c = 0; c < classes; c++) rows.push(xs[(i * classes + c) * d + k]!);
+      const logp = logSoftmaxRows(rows, classes);
+      let nll = 0;
+      let smooth = 0;
+      let wsum = 0;
+      targets.forEach((t, e) => {
+        if (t === -1) return;
+        const lp = logp.slice(e * classes, (e + 1) * classes);
+        nll += -weights[t]! * lp[t]!;
+        smooth += -sum(lp.map((v, c) => v * weights[c]!));
+        wsum += weights[t]!;
+      });
+      const want = (1 - eps) * (nll / wsum) + (smooth / wsum) * (eps / classes);
+      const out = F.crossEntropy(f64(xs, [n, classes, d]), i64(targets, [n, d]), { weight: f64(weights, [classes]), ignoreIndex: -1, labelSmoothing: eps });
+      expectTensor(out, { dtype: "float64", shape: [], values: [want] }, 1e-12);
+    }));
+
+  test("crossEntropy with class probabilities, weights and labelSmoothing (reduction none)", () =>
+    scoped(() => {
+      const xs = data(6, 2);
+      const probs = [0.2, 0.3, 0.5, 1, 0, 0];
+      const weights = [1, 2, 3];
+      const eps = 0.1;
+      const logp = logSoftmaxRows(xs, 3);
+      const want = [0, 1].map((r) => -sum([0, 1, 2].map((c) => logp[r * 3 + c]! * weights[c]! * (probs[r * 3 + c]! * (1 - eps) + eps / 3))));
+      const out = F.crossEntropy(f64(xs, [2, 3]), f64(probs, [2, 3]), { weight: f64(weights, [3]), labelSmoothing: eps, reduction: "none" });
+      expectTensor(out, { dtype: "float64", shape: [2], values: want }, 1e-12);
+    }));
+
+  test("nllLoss: a 1-d input with a 0-d target, and a mean over only ignored targets is NaN as in PyTorch", () =>
+    scoped(() => {
+      const lp = f64([-1, -2, -3], [3]);
+      expectTensor(F.nllLoss(lp, torch.tensor(2n, { dtype: "int64" })), { dtype: "float64", shape: [], values: [3] }, 0);
+      expectTensor(F.nllLoss(f64([-1, -2, -3, -4], [2, 2]), i64([-100, -100])), { dtype: "float64", shape: [], values: [NaN] }, 0);
+      expectTensor(F.nllLoss(f64([-1, -2, -3, -4], [2, 2]), i64([1, -100]), { reduction: "none" }), { dtype: "float64", shape: [2], values: [2, 0] }, 0);
+    }));
+
+  test("oneHot infers the class count from the largest value and rejects negative values", () =>
+    scoped(() => {
+      expectTensor(F.oneHot(i64([2, 0])), { dtype: "int64", shape: [2, 3], values: [0, 0, 1, 1, 0, 0] }, 0);
+      expect(() => F.oneHot(i64([1, -1]))).toThrow(torch.ArgumentError);
+      expect(() => F.oneHot(i64([1, 3]), { numClasses: 3 })).toThrow(/smaller than numClasses \(3\), got 3/);
+      expectTensor(F.oneHot(i64([]), { numClasses: 2 }), { dtype: "int64", shape: [0, 2], values: [] }, 0);
+      expect(() => F.oneHot(i64([]))).toThrow(/empty/);
+      expect(() => F.oneHot(torch.tensor([1, 2], { dtype: "int32" }))).toThrow(torch.DTypeError);
+    }));
+
+  test("scaledDotProductAttention: a fully masked row gives zeros, masks broadcast over batch dims", () =>
+    scoped(() => {
+      const q = f64([1, 0, 0, 1], [1, 2, 2]);
+      const k = f64([1, 0, 0, 1], [1, 2, 2]);
+      const v = f64([1, 2, 3, 4], [1, 2, 2]);
+      const mask = torch.tensor([true, false, false, false], { shape: [2, 2] });
+      // row 0 attends only to key 0 → value 0; row 1 attends to nothing → zeros
+      expectTensor(F.scaledDotProductAttention(q, k, v, { attnMask: mask }), { dtype: "float64", shape: [1, 2, 2], values: [1, 2, 0, 0] }, 1e-12);
+      // no mask, scale 1: softmax([1, 0]) and softmax([0, 1])
+      const a = Math.E / (Math.E + 1);
+      const want = [a * 1 + (1 - a) * 3, a * 2 + (1 - a) * 4, (1 - a) * 1 + a * 3, (1 - a) * 2 + a * 4];
+      expectTensor(F.scaledDotProductAttention(q, k, v, { scale: 1 }), { dtype: "float64", shape: [1, 2, 2], values: want }, 1e-12);
+    }));
+
+  test("scaledDotProductAttention with enableGqa equals attention with each key/value head repeated", () =>
+    scoped(() => {
+      // 4 query heads share 2 key/value heads: query heads 0, 1 use kv head 0; 2, 3 use kv head 1
+      const [hq, hk, l, s, d] = [4, 2, 3, 5, 4];
+      const qv = data(hq * l * d, 1);
+      const kv = data(hk * s * d, 2);
+      const vv = data(hk * s * d, 3);
+      const repeat = (xs: number[]) => Array.from({ length: hq }, (_, h) => xs.slice(Math.floor(h / 2) * s * d, (Math.floor(h / 2) + 1) * s * d)).flat();
+      const want = valuesOf(F.scaledDotProductAttention(f64(qv, [hq, l, d]), f64(repeat(kv), [hq, s, d]), f64(repeat(vv), [hq, s, d]), { isCausal: true }));
+      const got = F.scaledDotProductAttention(f64(qv, [1, hq, l, d]), f64(kv, [1, hk, s, d]), f64(vv, [1, hk, s, d]), { isCausal: true, enableGqa: true });
+      expectTensor(got, { dtype: "float64", shape: [1, hq, l, d], values: want }, 1e-12);
+      expect(() => F.scaledDotProductAttention(f64(qv, [hq, l, d]), f64(data(3 * s * d), [3, s, d]), f64(data(3 * s * d), [3, s, d]), { enableGqa: true })).toThrow(/multiple/);
+    }));
+
+  test("pairwiseDistance and normalize with p = Infinity, and cosineSimilarity of zero vectors", () =>
+    scoped(() => {
+      const a = f64([1, -4, 2, 0, 0, 0], [2, 3]);
+      const b = f64([0, 0, 0, 0, 0, 0], [2, 3]);
+      expectTensor(F.pairwiseDistance(a, b, { p: Infinity, eps: 0 }), { dtype: "float64", shape: [2], values: [4, 0] }, 0);
+      expectTensor(F.normalize(a, { p: Infinity }), { dtype: "float64", shape: [2, 3], values: [0.25, -1, 0.5, 0, 0, 0] }, 1e-15);
+      expectTensor(F.cosineSimilarity(a, b), { dtype: "float64", shape: [2], values: [0, 0] }, 0);
+    }));
+
+  test("typed errors name the op, the shapes and the fix, before any native call", () =>
+    scoped(() => {
+      const x = torch.zeros([2, 4]);
+      const ints = torch.tensor([1, 2], { dtype: "int32" });
+      expect(() => F.layerNorm(x, [3])).toThrow(/layerNorm: given normalizedShape=\[3\].*\[2, 4\]/);
+      expect(() => F.layerNorm(x, [4], { weight: torch.zeros([3]) })).toThrow(torch.ShapeError);
+      expect(() => F.groupNorm(torch.zeros([2, 4, 3]), 3)).toThrow(/divisible by numGroups/);
+      expect(() => F.glu(torch.zeros([3, 3]))).toThrow(torch.ShapeError);
+      expect(() => F.leakyRelu(ints)).toThrow(torch.DTypeError);
+      expect(() => F.hardtanh(x, { minVal: 2, maxVal: 1 })).toThrow(torch.ArgumentError);
+      expect(() => F.gelu(x, { approximate: "erf" as never })).toThrow(torch.ArgumentError);
+      expect(() => F.linear(x, torch.zeros([3, 5]))).toThrow(/linear: input \[2, 4\] and weight \[3, 5\]/);
+      expect(() => F.mseLoss(x, x, { reduction: "avg" as never })).toThrow(torch.ArgumentError);
+      expect(() => F.crossEntropy(x, torch.tensor([0, 1], { dtype: "int32" }))).toThrow(/int64/);
+      expect(() => F.crossEntropy(x, i64([0, 1, 2]))).toThrow(torch.ShapeError);
+      expect(() => F.crossEntropy(x, i64([0, 1]), { labelSmoothing: 1.5 })).toThrow(torch.ArgumentError);
+      expect(() => F.binaryCrossEntropy(x, torch.zeros([4]))).toThrow(/target size \[4\]/);
+      expect(() => F.batchNorm(x, null, null)).toThrow(/evaluation mode/);
+      expect(() => F.batchNorm(torch.zeros([1, 2]), null, null, { training: true })).toThrow(/more than 1 value per channel/);
+      const q = torch.zeros([2, 3, 4]);
+      expect(() => F.scaledDotProductAttention(q, q, q, { dropoutP: 0.1 })).toThrow(/dropoutP > 0/);
+      expect(() => F.scaledDotProductAttention(q, q, q, { isCausal: true, attnMask: torch.zeros([3, 3]) })).toThrow(torch.ArgumentError);
+      expect(() => F.scaledDotProductAttention(q, torch.zeros([2, 3, 5]), q)).toThrow(torch.ShapeError);
+      expect(() => F.klDiv(x, x, { reduction: "max" as never })).toThrow(torch.ArgumentError);
+    }));
+});
