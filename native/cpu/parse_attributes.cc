@@ -431,6 +431,9 @@ AttributePtr Parser::parseAttribute() {
           return make(std::move(a));
         }
       }
+    } else if (dialect.find('.') != std::string::npos && s.consume('>')) {
+      a.kind = Attribute::Kind::Struct;  // every field left at its default, e.g. `#stablehlo.dot<>`
+      return make(std::move(a));
     } else if (s.peekIdentifier()) {
       s.identifier();
       bool isStruct = s.peek() == '=';

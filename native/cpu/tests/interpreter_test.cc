@@ -770,6 +770,9 @@ TEST(dot_general_matmul) {
   checkValues(read<double>(v), {32}, "vector dot f64");
   auto o = run1("dot_general", {f32({2}, {1, 2}), f32({3}, {3, 4, 5})}, {ElementType::F32, {2, 3}}, dotDims("", "", "", ""));
   checkValues(read<float>(o), {3, 4, 5, 6, 8, 10}, "outer product");
+  auto e = run1("dot_general", {f32({2}, {1, 2}), f32({3}, {3, 4, 5})}, {ElementType::F32, {2, 3}},
+                "dot_dimension_numbers = #stablehlo.dot<>");
+  checkValues(read<float>(e), {3, 4, 5, 6, 8, 10}, "outer product, every list left out (#stablehlo.dot<>)");
   auto b = run1("dot_general", {bf16({2, 2}, {1, 2, 3, 4}), bf16({2, 2}, {0.5f, 1, 1.5f, 2})}, {ElementType::BF16, {2, 2}},
                 dotDims("", "", "1", "0"));
   checkValues(readHalf(b, true), {3.5, 5, 7.5, 11}, "matmul bf16");
