@@ -1,7 +1,13 @@
 /**
  * @file Tensor lifetimes: live-tensor counters per device, `tidy` scopes, and the
  * FinalizationRegistry safety net that frees buffers of tensors collected without dispose().
+ *
+ * Scopes follow the async call chain (AsyncLocalStorage): a tensor belongs to the innermost tidy
+ * whose `fn` — including everything it awaits — created it. Two async tidies that interleave on the
+ * event loop therefore never take each other's tensors, and code outside any tidy that runs during
+ * an await is not affected.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { ArgumentError } from "./runtime/errors.js";
 import type { NativeBuffer } from "./runtime/native.js";
 
@@ -26,8 +32,16 @@ interface Held {
   device: string;
 }
 
+interface Scope {
+  readonly owned: Set<Owned>;
+  readonly parent: Scope | undefined;
+}
+
 const perDevice = new Map<string, DeviceMemory>();
-const scopes: Array<Set<Owned>> = [];
+/** The scope of the running call chain. */
+const currentScope = new AsyncLocalStorage<Scope>();
+/** Scopes whose tidy has not ended yet (a disposed tensor leaves all of them). */
+const liveScopes = new Set<Scope>();
 
 function count(device: string, tensors: number, bytes: number): void {
   let entry = perDevice.get(device);
@@ -51,10 +65,22 @@ const collected = new FinalizationRegistry<Held>((held) => {
   }
 });
 
+/** `scope`, or its nearest ancestor still running (work an ended tidy left behind goes to its caller's scope). */
+function liveScope(scope: Scope | undefined): Scope | undefined {
+  while (scope !== undefined && !liveScopes.has(scope)) scope = scope.parent;
+  return scope;
+}
+
 /** Starts accounting for a new tensor: counters, the innermost tidy scope, the GC safety net. */
 export function track(owner: Owned, buffer: NativeBuffer, bytes: number, device: string): void {
   count(device, 1, bytes);
-  scopes.at(-1)?.add(owner);
+  liveScope(currentScope.getStore())?.owned.add(owner);
+  collected.register(owner, { buffer, bytes, device }, owner);
+}
+
+/** The owner now holds `buffer` instead of the one it was tracked with (in-place ops). */
+export function retrack(owner: Owned, buffer: NativeBuffer, bytes: number, device: string): void {
+  collected.unregister(owner);
   collected.register(owner, { buffer, bytes, device }, owner);
 }
 
@@ -62,7 +88,7 @@ export function track(owner: Owned, buffer: NativeBuffer, bytes: number, device:
 export function untrack(owner: Owned, bytes: number, device: string): void {
   count(device, -1, -bytes);
   collected.unregister(owner);
-  for (const scope of scopes) scope.delete(owner);
+  for (const scope of liveScopes) scope.owned.delete(owner);
 }
 
 /** Live tensors and their bytes (dense host size), in total and per device. */
@@ -108,42 +134,51 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * Runs `fn` synchronously and disposes every tensor created inside it, except those it returns
- * (found through arrays, objects, Maps and Sets), which move to the enclosing scope.
+ * Runs `fn` and disposes every tensor created inside it, except those it returns (found through
+ * arrays, objects, Maps and Sets), which move to the enclosing scope. When `fn` returns a promise
+ * (an async function), tidy returns a promise too and cleans up once it settles; tensors created
+ * anywhere in `fn`'s async call chain belong to this scope (see the file comment).
  */
+export function tidy<T>(fn: () => Promise<T>): Promise<T>;
+export function tidy<T>(fn: () => T): T;
 export function tidy<T>(fn: () => T): T {
   if (typeof fn !== "function") throw new ArgumentError("tidy(fn): fn must be a function");
-  const scope = new Set<Owned>();
-  scopes.push(scope);
+  const scope: Scope = { owned: new Set(), parent: currentScope.getStore() };
+  liveScopes.add(scope);
   let result: T;
   try {
-    result = fn();
+    result = currentScope.run(scope, fn);
   } catch (error) {
-    endScope(scope, new Set());
+    endScope(scope, undefined);
     throw error;
   }
-  if (isPromiseLike(result)) {
-    endScope(scope, new Set());
-    throw new ArgumentError("tidy(fn) is synchronous, but fn returned a Promise; dispose async results yourself");
+  if (!isPromiseLike(result)) {
+    endScope(scope, result);
+    return result;
   }
-  const kept = new Set<Owned>();
-  reachable(result, scope, kept, new Set());
-  endScope(scope, kept);
-  return result;
+  return Promise.resolve(result).then(
+    (value) => (endScope(scope, value), value),
+    (error: unknown) => {
+      endScope(scope, undefined);
+      throw error;
+    },
+  ) as T;
 }
 
-function endScope(scope: Set<Owned>, kept: Set<Owned>): void {
-  const index = scopes.lastIndexOf(scope);
-  if (index >= 0) scopes.splice(index, 1);
-  const parent = scopes.at(-1);
-  for (const owner of [...scope]) {
-    if (kept.has(owner)) parent?.add(owner);
+/** Disposes what the scope owns except what `result` reaches, which moves to the nearest live parent. */
+function endScope(scope: Scope, result: unknown): void {
+  const kept = new Set<Owned>();
+  reachable(result, scope.owned, kept, new Set());
+  liveScopes.delete(scope);
+  const parent = liveScope(scope.parent);
+  for (const owner of [...scope.owned]) {
+    if (kept.has(owner)) parent?.owned.add(owner);
     else owner.dispose();
   }
 }
 
 /** Exempts `owner` from every enclosing tidy scope; the caller disposes it. */
 export function keep<T extends Owned>(owner: T): T {
-  for (const scope of scopes) scope.delete(owner);
+  for (const scope of liveScopes) scope.owned.delete(owner);
   return owner;
 }

@@ -4,7 +4,8 @@
  */
 import { type DataArray, type DType, dtypeFromPjrt, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
-import { track, untrack } from "./memory.js";
+import { formatTensor } from "./format.js";
+import { retrack, track, untrack } from "./memory.js";
 import { callNative, callNativeAsync, DisposedError, ShapeError } from "./runtime/errors.js";
 import type { NativeBuffer } from "./runtime/native.js";
 
@@ -28,6 +29,7 @@ export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D): 
 }
 
 let bufferOfTensor: (t: Tensor) => NativeBuffer;
+let adoptBuffer: (target: Tensor, source: Tensor) => void;
 
 /** A tensor; `D` is its dtype when known statically (torch.tensor(data, { dtype: "int32" }) → Tensor<"int32">). */
 export class Tensor<D extends DType = DType> {
@@ -37,9 +39,20 @@ export class Tensor<D extends DType = DType> {
   readonly device: string;
   #buffer: NativeBuffer | null;
   readonly #bytes: number;
+  /** Recorded for PyTorch compatibility; autograd is not implemented yet, so nothing reads it. */
+  requiresGrad = false;
 
   static {
     bufferOfTensor = (t) => t.#live("use");
+    adoptBuffer = (target, source) => {
+      const old = target.#live("write into");
+      const buffer = source.#live("move");
+      source.#buffer = null;
+      untrack(source, source.#bytes, source.device);
+      target.#buffer = buffer;
+      retrack(target, buffer, target.#bytes, target.device);
+      old.dispose();
+    };
   }
 
   /**
@@ -124,10 +137,27 @@ export class Tensor<D extends DType = DType> {
     this.dispose();
   }
 
+  /** The values as PyTorch prints them: `tensor([[1.0000, 2.0000],\n        [3.0000, 4.0000]])`. */
   toString(): string {
-    const state = this.#buffer === null ? ", disposed" : "";
-    return `Tensor(shape=[${this.shape.join(", ")}], dtype=${this.dtype}, device=${this.device}${state})`;
+    if (this.#buffer === null) return `tensor(<disposed>, size=[${this.shape.join(", ")}], dtype=${this.dtype}, device='${this.device}')`;
+    return formatTensor(this);
   }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+}
+
+/**
+ * In-place ops: `target` takes over `source`'s buffer (same shape and dtype) and frees its own;
+ * `source` ends up disposed without freeing the buffer. Not part of the public API.
+ */
+export function rebind(target: Tensor, source: Tensor): void {
+  if (target === source) return;
+  if (target.dtype !== source.dtype || target.shape.length !== source.shape.length || target.shape.some((d, i) => d !== source.shape[i])) {
+    throw new ShapeError(`rebind: ${source.dtype}[${source.shape.join(", ")}] cannot replace the buffer of ${target.dtype}[${target.shape.join(", ")}]`);
+  }
+  adoptBuffer(target, source);
 }
 
 /** The native buffer of a live tensor (DisposedError otherwise). For the runtime, not the public API. */

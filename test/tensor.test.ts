@@ -102,7 +102,7 @@ describe.each(backends)("tensors on the $name", ({ fake, skip }) => {
     const b = torch.tensor(2n ** 40n);
     expect(b.item()).toBe(2n ** 40n);
     expect(() => t.item()).toThrow(torch.ShapeError);
-    expect(String(t)).toBe("Tensor(shape=[2, 3], dtype=int32, device=cpu:0)");
+    expect(String(t)).toMatch(/^tensor\(\[\[1, 2, 3\],\n {8}\[4, 5, 6\]\], dtype=torch\.int32\)$/); // PyTorch's repr (test/eager-tensor-basics.test.ts)
     for (const x of [t, s, b]) x.dispose();
   });
 
@@ -190,7 +190,7 @@ describe.each(backends)("tensors on the $name", ({ fake, skip }) => {
       }),
     ).toThrow("inside");
     expect(torch.memory().numTensors).toBe(base);
-    expect(() => torch.tidy((async () => torch.tensor([1])) as never)).toThrow(/tidy\(fn\) is synchronous/);
+    // async fns are supported: see test/eager-tensor-basics.test.ts
     expect(torch.memory().numTensors).toBe(base);
   });
 });

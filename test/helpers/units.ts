@@ -36,13 +36,15 @@ function capture(cases: readonly UnitCase[]): Map<string, Captured> {
     try {
       torch.tidy(() => {
         const inputs = make();
+        // read before the op: in-place ops (and batchNorm's running statistics) rebind their inputs
+        const inputValues = inputs.map((t) => ({ dtype: t.dtype, shape: [...t.shape], values: Array.from(t.dataSync() as ArrayLike<number | bigint>) as never }));
         const before = graphs.length;
         const out = fn(...inputs);
         const outs = Array.isArray(out) ? out : [out];
         if (graphs.length - before !== 1) throw new Error(`case ${name} compiled ${graphs.length - before} units; each case must be one unit`);
         ours.set(name, {
           mlir: graphs[graphs.length - 1]!,
-          inputs: inputs.map((t) => ({ dtype: t.dtype, shape: [...t.shape], values: Array.from(t.dataSync() as ArrayLike<number | bigint>) as never })),
+          inputs: inputValues,
           outputs: outs.map((t) => ({ dtype: t.dtype, shape: [...t.shape], values: Array.from(t.dataSync() as ArrayLike<number | bigint>, Number) })),
         });
       });

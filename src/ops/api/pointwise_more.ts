@@ -132,12 +132,14 @@ function erfcPos(z: T): T {
   for (let i = 8; i >= 0; i--) p = e.add(e.mul(p, t), c(z, NR[i]!));
   return e.mul(t, e.exp(e.sub(p, e.mul(z, z))));
 }
-export const erf = floatUnary("erf", (x) => {
+/** erf on a float32/float64 tracer (also used by nn.functional.gelu). */
+export function erfTracer(x: T): T {
   const ax = e.abs(x);
   const big = e.sub(c(x, 1), erfcPos(ax));
   const signedBig = e.select(e.compare(x, c(x, 0), "LT"), e.neg(big), big);
   return e.select(e.compare(ax, c(x, erfSplit(x.dtype)), "LE"), erfSmall(x), signedBig);
-});
+}
+export const erf = floatUnary("erf", erfTracer);
 export const erfc = floatUnary("erfc", (x) => {
   const ax = e.abs(x);
   const pos = erfcPos(ax);
