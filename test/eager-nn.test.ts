@@ -166,6 +166,23 @@ describe("torch.nn.functional (eager)", () => {
       expect(() => F.scaledDotProductAttention(f64(qv, [hq, l, d]), f64(data(3 * s * d), [3, s, d]), f64(data(3 * s * d), [3, s, d]), { enableGqa: true })).toThrow(/multiple/);
     }));
 
+  test("scaledDotProductAttention with dropoutP drops attention weights with dropout's mask from the same generator state", () =>
+    scoped(() => {
+      const [l, s, d] = [6, 7, 4];
+      const q = f64(data(2 * l * d, 4), [2, l, d]);
+      const k = f64(data(2 * s * d, 5), [2, s, d]);
+      const v = f64(data(2 * s * d, 6), [2, s, d]);
+      const got = F.scaledDotProductAttention(q, k, v, { dropoutP: 0.4, generator: new torch.Generator({ seed: 11 }) });
+      const weights = torch.softmax(torch.matmul(q, k.transpose(-2, -1)).mul(1 / Math.sqrt(d)), -1);
+      const dropped = F.dropout(weights, { p: 0.4, generator: new torch.Generator({ seed: 11 }) });
+      const zeros = valuesOf(dropped).filter((x) => x === 0).length;
+      expect(zeros).toBeGreaterThan(0.2 * 2 * l * s);
+      expect(zeros).toBeLessThan(0.6 * 2 * l * s);
+      expectTensor(got, { dtype: "float64", shape: [2, l, d], values: valuesOf(torch.matmul(dropped, v)) }, 1e-12);
+      expectTensor(F.scaledDotProductAttention(q, k, v, { dropoutP: 1 }), { dtype: "float64", shape: [2, l, d], values: new Array(2 * l * d).fill(0) }, 0);
+      expect(() => F.scaledDotProductAttention(q, k, v, { dropoutP: 1.5 })).toThrow(torch.ArgumentError);
+    }));
+
   test("pairwiseDistance and normalize with p = Infinity, and cosineSimilarity of zero vectors", () =>
     scoped(() => {
       const a = f64([1, -4, 2, 0, 0, 0], [2, 3]);

@@ -1,17 +1,22 @@
 /**
  * @file scaledDotProductAttention: softmax(q kᵀ × scale + mask) v, computed in float32 for
- * float16/bfloat16. Dropout needs the random-number library and is not available yet.
+ * float16/bfloat16, with dropout on the attention weights drawn from the generator like every random op.
  */
+import type { Generator } from "../../random/generator.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
 import { broadcastShapes, checkTensor, fmtShape } from "./args.js";
 import { c, opmath, requireFloat, runOptional, type T } from "./nn_common.js";
+import { dropoutTraced } from "./nn_dropout.js";
+import { draw } from "./random.js";
 
 export interface AttentionOptions {
   /** bool (true = may attend) or float (added to the scores), broadcast to [*, L, S]. */
   attnMask?: Tensor | null;
+  /** Probability of dropping an attention weight (0); the kept ones are scaled by 1/(1 − p). */
   dropoutP?: number;
+  generator?: Generator;
   isCausal?: boolean;
   /** Defaults to 1 / sqrt(E). */
   scale?: number | null;
@@ -28,7 +33,7 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
   const mask = options.attnMask ?? null;
   if (mask) checkTensor(op, mask, "attnMask");
   const dropoutP = options.dropoutP ?? 0;
-  if (dropoutP !== 0) throw new ArgumentError(`${op}: dropoutP > 0 needs torch-pjrt's random number library, which is not available yet; pass dropoutP: 0 (got ${dropoutP})`);
+  if (typeof dropoutP !== "number" || !(dropoutP >= 0 && dropoutP <= 1)) throw new ArgumentError(`${op}: dropoutP must be between 0 and 1, got ${String(dropoutP)}`);
   const isCausal = options.isCausal ?? false;
   if (isCausal && mask) throw new ArgumentError(`${op}: pass either attnMask or isCausal: true, not both`);
   requireFloat(op, query, "query");
@@ -56,7 +61,8 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
     }
   }
   const scale = options.scale ?? 1 / Math.sqrt(E);
-  return runOptional(op, [query, key, value, mask], `${isCausal}|${scale}|${groups}`, ([q, k, v, m]) => {
+  const statics = `${isCausal}|${scale}|${groups}|${dropoutP}`;
+  const attend = (q: T | null, k: T | null, v: T | null, m: T | null, rng?: T): T => {
     const dtype = opmath(q!.dtype);
     const nb = batch.length;
     const bdims = batch.map((_, i) => i);
@@ -74,9 +80,14 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
       const col = e.iota("int32", scoreShape, nb + 1);
       scores = e.select(e.compare(col, row, "LE"), scores, negInf);
     }
-    const out = e.dotGeneral(softmaxLast(scores), vs, bdims, bdims, [nb + 1], [nb]); // [*, L, Ev]
+    let weights = softmaxLast(scores);
+    if (rng) weights = dropoutP === 1 ? c(weights, 0) : dropoutTraced(rng, weights, dropoutP);
+    const out = e.dotGeneral(weights, vs, bdims, bdims, [nb + 1], [nb]); // [*, L, Ev]
     return e.convert(out, q!.dtype);
-  });
+  };
+  if (dropoutP === 0) return runOptional(op, [query, key, value, mask], statics, ([q, k, v, m]) => attend(q!, k!, v!, m!));
+  const inputs = mask ? [query, key, value, mask] : [query, key, value];
+  return draw(op, statics, query.device, options.generator, inputs, (rng, [q, k, v, m]) => attend(q!, k!, v!, m ?? null, rng));
 }
 
 function gqaGroups(query: Tensor, key: Tensor, value: Tensor): number {

@@ -34,11 +34,14 @@ export function dropout(input: Tensor, options: DropoutOptions = {}): Tensor {
   if (!training || p === 0) result = clone(input);
   else if (p === 1) result = run("dropout", [input], "all", ([x]) => e.mul(x as Tracer, e.full(0, input.dtype, input.shape)));
   else {
-    result = draw("dropout", String(p), input.device, generator, [input], (k, [x]) => {
-      const keep = e.compare(uniform(k, x!.shape, x!.dtype), e.full(p, x!.dtype, x!.shape), "GE");
-      const scale = e.select(keep, e.full(1 / (1 - p), x!.dtype, x!.shape), e.full(0, x!.dtype, x!.shape));
-      return e.mul(x!, scale);
-    });
+    result = draw("dropout", String(p), input.device, generator, [input], (k, [x]) => dropoutTraced(k, x!, p));
   }
   return inplace ? assignInPlace("dropout", input, result) : result;
+}
+
+/** `x` with each element zeroed with probability p (0 < p < 1) and the rest scaled by 1/(1 − p), from `key`. */
+export function dropoutTraced(key: Tracer, x: Tracer, p: number): Tracer {
+  const keep = e.compare(uniform(key, x.shape, x.dtype), e.full(p, x.dtype, x.shape), "GE");
+  const scale = e.select(keep, e.full(1 / (1 - p), x.dtype, x.shape), e.full(0, x.dtype, x.shape));
+  return e.mul(x, scale);
 }
