@@ -7,6 +7,7 @@ export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
 import "./ops/methods.js";
 import "./ops/methods_pointwise_more.js";
 import "./ops/methods_shape_more.js";
+import "./ops/methods_indexing.js";
 export * from "./ops/api/index.js";
 export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";
 export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike } from "./device.js";

@@ -58,6 +58,12 @@ export function track(owner: Owned, buffer: NativeBuffer, bytes: number, device:
   collected.register(owner, { buffer, bytes, device }, owner);
 }
 
+/** Points the GC safety net of a tracked tensor at the buffer an in-place op gave it. */
+export function retrack(owner: Owned, buffer: NativeBuffer, bytes: number, device: string): void {
+  collected.unregister(owner);
+  collected.register(owner, { buffer, bytes, device }, owner);
+}
+
 /** Stops accounting for a tensor that was disposed. */
 export function untrack(owner: Owned, bytes: number, device: string): void {
   count(device, -1, -bytes);

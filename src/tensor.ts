@@ -4,7 +4,7 @@
  */
 import { type DataArray, type DType, dtypeFromPjrt, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
-import { track, untrack } from "./memory.js";
+import { retrack, track, untrack } from "./memory.js";
 import { callNative, callNativeAsync, DisposedError, ShapeError } from "./runtime/errors.js";
 import type { NativeBuffer } from "./runtime/native.js";
 
@@ -28,6 +28,7 @@ export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D): 
 }
 
 let bufferOfTensor: (t: Tensor) => NativeBuffer;
+let moveBuffer: (into: Tensor, from: Tensor) => void;
 
 /** A tensor; `D` is its dtype when known statically (torch.tensor(data, { dtype: "int32" }) → Tensor<"int32">). */
 export class Tensor<D extends DType = DType> {
@@ -40,6 +41,15 @@ export class Tensor<D extends DType = DType> {
 
   static {
     bufferOfTensor = (t) => t.#live("use");
+    moveBuffer = (into, from) => {
+      const buffer = from.#live("move");
+      const old = into.#live("assign to");
+      from.#buffer = null;
+      untrack(from, from.#bytes, from.device);
+      into.#buffer = buffer;
+      retrack(into, buffer, into.#bytes, into.device);
+      old.dispose();
+    };
   }
 
   /**
@@ -128,6 +138,18 @@ export class Tensor<D extends DType = DType> {
     const state = this.#buffer === null ? ", disposed" : "";
     return `Tensor(shape=[${this.shape.join(", ")}], dtype=${this.dtype}, device=${this.device}${state})`;
   }
+}
+
+/**
+ * In-place ops: `into` takes the buffer of `from` (same shape, dtype and device), its old buffer is
+ * freed and `from` ends disposed. For the op library, not the public API.
+ */
+export function assignBuffer(into: Tensor, from: Tensor): void {
+  if (into.dtype !== from.dtype || into.device !== from.device || into.shape.length !== from.shape.length || into.shape.some((d, i) => d !== from.shape[i])) {
+    from.dispose();
+    throw new ShapeError(`in-place update: result ${from.dtype}[${from.shape.join(", ")}] does not fit ${into.dtype}[${into.shape.join(", ")}]`);
+  }
+  moveBuffer(into, from);
 }
 
 /** The native buffer of a live tensor (DisposedError otherwise). For the runtime, not the public API. */
