@@ -154,7 +154,7 @@ export class Tensor<D extends DType = DType> {
  */
 export function rebind(target: Tensor, source: Tensor): void {
   if (target === source) return;
-  if (target.dtype !== source.dtype || target.shape.length !== source.shape.length || target.shape.some((d, i) => d !== source.shape[i])) {
+  if (target.dtype !== source.dtype || target.device !== source.device || target.shape.length !== source.shape.length || target.shape.some((d, i) => d !== source.shape[i])) {
     throw new ShapeError(`rebind: ${source.dtype}[${source.shape.join(", ")}] cannot replace the buffer of ${target.dtype}[${target.shape.join(", ")}]`);
   }
   adoptBuffer(target, source);

@@ -16,7 +16,8 @@ const pluginOps = new Set(
   ("constant iota convert bitcast_convert add subtract multiply divide remainder power maximum minimum atan2 and or xor not " +
     "shift_left shift_right_arithmetic shift_right_logical negate abs sign exponential exponential_minus_one log log_plus_one " +
     "logistic tanh sqrt rsqrt cbrt sine cosine tan floor ceil round_nearest_even round_nearest_afz is_finite compare select " +
-    "clamp broadcast_in_dim reshape transpose slice dynamic_slice dynamic_update_slice concatenate pad reverse dot_general reduce").split(" "),
+    "clamp broadcast_in_dim reshape transpose slice dynamic_slice dynamic_update_slice concatenate pad reverse dot_general reduce " +
+    "gather scatter sort").split(" "),
 );
 
 const f32 = (...shape: number[]): Aval => ({ shape, dtype: "float32" });
@@ -29,7 +30,7 @@ describe("the primitive table", () => {
     expect(rows.length).toBeGreaterThanOrEqual(60);
     for (const [name, def] of rows) {
       expect(typeof def.infer, name).toBe("function");
-      const params = { dims: [0], dim: 0, direction: "EQ", dtype: "float32", shape: [1], perm: [0], start: [0], limit: [1], strides: [1], sizes: [1], low: [0], high: [0], interior: [0], lhsBatch: [], rhsBatch: [], lhsContract: [], rhsContract: [], value: 0 };
+      const params = { dims: [0], dim: 0, direction: "EQ", dtype: "float32", shape: [1], perm: [0], start: [0], limit: [1], strides: [1], sizes: [1], low: [0], high: [0], interior: [0], lhsBatch: [], rhsBatch: [], lhsContract: [], rhsContract: [], value: 0, offsetDims: [], collapsedSliceDims: [0], startIndexMap: [0], indexVectorDim: 1, sliceSizes: [1], updateWindowDims: [], insertedWindowDims: [0], scatterDimsToOperandDims: [0], kind: "add", descending: false };
       const lowered = (def.lower as (p: object, ins: Aval[]) => { op: string })(params, [f32(1)]);
       expect(pluginOps.has(lowered.op), `${name} → ${lowered.op}`).toBe(true);
     }
@@ -52,6 +53,24 @@ describe("the primitive table", () => {
       f32(2),
       { shape: [2], dtype: "int64" },
     ]);
+  });
+
+  it("gather, scatter and sort shape rules check dimension numbers", () => {
+    const i64 = (...shape: number[]): Aval => ({ shape, dtype: "int64" });
+    const rows = { offsetDims: [1], collapsedSliceDims: [0], startIndexMap: [0], indexVectorDim: 1, sliceSizes: [1, 4] };
+    expect(infer("gather", [f32(3, 4), i64(5, 1)], rows)).toEqual([f32(5, 4)]);
+    expect(infer("gather", [f32(3, 4), i64(5, 1)], { ...rows, offsetDims: [0] })).toEqual([f32(4, 5)]);
+    expect(() => infer("gather", [f32(3, 4), i64(5, 1)], { ...rows, sliceSizes: [2, 4] })).toThrow(/slice sizes \[2, 4\]/);
+    expect(() => infer("gather", [f32(3, 4), i64(5, 2)], rows)).toThrow(/index vectors need 1 components/);
+    expect(() => infer("gather", [f32(3, 4), f32(5, 1)], rows)).toThrow(/indices must be integers/);
+    const scatterRows = { kind: "add", updateWindowDims: [1], insertedWindowDims: [0], scatterDimsToOperandDims: [0], indexVectorDim: 1 };
+    expect(infer("scatter", [f32(3, 4), i64(5, 1), f32(5, 4)], scatterRows)).toEqual([f32(3, 4)]);
+    expect(infer("scatter", [f32(3, 4), i64(5, 1), f32(5, 2)], scatterRows)).toEqual([f32(3, 4)]);
+    expect(() => infer("scatter", [f32(3, 4), i64(5, 1), f32(4, 4)], scatterRows)).toThrow(/do not fit/);
+    expect(() => infer("scatter", [f32(3, 4), i64(5, 1), i64(5, 4)], scatterRows)).toThrow(/must have the dtype/);
+    expect(infer("sort", [f32(2, 3), i64(2, 3)], { dim: 1, descending: false })).toEqual([f32(2, 3), i64(2, 3)]);
+    expect(() => infer("sort", [f32(2, 3), i64(3, 2)], { dim: 0, descending: false })).toThrow(/one shape/);
+    expect(() => infer("sort", [f32(2, 3)], { dim: 2, descending: false })).toThrow(/bad dimension list/);
   });
 
   it("a traced graph has inputs, nodes with params and avals, and outputs", () => {

@@ -121,6 +121,7 @@ class Evaluator {
     if (op.results.size() != op.resultTypes.size()) fail("result types do not match results", ErrorCode::Internal);
     if (op.name == "stablehlo.constant") return runConstant(op, lanes);
     if (op.name == "stablehlo.reduce") return runReduce(op, lanes);
+    if (op.name == "stablehlo.scatter" || op.name == "stablehlo.sort") return runWithBody(op, lanes);
     const KernelInfo* kernel = findKernel(op.name);
     if (!kernel) fail("not supported by the CPU plugin", ErrorCode::Unimplemented);
     if (op.results.size() != 1) fail("expects one result", ErrorCode::Internal);
@@ -177,6 +178,22 @@ class Evaluator {
       return run(bodyRegion, args, &laneDims);
     };
     std::vector<Literal> results = reduceKernel(op, in, body);
+    if (results.size() != op.results.size()) fail("wrong number of results", ErrorCode::Internal);
+    for (size_t i = 0; i < results.size(); ++i)
+      set(op.results[i], std::make_shared<const Literal>(std::move(results[i])));
+  }
+
+  // scatter and sort: multi-result ops whose region the kernel evaluates in lane mode.
+  void runWithBody(const Op& op, const std::vector<int64_t>* lanes) {
+    if (lanes) fail("not supported inside a region body", ErrorCode::Unimplemented);
+    if (op.regions.size() != 1) fail("expects one body region");
+    const Region& bodyRegion = op.regions[0];
+    ReduceBody body = [&](const std::vector<Value>& args) {
+      std::vector<int64_t> laneDims = args.empty() ? std::vector<int64_t>{} : args[0]->type.dims;
+      return run(bodyRegion, args, &laneDims);
+    };
+    Operands in = operands(op);
+    std::vector<Literal> results = op.name == "stablehlo.sort" ? sortKernel(op, in, body) : scatterKernel(op, in, body);
     if (results.size() != op.results.size()) fail("wrong number of results", ErrorCode::Internal);
     for (size_t i = 0; i < results.size(); ++i)
       set(op.results[i], std::make_shared<const Literal>(std::move(results[i])));

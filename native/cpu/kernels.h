@@ -190,6 +190,13 @@ using Value = std::shared_ptr<const Literal>;
 using ReduceBody = std::function<std::vector<Value>(const std::vector<Value>& args)>;
 std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const ReduceBody& body);
 
+Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result);
+// scatter: `in` holds the N inputs, the scatter indices, then the N updates; `body` is the update
+// computation in lane mode (N current values, then N updates).
+std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const ReduceBody& body);
+// sort: `less` is the comparator in lane mode (lhs and rhs of operand 0, then of operand 1, …).
+std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBody& less);
+
 // Attribute access for kernels; a missing or mistyped attribute is an error naming it.
 const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);
 int64_t intAttr(const Op& op, const std::string& name);

@@ -20,7 +20,8 @@ void verifyOp(const Module& module, const Op& op) {
     if (id < 0 || id >= module.numValues) fail(where(op.line) + op.name + ": bad value id " + std::to_string(id));
   OpRule rule = findOpRule(op.name);
   if (!rule) fail(where(op.line) + "unsupported op '" + op.name + "'", ErrorCode::Unimplemented);
-  if (op.regions.size() != (op.name == "stablehlo.reduce" ? 1u : 0u))
+  static const std::set<std::string> withRegion = {"stablehlo.reduce", "stablehlo.scatter", "stablehlo.sort"};
+  if (op.regions.size() != (withRegion.count(op.name) ? 1u : 0u))
     fail(where(op.line) + op.name + ": wrong number of regions (" + std::to_string(op.regions.size()) + ")");
   rule(OpCheck(op, module));
 }

@@ -38,7 +38,12 @@ void verifyRegion(const Module& module, const Region& region, const std::string&
                   const std::vector<TensorType>& returnTypes, const std::string& owner, int ownerLine);
 
 // Checks a reduce body: only ops the interpreter runs element-wise there, and no values from outside.
-void verifyReduceBody(const Region& body);
+void verifyReduceBody(const Region& body, const std::string& owner = "stablehlo.reduce");
+
+// gather, scatter and sort (verify_gather_scatter.cc).
+void verifyGather(const OpCheck& c);
+void verifyScatter(const OpCheck& c);
+void verifySort(const OpCheck& c);
 
 std::string typeList(const std::vector<TensorType>& types);  // "tensor<2xf32>, tensor<i1>"
 

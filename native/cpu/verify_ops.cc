@@ -472,6 +472,9 @@ const std::map<std::string, OpRule>& rules() {
       {"stablehlo.reverse", reverse},
       {"stablehlo.dot_general", dotGeneral},
       {"stablehlo.reduce", reduce},
+      {"stablehlo.gather", verifyGather},
+      {"stablehlo.scatter", verifyScatter},
+      {"stablehlo.sort", verifySort},
   };
   return table;
 }
@@ -483,7 +486,7 @@ OpRule findOpRule(const std::string& name) {
   return it == rules().end() ? nullptr : it->second;
 }
 
-void verifyReduceBody(const Region& body) {
+void verifyReduceBody(const Region& body, const std::string& owner) {
   // The interpreter runs a reduce body over vectors of lanes: element-wise ops, constants, and shape
   // ops that are the identity on 0-d values.
   static const std::set<std::string> neverInBody = {"stablehlo.reduce", "stablehlo.dot_general", "stablehlo.iota",
@@ -498,11 +501,11 @@ void verifyReduceBody(const Region& body) {
                           op.operandTypes[0].dims.empty() && op.operandTypes[0].element == op.resultTypes[0].element;
     if (neverInBody.count(op.name) || (scalarOnlyInBody.count(op.name) && !scalarIdentity))
       tpjrt::cpu::fail("line " + std::to_string(op.line) + ": " + op.name +
-                       ": not supported inside a stablehlo.reduce body by the cpu plugin");
+                       ": not supported inside a " + owner + " body by the cpu plugin");
     for (int id : op.operands)
       if (!defined.count(id))
         tpjrt::cpu::fail("line " + std::to_string(op.line) + ": " + op.name +
-                         ": uses a value defined outside the stablehlo.reduce body, which the cpu plugin does not support");
+                         ": uses a value defined outside the " + owner + " body, which the cpu plugin does not support");
     defined.insert(op.results.begin(), op.results.end());
   }
 }

@@ -72,7 +72,8 @@ void validate(const Graph& graph) {
                std::to_string(total) + " or one element");
       }
     }
-    if (node.op == "reduce" && node.body.empty()) fail(where + ": reduce without a body");
+    if ((node.op == "reduce" || node.op == "scatter" || node.op == "sort") && node.body.empty())
+      fail(where + ": " + node.op + " without a body");
     defined += static_cast<int>(node.results.size());
   }
   if (graph.outputs.empty()) fail("graph has no outputs");

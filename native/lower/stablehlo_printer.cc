@@ -189,6 +189,7 @@ class Printer {
 
   // The fixed reduce bodies: N accumulators, then N elements, as 0-d tensors.
   void body(const Node& node, size_t n, const std::vector<TensorType>& operandTypes) {
+    if (node.body == "sort_ascending" || node.body == "sort_descending") return sortBody(node, n, operandTypes);
     size_t count = operandTypes.size() / 2;
     std::string p = "%r" + std::to_string(n) + "_";
     std::vector<std::string> scalar;
@@ -234,6 +235,11 @@ class Printer {
       out_ << "      \"stablehlo.return\"(" << p << "v, " << p << "i) : (" << v << ", " << iv << ") -> ()\n    })";
       return;
     }
+    if (node.body == "replace") {  // scatter: the update replaces the value
+      if (count != 1) fail(node, n, "a 'replace' scatter takes one input");
+      out_ << "      \"stablehlo.return\"(" << b << ") : (" << v << ") -> ()\n    })";
+      return;
+    }
     static const std::pair<const char*, const char*> kCombiners[] = {
         {"add", "add"}, {"max", "maximum"}, {"min", "minimum"}, {"mul", "multiply"}, {"and", "and"}, {"or", "or"}};
     const char* op = nullptr;
@@ -243,6 +249,39 @@ class Printer {
     if (count != 1) fail(node, n, "a '" + node.body + "' reduce takes one input and one init value");
     line("c", op, a + ", " + b, v + ", " + v, v);
     out_ << "      \"stablehlo.return\"(" << p << "c) : (" << v << ") -> ()\n    })";
+  }
+
+  // A sort comparator on the first operand (lhs, rhs per operand): "less" for ascending, "greater" for
+  // descending, with NaN above every number (last ascending, first descending) and ties unordered.
+  void sortBody(const Node& node, size_t n, const std::vector<TensorType>& operandTypes) {
+    std::string p = "%r" + std::to_string(n) + "_";
+    out_ << " ({\n    ^bb0(";
+    for (size_t i = 0; i < operandTypes.size(); ++i)
+      for (const char* side : {"a", "b"})
+        out_ << (i || side[0] == 'b' ? ", " : "") << p << side << i << ": " << typeString({operandTypes[i].element, {}});
+    out_ << "):\n";
+    const std::string v = typeString({operandTypes[0].element, {}}), pred = "tensor<i1>";
+    const std::string a = p + "a0", b = p + "b0";
+    auto cmp = [&](const std::string& name, const std::string& x, const std::string& y, const char* dir) {
+      out_ << "      " << p << name << " = \"stablehlo.compare\"(" << x << ", " << y
+           << ") {comparison_direction = #stablehlo<comparison_direction " << dir << ">} : (" << v << ", " << v
+           << ") -> " << pred << "\n";
+    };
+    auto logic = [&](const std::string& name, const char* op, const std::string& x, const std::string& y) {
+      out_ << "      " << p << name << " = \"stablehlo." << op << "\"(" << x << ", " << y << ") : (" << pred << ", "
+           << pred << ") -> " << pred << "\n";
+    };
+    const bool ascending = node.body == "sort_ascending";
+    cmp("lt", a, b, ascending ? "LT" : "GT");
+    std::string result = p + "lt";
+    if (isFloat(operandTypes[0].element)) {  // ascending: b is NaN and a is not; descending: a is NaN and b is not
+      cmp("nan", ascending ? b : a, ascending ? b : a, "NE");
+      cmp("num", ascending ? a : b, ascending ? a : b, "EQ");
+      logic("nanlast", "and", p + "nan", p + "num");
+      logic("less", "or", p + "lt", p + "nanlast");
+      result = p + "less";
+    }
+    out_ << "      \"stablehlo.return\"(" << result << ") : (" << pred << ") -> ()\n    })";
   }
 
   [[noreturn]] static void fail(const Node& node, size_t n, const std::string& message) {

@@ -3,7 +3,7 @@
  */
 import { type DType, dtypes } from "../dtype.js";
 import { bind, bind1, type Tracer } from "../trace/tracer.js";
-import type { CompareDirection } from "./prims.js";
+import type { CompareDirection, GatherParams, ScatterKind, ScatterParams } from "./prims.js";
 
 type T = Tracer;
 type Dims = readonly number[];
@@ -84,3 +84,54 @@ export function argReduce(kind: "argmax" | "argmin", x: T, dim: number): [T, T] 
   const [values, idx] = bind(kind, [x, indices, init, full(0, "int64")], { dim });
   return [values!, idx!];
 }
+
+// --- gather, scatter, sort ----------------------------------------------------------------------------
+
+export const gather = (x: T, indices: T, p: GatherParams): T => bind1("gather", [x, indices], p);
+export const scatter = (x: T, indices: T, updates: T, p: ScatterParams): T => bind1("scatter", [x, indices, updates], p);
+export const slice = (x: T, start: Dims, limit: Dims, strides: Dims = start.map(() => 1)): T =>
+  bind1("slice", [x], { start, limit, strides });
+
+const range = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+/** Full index vectors `[...index.shape, rank]` (int64): `index` at `dim`, each position's own coordinate elsewhere. */
+function indexVectors(index: T, dim: number, rank: number): T {
+  const parts = range(rank).map((d) => reshape(d === dim ? convert(index, "int64") : iota("int64", index.shape, d), [...index.shape, 1]));
+  return concatenate(parts, index.shape.length);
+}
+
+/** torch.gather: out[i][j] = x[index[i][j]][j] (dim 0) etc.; `index` has x's rank. Out-of-range indices clamp. */
+export function gatherAlong(x: T, index: T, dim: number): T {
+  if (index.shape.includes(0) || x.shape.includes(0)) return full(0, x.dtype, index.shape); // nothing to read (the API rejects reads from empty dims)
+  const rank = x.shape.length;
+  const all = range(rank);
+  return gather(x, indexVectors(index, dim, rank), { offsetDims: [], collapsedSliceDims: all, startIndexMap: all, indexVectorDim: rank, sliceSizes: all.map(() => 1) });
+}
+
+/** torch.index_select: the slices of x at the 1-d `idx` along `dim`. Out-of-range indices clamp. */
+export function indexSelect(x: T, idx: T, dim: number): T {
+  const rank = x.shape.length;
+  const shape = x.shape.map((s, d) => (d === dim ? (idx.shape[0] ?? 1) : s));
+  if (shape.includes(0)) return full(0, x.dtype, shape);
+  return gather(x, reshape(idx, [idx.shape[0] ?? 1, 1]), {
+    offsetDims: range(rank).filter((d) => d !== dim),
+    collapsedSliceDims: [dim],
+    startIndexMap: [dim],
+    indexVectorDim: 1,
+    sliceSizes: x.shape.map((s, d) => (d === dim ? 1 : s)),
+  });
+}
+
+/**
+ * torch.scatter family: x with src[i][j] combined (by `mode`) into x[index[i][j]][j] (dim 0) etc.;
+ * `src` is cut to index's shape. Out-of-range indices are skipped.
+ */
+export function scatterAlong(x: T, dim: number, index: T, src: T, mode: ScatterKind): T {
+  const rank = x.shape.length;
+  const all = range(rank);
+  const updates = src.shape.every((s, d) => s === index.shape[d]) ? src : slice(src, all.map(() => 0), index.shape);
+  return scatter(x, indexVectors(index, dim, rank), updates, { kind: mode, updateWindowDims: [], insertedWindowDims: all, scatterDimsToOperandDims: all, indexVectorDim: rank });
+}
+
+/** Every operand sorted by the first along `dim` (stable; NaN last ascending, first descending). */
+export const sortAlong = (operands: readonly T[], dim: number, descending: boolean): T[] => bind("sort", operands, { dim, descending });

@@ -48,6 +48,24 @@ export interface PrimParams {
   reduce_prod: { dims: Dims }; reduce_and: { dims: Dims }; reduce_or: { dims: Dims };
   /** Inputs: values, indices, value init, index init; outputs: values and indices. */
   argmax: { dim: number }; argmin: { dim: number };
+  gather: GatherParams;
+  /** Inputs: operand, indices, updates. */
+  scatter: ScatterParams;
+  /** Sorts every operand by the first along `dim` (stable; NaN last ascending, first descending). */
+  sort: { dim: number; descending: boolean };
+}
+
+/** StableHLO gather's dimension numbers (batching dims optional) and slice sizes. */
+export interface GatherParams {
+  offsetDims: Dims; collapsedSliceDims: Dims; startIndexMap: Dims; indexVectorDim: number; sliceSizes: Dims;
+  operandBatchingDims?: Dims; startIndicesBatchingDims?: Dims;
+}
+/** How scatter combines an update with the value it lands on. */
+export type ScatterKind = "replace" | "add" | "mul" | "max" | "min";
+export interface ScatterParams {
+  kind: ScatterKind;
+  updateWindowDims: Dims; insertedWindowDims: Dims; scatterDimsToOperandDims: Dims; indexVectorDim: number;
+  inputBatchingDims?: Dims; scatterIndicesBatchingDims?: Dims;
 }
 
 export type Prim = keyof PrimParams;
@@ -145,6 +163,109 @@ function constantBytes({ value, dtype }: PrimParams["constant"]): Uint8Array {
   const storage = toStorage(Array.isArray(value) ? value : [value as ScalarValue], dtype);
   return new Uint8Array(storage.buffer, storage.byteOffset, storage.byteLength);
 }
+
+// --- gather / scatter --------------------------------------------------------------------------------
+
+/** `#stablehlo.<kind><field = [..], …, index_vector_dim = n>` with empty lists left out. */
+function dimensionNumbers(kind: string, lists: [string, Dims | undefined][], indexVectorDim: number): string {
+  const fields = lists.filter(([, v]) => v && v.length > 0).map(([k, v]) => `${k} = [${v!.join(", ")}]`);
+  return `#stablehlo.${kind}<${[...fields, `index_vector_dim = ${indexVectorDim}`].join(", ")}>`;
+}
+
+/**
+ * The index rules gather and scatter share (in gather's names); returns the batch sizes (the index
+ * shape without index_vector_dim) and the operand dims that stay in the windows.
+ */
+function indexRules(prim: string, operand: Aval, indices: Aval, collapsed: Dims, batching: Dims, indicesBatching: Dims, startMap: Dims, ivd: number) {
+  const rank = operand.shape.length;
+  const bad = (why: string): never => {
+    throw new ShapeError(`${prim}: ${why} (operand ${fmt(operand)}, indices ${fmt(indices)})`);
+  };
+  if (dtypes[indices.dtype].kind !== "int" && dtypes[indices.dtype].kind !== "uint") throw new DTypeError(`${prim}: indices must be integers, got ${fmt(indices)}`);
+  if (!Number.isInteger(ivd) || ivd < 0 || ivd > indices.shape.length) bad(`index_vector_dim ${ivd} out of range`);
+  if (startMap.length !== (ivd < indices.shape.length ? indices.shape[ivd] : 1)) bad(`index vectors need ${startMap.length} components`);
+  checkAxes(prim, [...collapsed, ...batching], rank);
+  checkAxes(prim, [...startMap, ...batching], rank);
+  checkAxes(prim, indicesBatching, indices.shape.length);
+  if (indicesBatching.includes(ivd) || batching.length !== indicesBatching.length || batching.some((d, i) => operand.shape[d] !== indices.shape[indicesBatching[i]!])) {
+    bad("batching dims do not match");
+  }
+  const batch = indices.shape.filter((_, d) => d !== ivd);
+  const window = operand.shape.map((_, d) => d).filter((d) => !collapsed.includes(d) && !batching.includes(d));
+  return { batch, window };
+}
+
+/** Places `batch` sizes at the dims not in `at` and `offsets` at `at` (sorted). */
+function interleave(at: Dims, offsets: Dims, batch: Dims, prim: string): number[] {
+  const rank = at.length + batch.length;
+  checkAxes(prim, at, rank);
+  let b = 0;
+  let o = 0;
+  return Array.from({ length: rank }, (_, d) => (at.includes(d) ? offsets[o++]! : batch[b++]!));
+}
+
+const gatherDef: PrimDef<"gather"> = {
+  arity: 2,
+  infer: ([x, idx], p) => {
+    const { batch, window } = indexRules("gather", x!, idx!, p.collapsedSliceDims, p.operandBatchingDims ?? [], p.startIndicesBatchingDims ?? [], p.startIndexMap, p.indexVectorDim);
+    const sizes = p.sliceSizes;
+    if (sizes.length !== x!.shape.length || sizes.some((s, d) => s < 0 || s > x!.shape[d]!) || window.length !== p.offsetDims.length ||
+        [...p.collapsedSliceDims, ...(p.operandBatchingDims ?? [])].some((d) => sizes[d] !== 1)) {
+      throw new ShapeError(`gather: slice sizes [${sizes.join(", ")}] and offset dims [${p.offsetDims.join(", ")}] do not fit ${fmt(x!)}`);
+    }
+    return [{ shape: interleave([...p.offsetDims].sort((a, b) => a - b), window.map((d) => sizes[d]!), batch, "gather"), dtype: x!.dtype }];
+  },
+  lower: (p) => ({
+    op: "gather",
+    attrs: [
+      { name: "dimension_numbers", text: dimensionNumbers("gather", [["offset_dims", p.offsetDims], ["collapsed_slice_dims", p.collapsedSliceDims],
+        ["operand_batching_dims", p.operandBatchingDims], ["start_indices_batching_dims", p.startIndicesBatchingDims], ["start_index_map", p.startIndexMap]], p.indexVectorDim) },
+      { name: "indices_are_sorted", text: "false" },
+      ints("slice_sizes", p.sliceSizes),
+    ],
+  }),
+};
+
+const scatterDef: PrimDef<"scatter"> = {
+  arity: 3,
+  infer: ([x, idx, upd], p) => {
+    const { batch, window } = indexRules("scatter", x!, idx!, p.insertedWindowDims, p.inputBatchingDims ?? [], p.scatterIndicesBatchingDims ?? [], p.scatterDimsToOperandDims, p.indexVectorDim);
+    if (upd!.dtype !== x!.dtype) throw new DTypeError(`scatter: updates ${fmt(upd!)} must have the dtype of ${fmt(x!)}`);
+    const fits = window.length === p.updateWindowDims.length && upd!.shape.length === batch.length + window.length &&
+      upd!.shape.every((s, d) => {
+        const k = p.updateWindowDims.indexOf(d);
+        return k >= 0 ? s <= x!.shape[window[k]!]! : s === batch[d - p.updateWindowDims.filter((w) => w < d).length];
+      });
+    if (!fits) throw new ShapeError(`scatter: updates ${fmt(upd!)} do not fit ${fmt(x!)} and indices ${fmt(idx!)}`);
+    if ((p.kind === "add" || p.kind === "mul") && x!.dtype === "bool") throw new DTypeError(`scatter: '${p.kind}' is not defined for bool`);
+    return [x!];
+  },
+  lower: (p) => ({
+    op: "scatter",
+    body: p.kind,
+    attrs: [
+      { name: "indices_are_sorted", text: "false" },
+      { name: "scatter_dimension_numbers", text: dimensionNumbers("scatter", [["update_window_dims", p.updateWindowDims], ["inserted_window_dims", p.insertedWindowDims],
+        ["input_batching_dims", p.inputBatchingDims], ["scatter_indices_batching_dims", p.scatterIndicesBatchingDims], ["scatter_dims_to_operand_dims", p.scatterDimsToOperandDims]], p.indexVectorDim) },
+      { name: "unique_indices", text: "false" },
+    ],
+  }),
+};
+
+const sortDef: PrimDef<"sort"> = {
+  arity: null,
+  infer: (ins, { dim }) => {
+    if (ins.length === 0) throw new ShapeError("sort: needs at least one operand");
+    checkAxes("sort", [dim], ins[0]!.shape.length);
+    if (ins.some((a) => !sameShape(a.shape, ins[0]!.shape))) throw new ShapeError(`sort: operands must share one shape, got ${ins.map(fmt).join(" and ")}`);
+    return [...ins];
+  },
+  lower: ({ dim, descending }) => ({
+    op: "sort",
+    body: descending ? "sort_descending" : "sort_ascending",
+    attrs: [int("dimension", dim), { name: "is_stable", text: "true" }],
+  }),
+};
 
 // --- the table --------------------------------------------------------------------------------------
 
@@ -322,4 +443,7 @@ export const prims = {
   reduce_or: reduce("or", "logical"),
   argmax: argReduce("argmax"),
   argmin: argReduce("argmin"),
+  gather: gatherDef,
+  scatter: scatterDef,
+  sort: sortDef,
 } satisfies { [P in Prim]: PrimDef<P> };

@@ -74,7 +74,9 @@ export type NativeAttr =
  * One StableHLO op. `op` is its name without the dialect ("add", "dot_general"); operands are value
  * ids (graph inputs are 0..n-1, then every node's results in order). `body` names the fixed region
  * of a reduce: "add" | "max" | "min" | "mul" | "and" | "or" (one input, one init value) or
- * "argmax" | "argmin" (values and indices, then their two init values).
+ * "argmax" | "argmin" (values and indices, then their two init values); of a scatter: "replace" or
+ * one of the combiners above; of a sort: "sort_ascending" | "sort_descending" (by the first operand,
+ * NaN largest).
  */
 export interface NativeNode {
   op: string;

@@ -206,7 +206,7 @@ TEST(module_rules) {
 }
 
 TEST(unsupported_ops_are_named) {
-  CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"stablehlo.sort\"(%a) ({\n  ^bb0(%x: tensor<f32>, %y: tensor<f32>):\n    %l = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>\n    stablehlo.return %l : tensor<i1>\n  }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'stablehlo.sort'");
+  CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"stablehlo.fft\"(%a) {fft_length = array<i64: 4>} : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'stablehlo.fft'");
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"chlo.erf\"(%a) : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'chlo.erf'");
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "stablehlo.reduce(%a init: %a) applies stablehlo.frob across dimensions = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>", "tensor<f32>")), "init value tensor<4xf32> must be a 0-d tensor");
 }

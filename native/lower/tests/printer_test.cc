@@ -150,12 +150,33 @@ TEST(compare_prints_its_direction) {
   CHECK(printModule(g).find("{comparison_direction = #stablehlo<comparison_direction LT>}") != std::string::npos);
 }
 
+TEST(scatter_and_sort_bodies_are_regions) {
+  Attr numbers = make("scatter_dimension_numbers", AttrKind::Text);
+  numbers.text = "#stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>";
+  for (const char* body : {"replace", "add"}) {
+    Graph g{{t(I32, {4}), t(I32, {3, 1}), t(I32, {3})}, {node("scatter", {0, 1, 2}, {t(I32, {4})}, {numbers}, body)}, {3}};
+    std::vector<int32_t> want = std::string(body) == "add" ? std::vector<int32_t>{1, 41, 1, 21} : std::vector<int32_t>{1, 30, 1, 20};
+    CHECK(run<int32_t>(g, {{1, 1, 1, 1}, {1, 3, 1}, {10, 20, 30}}) == want);
+  }
+  Attr dim = make("dimension", AttrKind::Int);
+  dim.value = 0;
+  Attr stable = make("is_stable", AttrKind::Text);
+  stable.text = "true";
+  for (const char* body : {"sort_ascending", "sort_descending"}) {
+    Graph g{{t(F32, {5}), t(F32, {5})}, {node("sort", {0, 1}, {t(F32, {5}), t(F32, {5})}, {dim, stable}, body)}, {3}};
+    CHECK(printModule(g).find("is_stable = true") != std::string::npos);
+    std::vector<float> want = std::string(body) == "sort_ascending" ? std::vector<float>{2, 4, 0, 3, 1} : std::vector<float>{1, 0, 3, 4, 2};
+    CHECK(run<float>(g, {{3, NAN, -1, 3, 0}, {0, 1, 2, 3, 4}}) == want);
+  }
+}
+
 TEST(malformed_graphs_are_usage_errors) {
   CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {node("negate", {3}, {t(F32, {2})})}, {1}}), kUsageError);
   CHECK_EQ(codeOf(Graph{{t(99, {2})}, {}, {0}}), kUsageError);
   CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {}, {}}), kUsageError);
   CHECK_EQ(codeOf(Graph{{}, {node("constant", {}, {t(F32, {3})}, {dense<float>({1, 2})})}, {0}}), kUsageError);
   CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {node("reduce", {0, 0}, {t(F32, {})}, {}, "bogus")}, {1}}), kUsageError);
+  CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {node("sort", {0}, {t(F32, {2})})}, {1}}), kUsageError);
 }
 
 TEST_MAIN()
