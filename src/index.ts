@@ -7,6 +7,7 @@ export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
 import "./ops/methods.js";
 import "./ops/methods_pointwise_more.js";
 import "./ops/methods_shape_more.js";
+import "./ops/methods_window.js";
 export * from "./ops/api/index.js";
 export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";
 export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike } from "./device.js";
@@ -26,3 +27,5 @@ export {
   TorchError,
   type PluginErrorReason,
 } from "./runtime/errors.js";
+// TEMP wt-window: the lead wires these into src/nn/functional.ts at merge.
+export * as nn from "./ops/api/nn_window_temp.js";

@@ -190,6 +190,12 @@ using Value = std::shared_ptr<const Literal>;
 using ReduceBody = std::function<std::vector<Value>(const std::vector<Value>& args)>;
 std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const ReduceBody& body);
 
+// reduce_window: like reduce, `body` runs over lanes (one per output element). select_and_scatter:
+// `select` maps (selected, candidate) lanes to i1 lanes, `scatter` maps (accumulated, source) lanes.
+std::vector<Literal> reduceWindowKernel(const Op& op, const Operands& in, const ReduceBody& body);
+Literal selectAndScatterKernel(const Op& op, const Operands& in, const ReduceBody& select, const ReduceBody& scatter);
+Literal convolutionKernel(const Op& op, const Operands& in, const TensorType& result);
+
 // Attribute access for kernels; a missing or mistyped attribute is an error naming it.
 const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);
 int64_t intAttr(const Op& op, const std::string& name);

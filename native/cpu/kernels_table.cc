@@ -75,6 +75,7 @@ const std::unordered_map<std::string, KernelInfo>& table() {
       {"stablehlo.pad", {padKernel, false, 2, 2}},
       {"stablehlo.reverse", {reverseKernel, false, 1, 1}},
       {"stablehlo.dot_general", {dotGeneralKernel, false, 2, 2}},
+      {"stablehlo.convolution", {convolutionKernel, false, 2, 2}},
   };
   return kTable;
 }

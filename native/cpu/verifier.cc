@@ -13,6 +13,12 @@ bool isTerminator(const std::string& name) { return name == "func.return" || nam
 
 std::string where(int line) { return "line " + std::to_string(line) + ": "; }
 
+bool regionCountFits(const Op& op) {
+  if (op.name == "stablehlo.case") return !op.regions.empty();
+  if (op.name == "stablehlo.select_and_scatter" || op.name == "stablehlo.while") return op.regions.size() == 2;
+  return op.regions.size() == (op.name == "stablehlo.reduce" || op.name == "stablehlo.reduce_window" ? 1u : 0u);
+}
+
 void verifyOp(const Module& module, const Op& op) {
   if (op.operands.size() != op.operandTypes.size() || op.results.size() != op.resultTypes.size())
     fail(where(op.line) + op.name + ": operand or result types do not match the values");
@@ -20,7 +26,7 @@ void verifyOp(const Module& module, const Op& op) {
     if (id < 0 || id >= module.numValues) fail(where(op.line) + op.name + ": bad value id " + std::to_string(id));
   OpRule rule = findOpRule(op.name);
   if (!rule) fail(where(op.line) + "unsupported op '" + op.name + "'", ErrorCode::Unimplemented);
-  if (op.regions.size() != (op.name == "stablehlo.reduce" ? 1u : 0u))
+  if (!regionCountFits(op))
     fail(where(op.line) + op.name + ": wrong number of regions (" + std::to_string(op.regions.size()) + ")");
   rule(OpCheck(op, module));
 }

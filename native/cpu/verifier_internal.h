@@ -40,6 +40,13 @@ void verifyRegion(const Module& module, const Region& region, const std::string&
 // Checks a reduce body: only ops the interpreter runs element-wise there, and no values from outside.
 void verifyReduceBody(const Region& body);
 
+// Rules in verify_window_conv.cc.
+void verifyReduceWindow(const OpCheck& c);
+void verifySelectAndScatter(const OpCheck& c);
+void verifyConvolution(const OpCheck& c);
+void verifyWhile(const OpCheck& c);
+void verifyCase(const OpCheck& c);
+
 std::string typeList(const std::vector<TensorType>& types);  // "tensor<2xf32>, tensor<i1>"
 
 }  // namespace tpjrt::cpu

@@ -9,4 +9,5 @@ export { flatten, unflatten, t, expandAs, stack, hstack, vstack, split, chunk, u
 export { zeros, ones, full, empty, arange, linspace, logspace, eye, zerosLike, onesLike, fullLike, emptyLike, type CreationOptions, type LogspaceOptions } from "./creation_ops.js";
 export { softmax, logSoftmax, type SoftmaxOptions } from "./activation.js";
 export { exp2, expm1, log2, log10, log1p, rsqrt, square, reciprocal, tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, erf, erfc, erfinv, logit, floor, ceil, trunc, frac, round, sign, isnan, isinf, isfinite, signbit, clamp, clip, fmod, remainder, floorDivide, fmax, fmin, lerp, addcmul, addcdiv, nanToNum, logicalAnd, logicalOr, logicalXor, logicalNot, bitwiseAnd, bitwiseOr, bitwiseXor, bitwiseNot, bitwiseLeftShift, bitwiseRightShift, isclose, allclose, equal, atan2, type ClampOptions, type CloseOptions } from "./pointwise_more.js";
+export { cumsum, cumprod, cummax, cummin, logcumsumexp, type CumulativeOptions } from "./cumulative.js";
 export type { ScalarArg, TensorOrScalar } from "./args.js";
