@@ -17,7 +17,7 @@ const pluginOps = new Set(
     "shift_left shift_right_arithmetic shift_right_logical negate abs sign exponential exponential_minus_one log log_plus_one " +
     "logistic tanh sqrt rsqrt cbrt sine cosine tan floor ceil round_nearest_even round_nearest_afz is_finite compare select " +
     "clamp broadcast_in_dim reshape transpose slice dynamic_slice dynamic_update_slice concatenate pad reverse dot_general reduce " +
-    "gather scatter sort").split(" "),
+    "gather scatter sort reduce_window convolution select_and_scatter").split(" "),
 );
 
 const f32 = (...shape: number[]): Aval => ({ shape, dtype: "float32" });
@@ -30,7 +30,8 @@ describe("the primitive table", () => {
     expect(rows.length).toBeGreaterThanOrEqual(60);
     for (const [name, def] of rows) {
       expect(typeof def.infer, name).toBe("function");
-      const params = { dims: [0], dim: 0, direction: "EQ", dtype: "float32", shape: [1], perm: [0], start: [0], limit: [1], strides: [1], sizes: [1], low: [0], high: [0], interior: [0], lhsBatch: [], rhsBatch: [], lhsContract: [], rhsContract: [], value: 0, offsetDims: [], collapsedSliceDims: [0], startIndexMap: [0], indexVectorDim: 1, sliceSizes: [1], updateWindowDims: [], insertedWindowDims: [0], scatterDimsToOperandDims: [0], kind: "add", descending: false };
+      const params = { dims: [0], dim: 0, direction: "EQ", dtype: "float32", shape: [1], perm: [0], start: [0], limit: [1], strides: [1], sizes: [1], low: [0], high: [0], interior: [0], lhsBatch: [], rhsBatch: [], lhsContract: [], rhsContract: [], value: 0, offsetDims: [], collapsedSliceDims: [0], startIndexMap: [0], indexVectorDim: 1, sliceSizes: [1], updateWindowDims: [], insertedWindowDims: [0], scatterDimsToOperandDims: [0], kind: "add", descending: false,
+        window: [1], padding: [[0, 0]], baseDilation: [1], windowDilation: [1], lhsDilation: [1], rhsDilation: [1], featureGroups: 1, batchGroups: 1, select: "GE" };
       const lowered = (def.lower as (p: object, ins: Aval[]) => { op: string })(params, [f32(1)]);
       expect(pluginOps.has(lowered.op), `${name} → ${lowered.op}`).toBe(true);
     }
@@ -49,6 +50,12 @@ describe("the primitive table", () => {
     expect(infer("slice", [f32(10)], { start: [1], limit: [8], strides: [3] })).toEqual([f32(3)]);
     expect(infer("pad", [f32(3)], { low: [1], high: [2], interior: [1] })).toEqual([f32(8)]);
     expect(infer("concatenate", [f32(2, 3), f32(4, 3)], { dim: 0 })).toEqual([f32(6, 3)]);
+    const win = { window: [2, 3], strides: [1, 2], padding: [[1, 0], [0, 1]], baseDilation: [1, 1], windowDilation: [1, 1] };
+    expect(infer("reduce_window_max", [f32(4, 5), f32()], win)).toEqual([f32(4, 2)]);
+    expect(() => infer("reduce_window_sum", [f32(4, 5), f32()], { ...win, window: [2] })).toThrow(/window needs 2 entries/);
+    const conv = { strides: [2], padding: [[1, 1]], lhsDilation: [1], rhsDilation: [2], featureGroups: 2, batchGroups: 1 };
+    expect(infer("convolution", [f32(1, 4, 9), f32(6, 2, 3)], conv)).toEqual([f32(1, 6, 4)]);
+    expect(() => infer("convolution", [f32(1, 4, 9), f32(6, 4, 3)], conv)).toThrow(/do not fit feature_group_count 2/);
     expect(infer("argmax", [f32(2, 3), { shape: [2, 3], dtype: "int64" }, f32(), { shape: [], dtype: "int64" }], { dim: 1 })).toEqual([
       f32(2),
       { shape: [2], dtype: "int64" },

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
 import { dropout } from "../src/ops/api/nn_dropout.js";
-import { draw, RANDPERM_MAX } from "../src/ops/api/random.js";
+import { draw } from "../src/ops/api/random.js";
 import { bits32, bits64, foldIn, seedKey, splitKey } from "../src/random/threefry.js";
 import { eagerSuite, missing, valuesOf } from "./eager/helpers.js";
 import { fixturesDir } from "./helpers/fixtures.js";
@@ -257,6 +257,23 @@ describe("distributions (statistics of 1e5 samples, float64 reference)", () => {
     expect([...empty.shape]).toEqual([0]);
     empty.dispose();
   });
+
+  test("randperm(100000) is a permutation (one sort of 64-bit keys), and two draws differ", () => {
+    torch.manualSeed(12);
+    const n = 100_000;
+    const draws = [torch.randperm(n), torch.randperm(n, { dtype: "int32" })].map(take);
+    for (const p of draws) {
+      expect(p.length).toBe(n);
+      const seen = new Uint8Array(n);
+      for (const v of p) if (Number.isInteger(v) && v >= 0 && v < n) seen[v] = 1;
+      expect(seen.reduce((a, b) => a + b, 0)).toBe(n); // n distinct values in [0, n)
+    }
+    // a uniform permutation has about one fixed point, and two independent ones agree in about one place
+    const fixed = draws[0]!.filter((v, i) => v === i).length;
+    const same = draws[0]!.filter((v, i) => v === draws[1]![i]).length;
+    expect(fixed).toBeLessThan(10);
+    expect(same).toBeLessThan(10);
+  });
 });
 
 describe("generator state", () => {
@@ -374,7 +391,8 @@ describe("random op errors", () => {
       [() => torch.randint(5, 5, [2]), torch.ArgumentError, /expects 'from' to be less than 'to'/],
       [() => torch.randint(0, 300, [2], { dtype: "uint8" }), torch.ArgumentError, /does not fit in uint8/],
       [() => torch.randint(5, 3 as never), torch.ArgumentError, /randint\(low, high, size\)/],
-      [() => torch.randperm(RANDPERM_MAX + 1), torch.ArgumentError, /not implemented yet/],
+      [() => torch.randperm(257, { dtype: "uint8" }), torch.ArgumentError, /do not fit in uint8/],
+      [() => torch.randperm(3, { dtype: "bool" }), torch.DTypeError, /bool/],
       [() => torch.normal(0, -1, [2]), torch.ArgumentError, /std >= 0/],
       [() => torch.normal(0, 1), torch.ArgumentError, /pass the size/],
       [() => torch.bernoulli(i), torch.DTypeError, /floating/],

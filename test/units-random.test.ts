@@ -2,7 +2,7 @@
 // on our CPU plugin and on XLA's CPU client (bits, integers and uniforms must agree exactly; the
 // Box–Muller normals to float rounding), and compiles ahead of time for TPU (test/helpers/units.ts).
 import * as torch from "../src/index.js";
-import { permutationByRank, sampleWithoutReplacement, sampleWithReplacement } from "../src/ops/api/random.js";
+import { permutationBySort, sampleWithoutReplacement, sampleWithReplacement } from "../src/ops/api/random.js";
 import { randint, standardNormal, uniform } from "../src/random/distributions.js";
 import { bits32, bits64 } from "../src/random/threefry.js";
 import { dispatch1 } from "../src/trace/eager.js";
@@ -26,7 +26,7 @@ const cases: UnitCase[] = [
   ["normal float64", key, unit("n64", (k) => standardNormal(k, [12], "float64"))],
   ["randint int32", key, unit("ri32", (k) => randint(k, [10], -7n, 1000003n, "int32"))],
   ["randint int64", key, unit("ri64", (k) => randint(k, [10], -(2n ** 40n), 2n ** 41n, "int64"))],
-  ["randperm", key, unit("perm", (k) => permutationByRank(k, 17, "int64"))],
+  ["randperm", key, unit("perm", (k) => permutationBySort(k, 17, "int64"))],
   [
     "multinomial replacement",
     () => [...key(), torch.tensor([[1, 0, 3, 6], [5, 5, 0, 0]], { dtype: "float32" })],

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <new>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "kernels.h"
 #include "stablehlo.h"
@@ -29,9 +30,12 @@ std::vector<std::vector<int>> releasePoints(const Region& region) {
     for (int id : op.operands) lastUse[id] = i;
     for (const Region& nested : op.regions) collectUses(nested, i, lastUse);
   }
+  // Only values defined here are dropped: a nested region (a while body) may use outer values again.
+  std::unordered_set<int> local(region.args.begin(), region.args.end());
+  for (const Op& op : region.ops) local.insert(op.results.begin(), op.results.end());
   std::vector<std::vector<int>> release(region.ops.size());
   for (const auto& [id, i] : lastUse)
-    if (!isTerminator(region.ops[i])) release[i].push_back(id);
+    if (!isTerminator(region.ops[i]) && local.count(id)) release[i].push_back(id);
   for (size_t i = 0; i < region.ops.size(); ++i)
     for (int id : region.ops[i].results)
       if (!lastUse.count(id)) release[i].push_back(id);  // never used
@@ -121,7 +125,12 @@ class Evaluator {
     if (op.results.size() != op.resultTypes.size()) fail("result types do not match results", ErrorCode::Internal);
     if (op.name == "stablehlo.constant") return runConstant(op, lanes);
     if (op.name == "stablehlo.reduce") return runReduce(op, lanes);
-    if (op.name == "stablehlo.scatter" || op.name == "stablehlo.sort") return runWithBody(op, lanes);
+    if (op.name == "stablehlo.reduce_window" || op.name == "stablehlo.select_and_scatter" ||
+        op.name == "stablehlo.while" || op.name == "stablehlo.case" || op.name == "stablehlo.scatter" ||
+        op.name == "stablehlo.sort") {
+      if (lanes) fail("not supported inside a reduce body", ErrorCode::Unimplemented);
+      return runRegionOp(op);
+    }
     const KernelInfo* kernel = findKernel(op.name);
     if (!kernel) fail("not supported by the CPU plugin", ErrorCode::Unimplemented);
     if (op.results.size() != 1) fail("expects one result", ErrorCode::Internal);
@@ -183,20 +192,51 @@ class Evaluator {
       set(op.results[i], std::make_shared<const Literal>(std::move(results[i])));
   }
 
-  // scatter and sort: multi-result ops whose region the kernel evaluates in lane mode.
-  void runWithBody(const Op& op, const std::vector<int64_t>* lanes) {
-    if (lanes) fail("not supported inside a region body", ErrorCode::Unimplemented);
-    if (op.regions.size() != 1) fail("expects one body region");
-    const Region& bodyRegion = op.regions[0];
-    ReduceBody body = [&](const std::vector<Value>& args) {
+  // A region evaluated over lanes, as a reduce body is.
+  ReduceBody laneBody(const Region& region) {
+    return [this, &region](const std::vector<Value>& args) {
       std::vector<int64_t> laneDims = args.empty() ? std::vector<int64_t>{} : args[0]->type.dims;
-      return run(bodyRegion, args, &laneDims);
+      return run(region, args, &laneDims);
     };
+  }
+
+  // reduce_window, select_and_scatter, scatter, sort, while and case.
+  void runRegionOp(const Op& op) {
     Operands in = operands(op);
-    std::vector<Literal> results = op.name == "stablehlo.sort" ? sortKernel(op, in, body) : scatterKernel(op, in, body);
-    if (results.size() != op.results.size()) fail("wrong number of results", ErrorCode::Internal);
-    for (size_t i = 0; i < results.size(); ++i)
-      set(op.results[i], std::make_shared<const Literal>(std::move(results[i])));
+    std::vector<Value> outs;
+    if (op.name == "stablehlo.scatter" || op.name == "stablehlo.sort") {
+      if (op.regions.size() != 1) fail("expects one body region");
+      ReduceBody body = laneBody(op.regions[0]);
+      for (Literal& r : op.name == "stablehlo.sort" ? sortKernel(op, in, body) : scatterKernel(op, in, body))
+        outs.push_back(std::make_shared<const Literal>(std::move(r)));
+    } else if (op.name == "stablehlo.reduce_window") {
+      if (op.regions.size() != 1) fail("expects one body region");
+      for (Literal& r : reduceWindowKernel(op, in, laneBody(op.regions[0]))) outs.push_back(std::make_shared<const Literal>(std::move(r)));
+    } else if (op.name == "stablehlo.select_and_scatter") {
+      if (op.regions.size() != 2) fail("expects select and scatter regions");
+      outs.push_back(std::make_shared<const Literal>(
+          selectAndScatterKernel(op, in, laneBody(op.regions[0]), laneBody(op.regions[1]))));
+    } else if (op.name == "stablehlo.while") {
+      if (op.regions.size() != 2) fail("expects cond and body regions");
+      for (int id : op.operands) outs.push_back(get(id));
+      while (true) {
+        std::vector<Value> cond = run(op.regions[0], outs, nullptr);
+        if (cond.size() != 1 || cond[0]->type.element != ElementType::Pred || cond[0]->bytes.size() != 1)
+          fail("cond must return one tensor<i1>");
+        if (!cond[0]->bytes[0]) break;
+        outs = run(op.regions[1], outs, nullptr);
+      }
+    } else {  // case: an out-of-range index runs the last branch
+      if (op.regions.empty() || in.size() != 1) fail("expects an index and at least one branch");
+      int64_t index = readIndex(*in[0]);
+      size_t branch = index < 0 || index >= int64_t(op.regions.size()) ? op.regions.size() - 1 : size_t(index);
+      outs = run(op.regions[branch], {}, nullptr);
+    }
+    if (outs.size() != op.results.size()) fail("wrong number of results", ErrorCode::Internal);
+    for (size_t i = 0; i < outs.size(); ++i) {
+      if (outs[i]->type != op.resultTypes[i]) fail("result " + std::to_string(i) + " has the wrong type", ErrorCode::Internal);
+      set(op.results[i], outs[i]);
+    }
   }
 
   std::vector<Value> values_;

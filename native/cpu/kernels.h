@@ -196,6 +196,11 @@ Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result)
 std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const ReduceBody& body);
 // sort: `less` is the comparator in lane mode (lhs and rhs of operand 0, then of operand 1, …).
 std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBody& less);
+// reduce_window: like reduce, `body` runs over lanes (one per output element). select_and_scatter:
+// `select` maps (selected, candidate) lanes to i1 lanes, `scatter` maps (accumulated, source) lanes.
+std::vector<Literal> reduceWindowKernel(const Op& op, const Operands& in, const ReduceBody& body);
+Literal selectAndScatterKernel(const Op& op, const Operands& in, const ReduceBody& select, const ReduceBody& scatter);
+Literal convolutionKernel(const Op& op, const Operands& in, const TensorType& result);
 
 // Attribute access for kernels; a missing or mistyped attribute is an error naming it.
 const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);

@@ -76,6 +76,7 @@ const std::unordered_map<std::string, KernelInfo>& table() {
       {"stablehlo.reverse", {reverseKernel, false, 1, 1}},
       {"stablehlo.dot_general", {dotGeneralKernel, false, 2, 2}},
       {"stablehlo.gather", {gatherKernel, false, 2, 2}},
+      {"stablehlo.convolution", {convolutionKernel, false, 2, 2}},
   };
   return kTable;
 }

@@ -283,7 +283,7 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
     operands = parseOperandRefs();
     s.expect(')');
     tail();
-  } else {
+  } else if (!parsePrettyWindowOp(op, name, numResults)) {
     s.context.clear();
     s.errorAt(op.line, "unsupported op '" + name + "'", ErrorCode::Unimplemented);
   }

@@ -59,6 +59,8 @@ class Parser {
   // --- parse_pretty_ops.cc ---
   void parsePrettyOp(Op& op, const std::string& name, size_t numResults);
   TypeSignature parseTypeSignature();
+  // --- parse_pretty_window.cc --- (false when `name` is not one of its ops)
+  bool parsePrettyWindowOp(Op& op, const std::string& name, size_t numResults);
 
   Scanner s;
   Module module;

@@ -13,6 +13,14 @@ bool isTerminator(const std::string& name) { return name == "func.return" || nam
 
 std::string where(int line) { return "line " + std::to_string(line) + ": "; }
 
+bool regionCountFits(const Op& op) {
+  if (op.name == "stablehlo.case") return !op.regions.empty();
+  if (op.name == "stablehlo.select_and_scatter" || op.name == "stablehlo.while") return op.regions.size() == 2;
+  static const std::set<std::string> withOneRegion = {"stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.scatter",
+                                                       "stablehlo.sort"};
+  return op.regions.size() == (withOneRegion.count(op.name) ? 1u : 0u);
+}
+
 void verifyOp(const Module& module, const Op& op) {
   if (op.operands.size() != op.operandTypes.size() || op.results.size() != op.resultTypes.size())
     fail(where(op.line) + op.name + ": operand or result types do not match the values");
@@ -20,8 +28,7 @@ void verifyOp(const Module& module, const Op& op) {
     if (id < 0 || id >= module.numValues) fail(where(op.line) + op.name + ": bad value id " + std::to_string(id));
   OpRule rule = findOpRule(op.name);
   if (!rule) fail(where(op.line) + "unsupported op '" + op.name + "'", ErrorCode::Unimplemented);
-  static const std::set<std::string> withRegion = {"stablehlo.reduce", "stablehlo.scatter", "stablehlo.sort"};
-  if (op.regions.size() != (withRegion.count(op.name) ? 1u : 0u))
+  if (!regionCountFits(op))
     fail(where(op.line) + op.name + ": wrong number of regions (" + std::to_string(op.regions.size()) + ")");
   rule(OpCheck(op, module));
 }

@@ -45,6 +45,13 @@ void verifyGather(const OpCheck& c);
 void verifyScatter(const OpCheck& c);
 void verifySort(const OpCheck& c);
 
+// Rules in verify_window_conv.cc.
+void verifyReduceWindow(const OpCheck& c);
+void verifySelectAndScatter(const OpCheck& c);
+void verifyConvolution(const OpCheck& c);
+void verifyWhile(const OpCheck& c);
+void verifyCase(const OpCheck& c);
+
 std::string typeList(const std::vector<TensorType>& types);  // "tensor<2xf32>, tensor<i1>"
 
 }  // namespace tpjrt::cpu

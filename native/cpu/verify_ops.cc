@@ -475,6 +475,11 @@ const std::map<std::string, OpRule>& rules() {
       {"stablehlo.gather", verifyGather},
       {"stablehlo.scatter", verifyScatter},
       {"stablehlo.sort", verifySort},
+      {"stablehlo.reduce_window", verifyReduceWindow},
+      {"stablehlo.select_and_scatter", verifySelectAndScatter},
+      {"stablehlo.convolution", verifyConvolution},
+      {"stablehlo.while", verifyWhile},
+      {"stablehlo.case", verifyCase},
   };
   return table;
 }
@@ -489,7 +494,8 @@ OpRule findOpRule(const std::string& name) {
 void verifyReduceBody(const Region& body, const std::string& owner) {
   // The interpreter runs a reduce body over vectors of lanes: element-wise ops, constants, and shape
   // ops that are the identity on 0-d values.
-  static const std::set<std::string> neverInBody = {"stablehlo.reduce", "stablehlo.dot_general", "stablehlo.iota",
+  static const std::set<std::string> neverInBody = {"stablehlo.reduce", "stablehlo.reduce_window", "stablehlo.convolution",
+                                                    "stablehlo.select_and_scatter", "stablehlo.while", "stablehlo.case", "stablehlo.dot_general", "stablehlo.iota",
                                                     "stablehlo.bitcast_convert", "stablehlo.concatenate",
                                                     "stablehlo.dynamic_update_slice"};
   static const std::set<std::string> scalarOnlyInBody = {"stablehlo.broadcast_in_dim", "stablehlo.reshape",

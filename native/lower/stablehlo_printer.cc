@@ -190,6 +190,7 @@ class Printer {
   // The fixed reduce bodies: N accumulators, then N elements, as 0-d tensors.
   void body(const Node& node, size_t n, const std::vector<TensorType>& operandTypes) {
     if (node.body == "sort_ascending" || node.body == "sort_descending") return sortBody(node, n, operandTypes);
+    if (node.op == "select_and_scatter") return selectScatterBodies(node, n, operandTypes);
     size_t count = operandTypes.size() / 2;
     std::string p = "%r" + std::to_string(n) + "_";
     std::vector<std::string> scalar;
@@ -206,18 +207,20 @@ class Printer {
     };
     const std::string& v = scalar[0];
     std::string a = p + "a0", b = p + "b0";
-    if (node.body == "argmax" || node.body == "argmin") {
-      if (count != 2) fail(node, n, "argmax/argmin reduce needs values and indices");
+    // argmax/argmin: ties go to the first index; cumargmax/cumargmin (cummax/cummin) to the last.
+    const bool cumulative = node.body == "cumargmax" || node.body == "cumargmin";
+    if (node.body == "argmax" || node.body == "argmin" || cumulative) {
+      if (count != 2) fail(node, n, "an arg-reduce body needs values and indices");
       const std::string& iv = scalar[1];
       std::string ai = p + "a1", bi = p + "b1";
       auto cmp = [](const char* dir) {
         return std::string(" {comparison_direction = #stablehlo<comparison_direction ") + dir + ">}";
       };
-      const char* dir = node.body == "argmax" ? "GT" : "LT";
+      const char* dir = node.body == "argmax" || node.body == "cumargmax" ? "GT" : "LT";
       std::string pred = "tensor<i1>";
       line("better", "compare", a + ", " + b, v + ", " + v, pred, cmp(dir));
       line("eq", "compare", a + ", " + b, v + ", " + v, pred, cmp("EQ"));
-      line("first", "compare", ai + ", " + bi, iv + ", " + iv, pred, cmp("LT"));
+      line("first", "compare", ai + ", " + bi, iv + ", " + iv, pred, cmp(cumulative ? "GT" : "LT"));
       line("tie", "and", p + "eq, " + p + "first", pred + ", " + pred, pred);
       line("pick", "or", p + "better, " + p + "tie", pred + ", " + pred, pred);
       std::string choose = p + "pick";
@@ -238,6 +241,21 @@ class Printer {
     if (node.body == "replace") {  // scatter: the update replaces the value
       if (count != 1) fail(node, n, "a 'replace' scatter takes one input");
       out_ << "      \"stablehlo.return\"(" << b << ") : (" << v << ") -> ()\n    })";
+      return;
+    }
+    if (node.body == "logaddexp") {  // max + log1p(exp(min − max)); equal values (±inf included) give max + log 2
+      std::string pred = "tensor<i1>";
+      line("hi", "maximum", a + ", " + b, v + ", " + v, v);
+      line("lo", "minimum", a + ", " + b, v + ", " + v, v);
+      line("d", "subtract", p + "lo, " + p + "hi", v + ", " + v, v);
+      line("zero", "constant", "", "", v, " {value = dense<0.0> : " + v + "}");
+      line("same", "compare", p + "hi, " + p + "lo", v + ", " + v, pred,
+           " {comparison_direction = #stablehlo<comparison_direction EQ>}");
+      line("dd", "select", p + "same, " + p + "zero, " + p + "d", pred + ", " + v + ", " + v, v);
+      line("e", "exponential", p + "dd", v, v);
+      line("l", "log_plus_one", p + "e", v, v);
+      line("c", "add", p + "hi, " + p + "l", v + ", " + v, v);
+      out_ << "      \"stablehlo.return\"(" << p << "c) : (" << v << ") -> ()\n    })";
       return;
     }
     static const std::pair<const char*, const char*> kCombiners[] = {
@@ -282,6 +300,21 @@ class Printer {
       result = p + "less";
     }
     out_ << "      \"stablehlo.return\"(" << result << ") : (" << pred << ") -> ()\n    })";
+  }
+
+  // select_and_scatter's regions: body "GE" or "LE" selects the first maximum or minimum of each
+  // window; the scatter region adds.
+  void selectScatterBodies(const Node& node, size_t n, const std::vector<TensorType>& operandTypes) {
+    if (node.body != "GE" && node.body != "LE") fail(node, n, "unknown select_and_scatter body '" + node.body + "'");
+    std::string p = "%r" + std::to_string(n) + "_";
+    std::string v = typeString({operandTypes.at(0).element, {}});
+    out_ << " ({\n    ^bb0(" << p << "a: " << v << ", " << p << "b: " << v << "):\n";
+    out_ << "      " << p << "s = \"stablehlo.compare\"(" << p << "a, " << p << "b) {comparison_direction = "
+         << "#stablehlo<comparison_direction " << node.body << ">} : (" << v << ", " << v << ") -> tensor<i1>\n";
+    out_ << "      \"stablehlo.return\"(" << p << "s) : (tensor<i1>) -> ()\n    }, {\n";
+    out_ << "    ^bb0(" << p << "c: " << v << ", " << p << "d: " << v << "):\n";
+    out_ << "      " << p << "t = \"stablehlo.add\"(" << p << "c, " << p << "d) : (" << v << ", " << v << ") -> " << v << "\n";
+    out_ << "      \"stablehlo.return\"(" << p << "t) : (" << v << ") -> ()\n    })";
   }
 
   [[noreturn]] static void fail(const Node& node, size_t n, const std::string& message) {

@@ -14,3 +14,4 @@ export {
 } from "../ops/api/nn_loss.js";
 export { cosineSimilarity, pairwiseDistance, normalize } from "../ops/api/nn_distance.js";
 export { dropout, type DropoutOptions } from "../ops/api/nn_dropout.js";
+export * from "../ops/api/nn_window_index.js";

@@ -4,6 +4,7 @@
 import { type DType, dtypes } from "../dtype.js";
 import { bind, bind1, type Tracer } from "../trace/tracer.js";
 import type { CompareDirection, GatherParams, ScatterKind, ScatterParams } from "./prims.js";
+import type { ConvParams, WindowParams, WindowPrimParams } from "./prims_window.js";
 
 type T = Tracer;
 type Dims = readonly number[];
@@ -135,3 +136,37 @@ export function scatterAlong(x: T, dim: number, index: T, src: T, mode: ScatterK
 
 /** Every operand sorted by the first along `dim` (stable; NaN last ascending, first descending). */
 export const sortAlong = (operands: readonly T[], dim: number, descending: boolean): T[] => bind("sort", operands, { dim, descending });
+// --- windows ----------------------------------------------------------------------------------------
+
+/** A window over every dimension of `x`: size 1, stride 1, no padding or dilation unless given. */
+export function windowOf(x: T, over: Partial<WindowParams> = {}): WindowParams {
+  const ones = x.shape.map(() => 1);
+  return {
+    window: over.window ?? ones, strides: over.strides ?? ones, baseDilation: over.baseDilation ?? ones,
+    windowDilation: over.windowDilation ?? ones, padding: over.padding ?? x.shape.map(() => [0, 0] as const),
+  };
+}
+
+/** reduce_window with a fixed body; padding and base-dilation holes hold the reduction's identity. */
+export function reduceWindow(kind: "sum" | "max" | "min" | "prod", x: T, p: WindowParams): T {
+  return bind1(`reduce_window_${kind}`, [x, full(reduceInit(kind, x.dtype), x.dtype)], p);
+}
+
+/** log Σ exp over each window (a floating `x`). */
+export const reduceWindowLogAddExp = (x: T, p: WindowParams): T => bind1("reduce_window_logaddexp", [x, full(-Infinity, x.dtype)], p);
+
+/**
+ * Arg-max/min over each window: values and int64 `indices`' entries. Ties and NaNs go to the later
+ * index for cumargmax/cumargmin, to the earlier for argmax/argmin; padding never wins a tie.
+ */
+export function reduceWindowArg(kind: "cumargmax" | "cumargmin" | "argmax" | "argmin", x: T, indices: T, p: WindowParams): [T, T] {
+  const init = full(reduceInit(kind.endsWith("max") ? "max" : "min", x.dtype), x.dtype);
+  const padIndex = kind.startsWith("cum") ? -1n : 1n << 62n;
+  const [values, idx] = bind(`reduce_window_${kind}`, [x, indices, init, full(padIndex, indices.dtype)], p);
+  return [values!, idx!];
+}
+
+export const convolution = (x: T, w: T, p: ConvParams): T => bind1("convolution", [x, w], p);
+
+export const selectAndScatter = (x: T, source: T, init: T, p: WindowPrimParams["select_and_scatter"]): T =>
+  bind1("select_and_scatter", [x, source, init], p);

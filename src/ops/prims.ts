@@ -8,6 +8,7 @@ import { toStorage } from "../creation.js";
 import { type DType, type DTypeKind, dtypes } from "../dtype.js";
 import { DTypeError, ShapeError } from "../runtime/errors.js";
 import type { NativeAttr } from "../runtime/native.js";
+import { type WindowPrimParams, windowPrims } from "./prims_window.js";
 
 export interface Aval {
   readonly shape: readonly number[];
@@ -20,7 +21,7 @@ type None = Record<string, never>;
 type ScalarValue = number | bigint | boolean;
 
 /** The static parameters of each primitive. */
-export interface PrimParams {
+export interface PrimParams extends WindowPrimParams {
   add: None; sub: None; mul: None; div: None; rem: None; pow: None; max: None; min: None; atan2: None;
   and: None; or: None; xor: None; shl: None; shr_arith: None; shr_logical: None;
   not: None; neg: None; abs: None; sign: None; exp: None; expm1: None; log: None; log1p: None;
@@ -446,4 +447,5 @@ export const prims = {
   gather: gatherDef,
   scatter: scatterDef,
   sort: sortDef,
+  ...windowPrims,
 } satisfies { [P in Prim]: PrimDef<P> };

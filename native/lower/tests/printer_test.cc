@@ -1,5 +1,6 @@
 // Graph → StableHLO generic text: exact text for small graphs, and every printed module compiles
 // and runs on our CPU plugin (CPU_PLUGIN_PATH).
+#include <cmath>
 #include <cstring>
 
 #include "check.h"
@@ -132,6 +133,41 @@ TEST(reduce_bodies_are_regions) {
                {5}};
   CHECK(printModule(argmax).find("%3:2 = \"stablehlo.reduce\"") != std::string::npos);
   CHECK((run<int32_t, float>(argmax, {{1, 7, 7, NAN, 2, NAN}}) == std::vector<int32_t>({1, 0})));
+}
+
+TEST(window_bodies_logaddexp_cumargmax_and_select_and_scatter) {
+  auto text = [](std::string name, std::string value) {
+    Attr a = make(std::move(name), AttrKind::Text);
+    a.text = std::move(value);
+    return a;
+  };
+  // Prefix windows of 4 over a row of 4: logcumsumexp, and the running max with its latest index.
+  std::vector<Attr> prefix = {ints("window_dimensions", {4}), ints("window_strides", {1}),
+                              text("padding", "dense<[[3, 0]]> : tensor<1x2xi64>")};
+  Graph lse{{t(F32, {4})},
+            {node("constant", {}, {t(F32, {})}, {dense<float>({-INFINITY})}),
+             node("reduce_window", {0, 1}, {t(F32, {4})}, prefix, "logaddexp")},
+            {2}};
+  auto got = run<float>(lse, {{0, 0, -INFINITY, 1}});
+  const float want[] = {0, std::log(2.0f), std::log(2.0f), std::log(2.0f + std::exp(1.0f))};
+  for (int i = 0; i < 4; ++i) CHECK_NEAR(got[size_t(i)], want[i], 1e-6);
+  Attr iotaDim = make("iota_dimension", AttrKind::Int);
+  Graph cummax{{t(F32, {4})},
+               {node("iota", {}, {t(I32, {4})}, {iotaDim}),
+                node("constant", {}, {t(F32, {})}, {dense<float>({-INFINITY})}),
+                node("constant", {}, {t(I32, {})}, {dense<int32_t>({-1})}),
+                node("reduce_window", {0, 1, 2, 3}, {t(F32, {4}), t(I32, {4})}, prefix, "cumargmax")},
+               {5}};
+  CHECK((run<int32_t, float>(cummax, {{2, 1, 2, NAN}}) == std::vector<int32_t>({0, 0, 2, 3})));
+  // select_and_scatter: windows of 2, stride 2; each source value lands on its window's first maximum.
+  Graph scatter{{t(F32, {4}), t(F32, {2})},
+                {node("constant", {}, {t(F32, {})}, {dense<float>({0})}),
+                 node("select_and_scatter", {0, 1, 2}, {t(F32, {4})},
+                      {ints("window_dimensions", {2}), ints("window_strides", {2}), text("padding", "dense<[[0, 0]]> : tensor<1x2xi64>")},
+                      "GE")},
+                {3}};
+  CHECK(printModule(scatter).find("comparison_direction GE") != std::string::npos);
+  CHECK((run<float>(scatter, {{1, 3, 5, 5}, {10, 20}}) == std::vector<float>({0, 10, 20, 0})));
 }
 
 TEST(dot_general_prints_only_nonempty_dimension_lists) {

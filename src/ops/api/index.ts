@@ -15,6 +15,7 @@ export { exp2, expm1, log2, log10, log1p, rsqrt, square, reciprocal, tan, asin, 
 export { indexSelect, gather, scatter, scatterAdd, scatterReduce, takeAlongDim, sort, argsort, topk, searchsorted, bucketize, type ScatterOptions, type ScatterReduction, type SortOptions, type TopkOptions, type SearchsortedOptions } from "./indexing.js";
 export { nonzero, maskedSelect, unique, type UniqueOptions } from "./indexing_host.js";
 export { slice, Slice, index, indexPut, setIndex, indexPut_, type IndexItem } from "./indexing_call.js";
+export { cumsum, cumprod, cummax, cummin, logcumsumexp, type CumulativeOptions } from "./cumulative.js";
 export type { ScalarArg, TensorOrScalar } from "./args.js";
 export { clone, detach, type ToOptions, type ToTarget } from "./conversion.js";
 export { maskedFill } from "./inplace.js";

@@ -10,7 +10,7 @@ import { type DType, defaultFloatDType, defaultIntDType, dtypeInfo, dtypes, isFl
 import { parseDevice } from "../../device.js";
 import { randint as randintBody, standardNormal, uniform } from "../../random/distributions.js";
 import { defaultGenerator, Generator } from "../../random/generator.js";
-import { bits32 } from "../../random/threefry.js";
+import { bits64 } from "../../random/threefry.js";
 import { resolveDevice } from "../../runtime/clients.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
@@ -29,9 +29,6 @@ export interface RandomOptions {
   dtype?: DType;
   device?: DeviceOpt;
 }
-
-/** The largest n randperm handles until a sort primitive lands (it ranks with an n×n comparison). */
-export const RANDPERM_MAX = 4096;
 
 function checkOptions(op: string, options: unknown, allowed: readonly string[]): RandomOptions & Record<string, unknown> {
   if (options === undefined) return {};
@@ -148,28 +145,25 @@ export function randint(...args: (number | bigint | Shape | RandomOptions)[]): T
 }
 
 /**
- * A random permutation of 0..n−1 (int64). Every element gets 32 random bits and its rank among
- * them (ties broken by position) is its value; ranking compares all pairs, so n is limited to
- * RANDPERM_MAX until a sort primitive exists.
+ * A random permutation of 0..n−1 (int64 unless `dtype`): positions 0..n−1 sorted by 64 random bits
+ * each. The sort is stable, so the result is a permutation even if two keys tie; with 64-bit keys a
+ * tie (which would keep those two in order) has probability about n²/2⁶⁵.
  */
 export function randperm(n: number, options?: RandomOptions): Tensor {
   const o = checkOptions("randperm", options, CREATION_KEYS);
   if (!Number.isInteger(n) || n < 0) throw new ArgumentError(`randperm: n must be a non-negative integer, got ${String(n)}`);
-  if (n > RANDPERM_MAX) throw new ArgumentError(`randperm: n = ${n} is not implemented yet (n ≤ ${RANDPERM_MAX} until the sort primitive lands)`);
   const dtype = o.dtype ?? defaultIntDType;
-  if (dtypes[dtype].kind === "bool") throw new DTypeError("randperm: bool is not a valid dtype");
-  return draw("randperm", `${dtype}|${n}`, deviceName(o.device), o.generator, [], (k) => permutationByRank(k, n, dtype));
+  const info = dtypes[dtype];
+  if (info.kind === "bool") throw new DTypeError("randperm: bool is not a valid dtype");
+  const max = info.kind === "float" ? Infinity : 2 ** (info.itemSize * 8 - (info.kind === "int" ? 1 : 0)) - 1;
+  if (n - 1 > max) throw new ArgumentError(`randperm: n = ${n} values do not fit in ${dtype} (largest ${max}); use a wider dtype (int64)`);
+  return draw("randperm", `${dtype}|${n}`, deviceName(o.device), o.generator, [], (k) => permutationBySort(k, n, dtype));
 }
 
-/** The unit body of randperm: element i's value is the rank of its random bits (ties by position). */
-export function permutationByRank(key: T, n: number, dtype: DType): T {
-  const bits = bits32(key, [n]);
-  const mine = e.broadcastInDim(bits, [n, n], [0]);
-  const other = e.broadcastInDim(bits, [n, n], [1]);
-  const row = e.iota("int32", [n, n], 0);
-  const col = e.iota("int32", [n, n], 1);
-  const before = e.or(e.compare(other, mine, "LT"), e.and(e.compare(other, mine, "EQ"), e.compare(col, row, "LT")));
-  return e.convert(e.reduce("sum", e.convert(before, "int32"), [1]), dtype);
+/** The unit body of randperm: 0..n−1 in the order of their random 64-bit keys. */
+export function permutationBySort(key: T, n: number, dtype: DType): T {
+  const [, positions] = e.sortAlong([bits64(key, [n]), e.iota("int64", [n], 0)], 0, false);
+  return e.convert(positions!, dtype);
 }
 
 // --- distributions with tensor parameters -----------------------------------------------------------
@@ -227,8 +221,8 @@ export function bernoulli(input: Tensor, options?: { p?: number; generator?: Gen
 
 /**
  * Samples category indices (int64) from rows of non-negative weights (1-d [k] or 2-d [n, k]).
- * With replacement: inverse CDF (prefix sums of the weights). Without: Gumbel-max,
- * taking the arg-max of log(w) + Gumbel noise numSamples times and masking each winner.
+ * With replacement: inverse CDF (prefix sums of the weights). Without: Gumbel-top-k, the
+ * numSamples largest of log(w) + Gumbel noise.
  */
 export function multinomial(input: Tensor, numSamples: number, options?: { replacement?: boolean; generator?: Generator }): Tensor {
   checkTensor("multinomial", input);
@@ -277,22 +271,18 @@ function prefixSums(x: T): T {
   return sums;
 }
 
-/** [rows, k] weights → [rows, s] distinct int64 indices by Gumbel-max with masking. */
+/**
+ * [rows, k] weights → [rows, s] distinct int64 indices: the s largest of log(w) + Gumbel noise
+ * (Gumbel-top-k, one sort per row), which is sampling without replacement in weight proportion.
+ */
 export function sampleWithoutReplacement(key: T, w: T, s: number): T {
   const [rows, k] = w.shape as [number, number];
   const dtype = w.dtype;
   const u = uniform(key, [rows, k], dtype);
   const gumbel = e.neg(e.log(e.neg(e.log(e.sub(e.full(1, dtype, [rows, k]), u)))));
-  let scores = e.add(e.log(w), gumbel);
-  const positions = e.iota("int64", [rows, k], 1);
-  const picks: T[] = [];
-  for (let i = 0; i < s; i++) {
-    const [, index] = e.argReduce("argmax", scores, 1);
-    picks.push(e.reshape(index, [rows, 1]));
-    const taken = e.compare(positions, e.broadcastInDim(index, [rows, k], [0]), "EQ");
-    scores = e.select(taken, e.full(-Infinity, dtype, [rows, k]), scores);
-  }
-  return e.concatenate(picks, 1);
+  const scores = e.add(e.log(w), gumbel);
+  const [, order] = e.sortAlong([scores, e.iota("int64", [rows, k], 1)], 1, true);
+  return e.slice(order!, [0, 0], [rows, s]);
 }
 
 // --- *Like and in-place ---------------------------------------------------------------------------
