@@ -244,7 +244,7 @@ describe("indexing op errors and edge cases", () => {
       expect(() => torch.indexSelect(x, 0, i)).toThrow(/index must be 0-d or 1-d/);
       expect(() => torch.maskedFill(x, torch.zeros([4]), 1)).toThrow(torch.DTypeError);
       expect(() => torch.maskedFill(x, torch.tensor([true, false]), 1)).toThrow(torch.ShapeError);
-      expect(() => torch.maskedFill(x, torch.tensor([true, false, true, true]), torch.zeros([2]))).toThrow(/0-d tensor/);
+      expect(() => torch.maskedFill(x, torch.tensor([true, false, true, true]), torch.zeros([2]))).toThrow(/0-dimensional value tensor/);
       expect(() => torch.topk(x, 5)).toThrow(/k = 5 is out of range for dimension 1 of size 4/);
       expect(() => torch.searchsorted(torch.zeros([3]), x, { side: "left", right: true })).toThrow(torch.ArgumentError);
       expect(() => torch.searchsorted(torch.zeros([2, 3]), torch.zeros([3, 1]))).toThrow(/leading dimensions/);

@@ -212,9 +212,81 @@ describe("torch.nn.functional (eager)", () => {
       expect(() => F.batchNorm(x, null, null)).toThrow(/evaluation mode/);
       expect(() => F.batchNorm(torch.zeros([1, 2]), null, null, { training: true })).toThrow(/more than 1 value per channel/);
       const q = torch.zeros([2, 3, 4]);
-      expect(() => F.scaledDotProductAttention(q, q, q, { dropoutP: 0.1 })).toThrow(/dropoutP > 0/);
       expect(() => F.scaledDotProductAttention(q, q, q, { isCausal: true, attnMask: torch.zeros([3, 3]) })).toThrow(torch.ArgumentError);
       expect(() => F.scaledDotProductAttention(q, torch.zeros([2, 3, 5]), q)).toThrow(torch.ShapeError);
       expect(() => F.klDiv(x, x, { reduction: "max" as never })).toThrow(torch.ArgumentError);
+    }));
+});
+
+describe("torch.nn.functional.embedding (eager)", () => {
+  eagerSuite();
+
+  /** The rows of a row-major [rows, dim] table at each index, clamped into range as ours are. */
+  const lookUp = (table: number[], dim: number, idx: number[]): number[] => {
+    const rows = table.length / dim;
+    return idx.flatMap((i) => {
+      const r = Math.min(Math.max(i, 0), rows - 1);
+      return table.slice(r * dim, (r + 1) * dim);
+    });
+  };
+  const table = data(5 * 3, 9).map((v) => v * 4);
+
+  test("looks up rows for any integer index dtype and shape; out-of-range indices clamp", () =>
+    scoped(() => {
+      const w = f64(table, [5, 3]);
+      const idx = [4, 0, 2, 2, 1, 3];
+      for (const dtype of ["int8", "uint8", "int16", "int32", "int64", "uint32"] as const) {
+        const i = torch.tensor(idx, { dtype, shape: [2, 1, 3] });
+        expectTensor(F.embedding(i, w), { dtype: "float64", shape: [2, 1, 3, 3], values: lookUp(table, 3, idx) }, 0);
+      }
+      expectTensor(F.embedding(i64([3], []), w), { dtype: "float64", shape: [3], values: lookUp(table, 3, [3]) }, 0);
+      expectTensor(F.embedding(i64([], [0, 2]), w), { dtype: "float64", shape: [0, 2, 3], values: [] }, 0);
+      expectTensor(F.embedding(i64([-1, 7, 5]), w), { dtype: "float64", shape: [3, 3], values: lookUp(table, 3, [-1, 7, 5]) }, 0);
+      const ints = torch.tensor([10, 20, 30, 40], { dtype: "int32", shape: [2, 2] });
+      expectTensor(F.embedding(i64([1, 1, 0]), ints), { dtype: "int32", shape: [3, 2], values: [30, 40, 30, 40, 10, 20] }, 0);
+      // gradient-only options leave the values alone
+      const opts = { paddingIdx: -1, scaleGradByFreq: true, sparse: true };
+      expectTensor(F.embedding(i64(idx), w, opts), { dtype: "float64", shape: [6, 3], values: lookUp(table, 3, idx) }, 0);
+    }));
+
+  test("maxNorm renormalises the looked-up rows of weight in place (each row once), in normType's norm", () =>
+    scoped(() => {
+      for (const [maxNorm, p] of [[1.5, 2], [2, 1], [0.5, Infinity]] as const) {
+        const w = f64(table, [5, 3]);
+        const alias = w;
+        const idx = [3, 1, 3, 0, 1, 3];
+        const want = [...table];
+        for (const r of new Set(idx)) {
+          const row = table.slice(3 * r, 3 * r + 3).map(Math.abs);
+          const norm = p === Infinity ? Math.max(...row) : p === 1 ? sum(row) : Math.sqrt(sum(row.map((v) => v * v)));
+          if (norm > maxNorm) for (let j = 0; j < 3; j++) want[3 * r + j] = table[3 * r + j]! * (maxNorm / (norm + 1e-7));
+        }
+        expect(want).not.toEqual(table); // some row is long enough to be scaled
+        const out = F.embedding(i64(idx, [2, 3]), w, { maxNorm, normType: p });
+        expectTensor(out, { dtype: "float64", shape: [2, 3, 3], values: lookUp(want, 3, idx) }, 1e-12);
+        expect(alias.isDisposed).toBe(false);
+        valuesOf(alias).forEach((v, k) => expect(Math.abs(v - want[k]!), `weight element ${k}`).toBeLessThanOrEqual(1e-12));
+      }
+      // float16: the scale 1/5 is rounded to float16 (0.199951171875) before it multiplies, as in PyTorch
+      // (whose result is [0.599609375, 0.7998046875], where 3 · 0.2 would round to 0.60009765625)
+      const h = torch.tensor([3, 4, 0.5, 0.5], { dtype: "float16", shape: [2, 2] });
+      const halfRows = [0.599609375, 0.7998046875, 0.5, 0.5];
+      expectTensor(F.embedding(i64([0, 1]), h, { maxNorm: 1 }), { dtype: "float16", shape: [2, 2], values: halfRows }, 0);
+      expectTensor(h, { dtype: "float16", shape: [2, 2], values: halfRows }, 0);
+    }));
+
+  test("typed errors for bad weights, indices and options", () =>
+    scoped(() => {
+      const w = torch.zeros([4, 2]);
+      const idx = i64([0, 1]);
+      expect(() => F.embedding(idx, torch.zeros([4]))).toThrow(/'weight' must be 2-D/);
+      expect(() => F.embedding(torch.zeros([2]), w)).toThrow(torch.DTypeError);
+      expect(() => F.embedding(idx, w, { paddingIdx: 4 })).toThrow(/paddingIdx must be an integer within num_embeddings/);
+      expect(() => F.embedding(idx, w, { paddingIdx: -5 })).toThrow(torch.ArgumentError);
+      expect(() => F.embedding(idx, torch.zeros([4, 2], { dtype: "int32" }), { maxNorm: 1 })).toThrow(/maxNorm needs a floating weight/);
+      expect(() => F.embedding(idx, w, { maxNorm: "1" as never })).toThrow(torch.ArgumentError);
+      expect(() => F.embedding(idx, w, { max_norm: 1 } as never)).toThrow(/unknown option 'max_norm'/);
+      expect(() => F.embedding(idx, torch.zeros([0, 2]))).toThrow(/empty weight/);
+      expect(() => F.embedding([0, 1] as never, w)).toThrow(torch.ArgumentError);
     }));
 });

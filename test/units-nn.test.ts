@@ -56,6 +56,9 @@ const cases: UnitCase[] = [
   ["cosineSimilarity", () => [f32(ramp(12), [3, 4]), f32(ramp(4, 0.3), [4])], (a, b) => F.cosineSimilarity(a!, b!, { dim: -1 })],
   ["pairwiseDistance p1.5", () => [f32(ramp(12), [3, 4]), f32(ramp(12, 0.3), [3, 4])], (a, b) => F.pairwiseDistance(a!, b!, { p: 1.5, keepdim: true })],
   ["normalize", () => [f32(ramp(12), [3, 4])], (x) => F.normalize(x!, { p: 1, dim: 0 })],
+  // one unit: a gather of the rows, and the renormalised weight scattered back (rebound to output 1)
+  ["embedding maxNorm", () => [torch.tensor([3, 0, 3, 5, 1, -2], { dtype: "int32", shape: [2, 3] }), f32(ramp(20), [5, 4])],
+    (i, w) => [F.embedding(i!, w!, { maxNorm: 2 }), w!]],
 ];
 
 // XLA's exp/log/tanh/erf approximations differ from ours by a few float32 ulps

@@ -15,3 +15,4 @@ export {
 export { cosineSimilarity, pairwiseDistance, normalize } from "../ops/api/nn_distance.js";
 export { dropout, type DropoutOptions } from "../ops/api/nn_dropout.js";
 export * from "../ops/api/nn_window_index.js";
+export { embedding, type EmbeddingOptions } from "../ops/api/nn_embedding.js";

@@ -49,18 +49,30 @@ function addBias(op: string, y: Tracer, b: Tracer | undefined): Tracer {
   return e.add(y, perChannel(b, y.shape));
 }
 
+type ConvBody = (x: Tracer, w: Tracer, finish: (y: Tracer) => Tracer) => Tracer;
+
+/**
+ * Checks a convolution's tensors and runs its unit on [input, weight, bias?]: `body` gets the input
+ * with a batch dim, the weight, and `finish`, which adds the bias and drops a batch dim it added.
+ */
+function runConv(op: string, n: number, input: Tensor, weight: Tensor, options: ConvOptions | ConvTransposeOptions, body: ConvBody): Tensor {
+  checkTensor(op, input);
+  checkTensor(op, weight, "weight");
+  const bias = options.bias;
+  if (bias !== undefined) checkTensor(op, bias, "bias");
+  return run(op, bias ? [input, weight, bias] : [input, weight], keyOf(options), ([xi, wi, bi]) => {
+    const w = wi as Tracer;
+    const { x, unbatch } = batched(op, xi as Tracer, n);
+    checkWeight(op, x, w, n);
+    checkGroups(op, options.groups ?? 1);
+    return body(x, w, (y) => unbatch(addBias(op, y, bi as Tracer | undefined)));
+  });
+}
+
 function convNd(op: string, n: number) {
   return (input: Tensor, weight: Tensor, options: ConvOptions = {}): Tensor => {
-    checkTensor(op, input);
-    checkTensor(op, weight, "weight");
-    const { bias, stride = 1, padding = 0, dilation = 1, groups = 1 } = options;
-    if (bias !== undefined) checkTensor(op, bias, "bias");
-    const args = bias ? [input, weight, bias] : [input, weight];
-    return run(op, args, keyOf(options), ([xi, wi, bi]) => {
-      const w = wi as Tracer;
-      const { x, unbatch } = batched(op, xi as Tracer, n);
-      checkWeight(op, x, w, n);
-      checkGroups(op, groups);
+    const { stride = 1, padding = 0, dilation = 1, groups = 1 } = options;
+    return runConv(op, n, input, weight, options, (x, w, finish) => {
       const strides = tuple(op, "stride", stride, n, 1);
       const dil = tuple(op, "dilation", dilation, n, 1);
       const channels = x.shape[1]!;
@@ -85,8 +97,7 @@ function convNd(op: string, n: number) {
           throw new ShapeError(`${op}: kernel size ${fmtShape(w.shape.slice(2))} (dilated) is larger than the padded input ${fmtShape(x.shape.slice(2))}`);
         }
       });
-      const y = e.convolution(x, w, { strides, padding: pads, lhsDilation: strides.map(() => 1), rhsDilation: dil, featureGroups: groups, batchGroups: 1 });
-      return unbatch(addBias(op, y, bi as Tracer | undefined));
+      return finish(e.convolution(x, w, { strides, padding: pads, lhsDilation: strides.map(() => 1), rhsDilation: dil, featureGroups: groups, batchGroups: 1 }));
     });
   };
 }
@@ -100,16 +111,8 @@ export const conv3d = convNd("conv3d", 3);
 
 function convTransposeNd(op: string, n: number) {
   return (input: Tensor, weight: Tensor, options: ConvTransposeOptions = {}): Tensor => {
-    checkTensor(op, input);
-    checkTensor(op, weight, "weight");
-    const { bias, stride = 1, padding = 0, outputPadding = 0, groups = 1, dilation = 1 } = options;
-    if (bias !== undefined) checkTensor(op, bias, "bias");
-    const args = bias ? [input, weight, bias] : [input, weight];
-    return run(op, args, keyOf(options), ([xi, wi, bi]) => {
-      const w = wi as Tracer;
-      const { x, unbatch } = batched(op, xi as Tracer, n);
-      checkWeight(op, x, w, n);
-      checkGroups(op, groups);
+    const { stride = 1, padding = 0, outputPadding = 0, groups = 1, dilation = 1 } = options;
+    return runConv(op, n, input, weight, options, (x, w, finish) => {
       const strides = tuple(op, "stride", stride, n, 1);
       const pad = tuple(op, "padding", padding, n, 0);
       const outPad = tuple(op, "outputPadding", outputPadding, n, 0);
@@ -129,8 +132,7 @@ function convTransposeNd(op: string, n: number) {
         const edge = dil[i]! * (k - 1) - pad[i]!;
         return [edge, edge + outPad[i]!] as const;
       });
-      const y = e.convolution(x, flipped, { strides: kernel.map(() => 1), padding: pads, lhsDilation: strides, rhsDilation: dil, featureGroups: groups, batchGroups: 1 });
-      return unbatch(addBias(op, y, bi as Tracer | undefined));
+      return finish(e.convolution(x, flipped, { strides: kernel.map(() => 1), padding: pads, lhsDilation: strides, rhsDilation: dil, featureGroups: groups, batchGroups: 1 }));
     });
   };
 }
