@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { type DType, defaultFloatDType, defaultIntDType, dtypeInfo, dtypeOfTypedArray, dtypes, type StorageArray } from "./dtype.js";
-import { parseDevice } from "./device.js";
+import { checkDeviceHolds, parseDevice } from "./device.js";
 import { toBFloat16Bits, toFloat16Bits } from "./half.js";
 import { resolveDevice } from "./runtime/clients.js";
 import { ArgumentError, callNative, DTypeError, ShapeError } from "./runtime/errors.js";
@@ -177,6 +177,7 @@ export function tensor(data: TensorData, options: TensorOptions = {}): Tensor {
 
 /** Copies host storage (already in `dtype`'s layout) to a device and wraps it as a Tensor. */
 export function fromHost(storage: ArrayBufferView, dtype: DType, shape: readonly number[], device?: string | { type: string; index: number }): Tensor {
+  checkDeviceHolds("tensor", dtype, device);
   const target = resolveDevice(device);
   const client = target.client.native;
   const buffer = callNative({ op: "bufferFromHost", device: target.name }, () =>

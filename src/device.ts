@@ -2,7 +2,8 @@
  * @file Device strings ("cpu", "cpu:1", "tpu", "tpu:0", "cuda:0", any registered plugin name) and
  * the entry points of plugin registration; discovery itself lives in src/plugins/.
  */
-import { DeviceError } from "./runtime/errors.js";
+import type { DType } from "./dtype.js";
+import { DeviceError, DTypeError } from "./runtime/errors.js";
 import { type Host, realHost } from "./plugins/host.js";
 import { pluginEntry, pluginNames } from "./plugins/registry.js";
 
@@ -18,6 +19,17 @@ export interface Device {
 export type DeviceLike = string | Device;
 
 export const defaultDeviceType = "cpu";
+
+/** Dtypes a kind of device cannot hold: TPUs have no float64. */
+export const unsupportedDTypes: Readonly<Record<string, readonly DType[]>> = { tpu: ["float64"] };
+
+/** DTypeError when `device` cannot hold `dtype`; checked before anything is sent to the device. */
+export function checkDeviceHolds(op: string, dtype: DType, device: DeviceLike | undefined): void {
+  const { type } = parseDevice(device);
+  if (unsupportedDTypes[type]?.includes(dtype)) {
+    throw new DTypeError(`${op}: ${formatDevice(parseDevice(device))} cannot hold ${dtype} tensors; use float32 (e.g. t.to("float32") before moving the tensor there)`);
+  }
+}
 
 const devicePattern = /^([A-Za-z_][A-Za-z0-9_]*)(?::(\d+))?$/;
 

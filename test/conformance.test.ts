@@ -9,6 +9,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
+import { unsupportedDTypes } from "../src/device.js";
 import { type FixtureCase, hasMethod, loadFamilies, loadKnownFailures, resolveFunction, runCase } from "./helpers/fixtures.js";
 import { realRuntimeMissing } from "./helpers/runtime.js";
 
@@ -18,8 +19,6 @@ const families = loadFamilies();
 const known = loadKnownFailures();
 const devices = missingRuntime ? [] : torch.runtime.devices().map((d) => ({ device: d.device, kind: d.kind }));
 
-/** Dtypes a device kind cannot hold (DESIGN: float64 on TPU is a DTypeError). */
-const unsupportedOn: Record<string, readonly string[]> = { tpu: ["float64"] };
 
 function dtypesOf(c: FixtureCase): Set<string> {
   const out = new Set(c.inputs.map((i) => i.dtype));
@@ -55,7 +54,7 @@ describe.skipIf(missingRuntime !== undefined)(`conformance with PyTorch${missing
         if (methodName !== undefined && !hasMeth) missingMethods.add(`.${methodName}`);
         if (!hasFn && !tensorOnly) missingFunctions.add(label);
         for (const { device, kind } of devices) {
-          const unsupported = (unsupportedOn[kind] ?? []).filter((d) => dtypesOf(c).has(d));
+          const unsupported = (unsupportedDTypes[kind] ?? []).filter((d) => dtypesOf(c).has(d));
           if (unsupported.length > 0) {
             it.skip(`${c.id} [${device}] — ${unsupported.join(", ")} is not supported on ${kind}`, () => {});
             continue;

@@ -311,3 +311,16 @@ describe("async tidy", () => {
     t.dispose();
   });
 });
+
+describe("a dtype the device cannot hold", () => {
+  test("float64 on a TPU is a DTypeError before anything reaches the plugin (creation, to, on-device creation)", () => {
+    const before = torch.runtime.stats().compiles;
+    expect(() => torch.tensor([1.5, 2], { dtype: "float64", device: "tpu" })).toThrow(torch.DTypeError);
+    expect(() => torch.tensor([1.5, 2], { dtype: "float64", device: "tpu:0" })).toThrow(/tpu:0 cannot hold float64 tensors; use float32/);
+    expect(() => torch.zeros([2], { dtype: "float64", device: "tpu" })).toThrow(torch.DTypeError);
+    const x = torch.tensor([1.5, 2], { dtype: "float64" });
+    expect(() => x.to("tpu")).toThrow(torch.DTypeError);
+    x.dispose();
+    expect(torch.runtime.stats().compiles).toBe(before);
+  });
+});

@@ -3,6 +3,7 @@
  * device) finds a cached executable, or the unit is traced into a Graph of primitives once, lowered
  * and compiled by the addon. A hit costs the signature string and one native run.
  */
+import { checkDeviceHolds } from "../device.js";
 import { resolveDevice } from "../runtime/clients.js";
 import { addon } from "../runtime/addon.js";
 import { DeviceError, isNativeError, mapNativeError } from "../runtime/errors.js";
@@ -44,6 +45,7 @@ function signature(op: string, statics: string, inputs: readonly Tensor[], devic
 
 function compileUnit(op: string, inputs: readonly Tensor[], device: string, body: UnitBody): CacheEntry {
   const { graph, single } = trace(inputs, body); // shape and dtype errors are thrown here
+  for (const o of graph.outputs) checkDeviceHolds(op, graph.avals[o]!.dtype, device);
   const wire = toNative(graph);
   const target = resolveDevice(device);
   listener?.(op, wire, target.name);

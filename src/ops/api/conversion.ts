@@ -5,7 +5,7 @@
  */
 import { fromHost } from "../../creation.js";
 import { type DType, dtypes, isDType } from "../../dtype.js";
-import { type DeviceLike, parseDevice } from "../../device.js";
+import { checkDeviceHolds, type DeviceLike, parseDevice } from "../../device.js";
 import { resolveDevice } from "../../runtime/clients.js";
 import { ArgumentError, callNative } from "../../runtime/errors.js";
 import { bufferOf, Tensor } from "../../tensor.js";
@@ -47,6 +47,7 @@ export function to(x: Tensor, target?: ToTarget, options?: ToOptions): Tensor {
   const want = parseTarget(target, options);
   const dtype = want.dtype === undefined ? x.dtype : dtypes[want.dtype]?.name;
   if (dtype === undefined) throw new ArgumentError(`to: unknown dtype '${String(want.dtype)}'`);
+  if (want.device !== undefined) checkDeviceHolds("to", dtype, want.device);
   const device = want.device === undefined ? x.device : resolveDevice(parseDevice(want.device)).name;
   if (dtype === x.dtype && device === x.device) return want.copy ? clone(x) : x;
   const converted = dtype === x.dtype ? x : run("to", [x], dtype, ([v]) => e.convert(v as Tracer, dtype));

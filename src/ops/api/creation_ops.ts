@@ -3,8 +3,7 @@
  * iota or broadcast); no host array is uploaded. `empty` is zero-filled (there is no uninitialized memory).
  */
 import { type DType, defaultFloatDType, defaultIntDType, dtypeInfo } from "../../dtype.js";
-import { parseDevice } from "../../device.js";
-import { resolveDevice } from "../../runtime/clients.js";
+import { canonicalDevice, parseDevice } from "../../device.js";
 import { ArgumentError, DTypeError, ShapeError, TorchError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { dispatch1 } from "../../trace/eager.js";
@@ -46,8 +45,9 @@ function sizeArgs(op: string, args: readonly unknown[]): [number[], unknown] {
   return [list as number[], opts];
 }
 
+/** The canonical device name; the device itself is opened when the unit compiles (after its dtype checks). */
 function deviceName(device: DeviceOpt | undefined): string {
-  return resolveDevice(device).name;
+  return canonicalDevice(device);
 }
 
 function make(op: string, statics: string, device: DeviceOpt | undefined, body: () => Tracer): Tensor {
