@@ -75,7 +75,7 @@ export function elementwiseChain(torch) {
 
 function linear(torch, x, w, b) {
   const F = torch.nn?.functional;
-  return F?.linear ? F.linear(x, w, b) : torch.add(torch.matmul(x, torch.t(w)), b);
+  return F?.linear ? F.linear(x, w, { bias: b }) : torch.add(torch.matmul(x, torch.t(w)), b);
 }
 
 function crossEntropy(torch, logits, labels) {

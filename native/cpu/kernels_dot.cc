@@ -7,7 +7,9 @@
 // (f32 x f32 -> f16 rounds once, f32 x f32 -> i32 truncates the float sum).
 #include <algorithm>
 
+#include "gemm.h"
 #include "kernels.h"
+#include "thread_pool.h"
 
 namespace tpjrt::cpu {
 
@@ -134,6 +136,69 @@ Literal batchedMatmul(const Literal& a, const Literal& b, int64_t batch, int64_t
   });
 }
 
+// An operand seen as a batch of strided matrices: rows are the dimensions `rows` taken together,
+// columns the dimensions `cols`. Fails (returns false) when either group cannot be walked with one
+// stride; size-1 dimensions never matter.
+template <class T>
+bool viewAsMatrices(const Literal& x, const std::vector<int64_t>& batch, const std::vector<int64_t>& rows,
+                    const std::vector<int64_t>& cols, StridedMatrices<T>& view) {
+  const std::vector<int64_t>& dims = x.type.dims;
+  const std::vector<int64_t> strides = rowMajorStrides(dims);
+  auto stride = [&](const std::vector<int64_t>& group, int64_t& out) {
+    out = 0;
+    int64_t expected = -1;  // the stride the next dimension must have, from the one after it
+    for (size_t i = group.size(); i-- > 0;) {
+      const size_t d = size_t(group[i]);
+      if (dims[d] == 1) continue;
+      if (expected >= 0 && strides[d] != expected) return false;
+      if (expected < 0) out = strides[d];
+      expected = strides[d] * dims[d];
+    }
+    return true;
+  };
+  if (!stride(rows, view.rowStride) || !stride(cols, view.colStride)) return false;
+  view.data = elements<T>(x);
+  view.batchOffsets.assign(1, 0);
+  for (int64_t d : batch) {  // row-major over the batch dimensions, in their listed order
+    std::vector<int64_t> next;
+    next.reserve(view.batchOffsets.size() * size_t(dims[size_t(d)]));
+    for (int64_t base : view.batchOffsets)
+      for (int64_t i = 0; i < dims[size_t(d)]; ++i) next.push_back(base + i * strides[size_t(d)]);
+    view.batchOffsets = std::move(next);
+  }
+  return true;
+}
+
+// `x` as matrices; where a group of dimensions cannot be walked with one stride, first copies `x`
+// into [batch, rows, cols] order (`copy` holds it, so it must outlive the view).
+template <class T>
+StridedMatrices<T> matricesOf(const Literal& x, const std::vector<int64_t>& batch, const std::vector<int64_t>& rows,
+                              const std::vector<int64_t>& cols, Literal& copy) {
+  StridedMatrices<T> view;
+  if (viewAsMatrices(x, batch, rows, cols, view)) return view;
+  copy = transposeLiteral(x, concat(batch, rows, cols));
+  auto range = [](size_t from, size_t count) {
+    std::vector<int64_t> v(count);
+    for (size_t i = 0; i < count; ++i) v[i] = int64_t(from + i);
+    return v;
+  };
+  viewAsMatrices(copy, range(0, batch.size()), range(batch.size(), rows.size()),
+                 range(batch.size() + rows.size(), cols.size()), view);
+  return view;
+}
+
+// Float dot_general through the GEMM: out[batch, m, n] = lhs[batch, m, k] · rhs[batch, k, n].
+template <class T>
+Literal floatDot(const Literal& lhs, const Literal& rhs, const DotDims& dims, const std::vector<int64_t>& lhsFree,
+                 const std::vector<int64_t>& rhsFree, int64_t m, int64_t k, int64_t n, const TensorType& type) {
+  Literal lhsCopy, rhsCopy;
+  StridedMatrices<T> a = matricesOf<T>(lhs, dims.lhsBatch, lhsFree, dims.lhsContract, lhsCopy);
+  StridedMatrices<T> b = matricesOf<T>(rhs, dims.rhsBatch, dims.rhsContract, rhsFree, rhsCopy);
+  Literal out = makeLiteral(type);
+  gemm<T>(m, n, k, a, b, elements<T>(out), currentThreadPool());
+  return out;
+}
+
 }  // namespace
 
 Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& result) {
@@ -160,6 +225,22 @@ Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& res
   const int64_t n = product(rhs.type.dims, rhsFree);
   if (numElements(result) != batch * m * n) fail("result shape does not match the operands");
 
+  // Floats go through the GEMM (half types in f32 panels, as the accumulator was float already).
+  if (compute == ElementType::F32 || compute == ElementType::F64 || compute == ElementType::F16 ||
+      compute == ElementType::BF16) {
+    const ElementType wide = compute == ElementType::F64 ? ElementType::F64 : ElementType::F32;
+    auto widened = [&](const Literal& x, Literal& copy) -> const Literal& {
+      if (x.type.element == wide && compute == wide) return x;
+      return copy = convertTo(op, convertTo(op, x, compute), wide);
+    };
+    Literal lhsWide, rhsWide;  // only when the operands need converting
+    const Literal& a = widened(lhs, lhsWide);
+    const Literal& b = widened(rhs, rhsWide);
+    TensorType type{wide, result.dims};
+    Literal out = wide == ElementType::F64 ? floatDot<double>(a, b, dims, lhsFree, rhsFree, m, k, n, type)
+                                           : floatDot<float>(a, b, dims, lhsFree, rhsFree, m, k, n, type);
+    return convertTo(op, convertTo(op, std::move(out), compute), result.element);
+  }
   Literal a = convertTo(op, transposeLiteral(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContract)), compute);
   Literal b = convertTo(op, transposeLiteral(rhs, concat(dims.rhsBatch, dims.rhsContract, rhsFree)), compute);
   Literal out = batchedMatmul(a, b, batch, m, k, n, TensorType{compute, result.dims});

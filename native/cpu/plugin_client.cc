@@ -9,7 +9,7 @@
 
 namespace tpjrt::cpu {
 
-ClientState::ClientState(int deviceCount) {
+ClientState::ClientState(int deviceCount, int threads) : threadPool(std::make_unique<ThreadPool>(threads)) {
   for (int id = 0; id < deviceCount; ++id) {
     auto device = std::make_unique<PJRT_Device>();
     device->client = this;
@@ -67,31 +67,44 @@ ClientState& stateOf(PJRT_Client* client) {
 
 namespace {
 
-int64_t readDeviceCount(const PJRT_NamedValue* options, size_t count) {
+struct CreateOptions {
   int64_t deviceCount = 1;
+  int64_t numThreads = 0;  // 0: env TORCH_PJRT_CPU_THREADS, else the CPUs this process may use
+};
+
+CreateOptions readCreateOptions(const PJRT_NamedValue* options, size_t count) {
+  CreateOptions out;
   if (count > 0) requireNonNull(options, "create_options");
   for (size_t i = 0; i < count; ++i) {
     const PJRT_NamedValue& option = options[i];
     std::string name = option.name ? std::string(option.name, option.name_size) : std::string();
-    if (name != "device_count")
-      fail("unknown option '" + name + "' (the torch-pjrt cpu plugin accepts: device_count)");
+    if (name != "device_count" && name != "num_threads")
+      fail("unknown option '" + name + "' (the torch-pjrt cpu plugin accepts: device_count, num_threads)");
     if (option.type != PJRT_NamedValue_kInt64)
-      fail("option device_count must be an int64 (PJRT_NamedValue type 1), got type " +
+      fail("option " + name + " must be an int64 (PJRT_NamedValue type 1), got type " +
            std::to_string(int(option.type)));
+    if (name == "num_threads") {
+      if (option.int64_value < 1 || option.int64_value > kMaxThreads)
+        fail("option num_threads must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
+             std::to_string(option.int64_value));
+      out.numThreads = option.int64_value;
+      continue;
+    }
     if (option.int64_value < 1 || option.int64_value > kMaxDevices)
       fail("option device_count must be between 1 and " + std::to_string(kMaxDevices) + ", got " +
            std::to_string(option.int64_value));
-    deviceCount = option.int64_value;
+    out.deviceCount = option.int64_value;
   }
-  return deviceCount;
+  return out;
 }
 
 PJRT_Error* clientCreate(PJRT_Client_Create_Args* args) {
   return guarded("PJRT_Client_Create", [&] {
     TPJRT_CHECK_ARGS(PJRT_Client_Create_Args, args, client);
-    int64_t deviceCount = readDeviceCount(args->create_options, args->num_options);
+    CreateOptions options = readCreateOptions(args->create_options, args->num_options);
+    int threads = chooseThreadCount(options.numThreads);
     auto client = std::make_unique<PJRT_Client>();
-    client->state = std::make_shared<ClientState>(int(deviceCount));
+    client->state = std::make_shared<ClientState>(int(options.deviceCount), threads);
     args->client = client.release();
   });
 }

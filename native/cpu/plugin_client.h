@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pjrt_c_api.h"
+#include "thread_pool.h"
 
 namespace tpjrt::cpu {
 struct ClientState;
@@ -56,7 +57,7 @@ constexpr int kMemoryKindId = 0;
 constexpr int64_t kMaxDevices = 64;
 
 struct ClientState {
-  explicit ClientState(int deviceCount);
+  ClientState(int deviceCount, int threads);
   ClientState(const ClientState&) = delete;
   ClientState& operator=(const ClientState&) = delete;
 
@@ -65,6 +66,8 @@ struct ClientState {
   std::vector<std::unique_ptr<PJRT_Device>> devices;
   std::vector<PJRT_Device*> deviceList;
   std::vector<PJRT_Memory*> memoryList;
+  // Kernels split big work over it (see thread_pool.h); sized by the num_threads option.
+  std::unique_ptr<ThreadPool> threadPool;
 
   PJRT_Device* deviceById(int64_t id) const;  // NULL when there is none
   // Throw INVALID_ARGUMENT unless the handle belongs to this client.

@@ -9,6 +9,7 @@
 #include "plugin_executable.h"
 #include "plugin_slots.h"
 #include "stablehlo.h"
+#include "thread_pool.h"
 
 namespace tpjrt::cpu {
 namespace {
@@ -89,7 +90,11 @@ PJRT_Error* execute(Args* args) {
       requireNonNull(args->output_lists[0], "output_lists[0]");
     }
 
-    std::vector<Literal> results = interpret(program.module, main, inputs);
+    std::vector<Literal> results;
+    {
+      ThreadPoolScope pool(loaded.client->threadPool.get());
+      results = interpret(program.module, main, inputs);
+    }
     inputs.clear();
     if (results.size() != numOutputs)
       fail("the interpreter returned " + std::to_string(results.size()) + " results but main declares " +

@@ -1,0 +1,281 @@
+// The GEMM driver: blocks C into cache-sized pieces (columns of B by nc, the contraction by kc, rows
+// of A by mc), packs each piece of A and B into micro-panels, and runs the register-tiled
+// micro-kernel over them. Threads take rectangles of C (and batch elements) as separate tasks, each
+// packing its own panels, so no task waits on another.
+#include "gemm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "error.h"
+#include "gemm_kernels.h"
+#include "thread_pool.h"
+
+namespace tpjrt::cpu {
+namespace gemm_detail {
+namespace {
+
+// The portable kernel: a 4 × 4 tile of scalars that the compiler may vectorise for the baseline ISA.
+#define GEMM_TARGET
+template <class S>
+struct Scalar {
+  using T = S;
+  using Reg = S;
+  static constexpr int kLanes = 1;
+  static Reg zero() { return S(0); }
+  static Reg load(const T* p) { return *p; }
+  static Reg loadu(const T* p) { return *p; }
+  static void storeu(T* p, Reg r) { *p = r; }
+  static Reg broadcast(const T* p) { return *p; }
+  static Reg fma(Reg a, Reg b, Reg c) { return a * b + c; }
+  static Reg add(Reg a, Reg b) { return a + b; }
+};
+#include "gemm_microkernel.inc"
+#undef GEMM_TARGET
+
+}  // namespace
+
+MicroKernel<float> portableKernelF32() { return {4, 4, microKernel<Scalar<float>, 4, 4>, 128, 256, 4096}; }
+MicroKernel<double> portableKernelF64() { return {4, 4, microKernel<Scalar<double>, 4, 4>, 64, 256, 4096}; }
+
+}  // namespace gemm_detail
+
+namespace {
+
+using gemm_detail::MicroKernel;
+
+bool cpuHas(GemmIsa isa) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  if (isa == GemmIsa::Avx2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (isa == GemmIsa::Avx512) return __builtin_cpu_supports("avx512f");
+#endif
+  return false;
+}
+
+template <class T> MicroKernel<T> kernelFor(GemmIsa isa);
+template <> MicroKernel<float> kernelFor<float>(GemmIsa isa) {
+  if (isa == GemmIsa::Avx512) return gemm_detail::avx512KernelF32();
+  if (isa == GemmIsa::Avx2) return gemm_detail::avx2KernelF32();
+  return gemm_detail::portableKernelF32();
+}
+template <> MicroKernel<double> kernelFor<double>(GemmIsa isa) {
+  if (isa == GemmIsa::Avx512) return gemm_detail::avx512KernelF64();
+  if (isa == GemmIsa::Avx2) return gemm_detail::avx2KernelF64();
+  return gemm_detail::portableKernelF64();
+}
+
+GemmIsa bestIsa() {
+  static const GemmIsa best = cpuHas(GemmIsa::Avx512) ? GemmIsa::Avx512
+                              : cpuHas(GemmIsa::Avx2) ? GemmIsa::Avx2
+                                                      : GemmIsa::Portable;
+  return best;
+}
+
+int64_t roundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
+
+template <class T>
+struct Plan {
+  MicroKernel<T> kernel;
+  int64_t mc, kc, nc;
+};
+
+template <class T>
+Plan<T> makePlan(const GemmOptions& options) {
+  GemmIsa isa = options.isa == GemmIsa::Auto ? bestIsa() : options.isa;
+  if (!gemmIsaAvailable(isa)) fail(std::string("gemm: this CPU cannot run the ") + gemmIsaName(isa) + " path");
+  MicroKernel<T> k = kernelFor<T>(isa);
+  auto pick = [](int64_t wanted, int64_t fallback, int64_t unit) { return roundUp(wanted > 0 ? wanted : fallback, unit); };
+  return {k, pick(options.mc, k.mc, k.mr), pick(options.kc, k.kc, 1), pick(options.nc, k.nc, k.nr)};
+}
+
+// Per-thread packing buffers, grown on demand and kept for the next product.
+template <class T>
+T* workspace(size_t elements) {
+  thread_local std::unique_ptr<T[]> storage;
+  thread_local size_t capacity = 0;
+  constexpr size_t kAlign = 64 / sizeof(T);
+  if (capacity < elements + kAlign) {
+    capacity = elements + kAlign;
+    storage.reset(new T[capacity]);
+  }
+  T* p = storage.get();
+  return p + (kAlign - (reinterpret_cast<uintptr_t>(p) / sizeof(T)) % kAlign) % kAlign;
+}
+
+// Packs rows × depth of `src` (element (r, p) at src[r * rowStride + p * depthStride]) into panels of
+// W rows: panel q holds, for each p, the W values of rows q·W.., zero past the end. Reads run along
+// whichever stride is 1, so both plain and transposed operands stream through memory.
+template <int W, class T>
+void packPanelsOf(T* dst, const T* src, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth) {
+  const int64_t full = rows / W * W;
+  if (rowStride == 1 && depthStride != 1) {
+    for (int64_t p = 0; p < depth; ++p) {
+      const T* s = src + p * depthStride;
+      for (int64_t r0 = 0; r0 < full; r0 += W) {
+        T* d = dst + r0 * depth + p * W;
+#pragma GCC unroll 32
+        for (int i = 0; i < W; ++i) d[i] = s[r0 + i];
+      }
+    }
+  } else {
+    for (int64_t r0 = 0; r0 < full; r0 += W) {
+      const T* s = src + r0 * rowStride;
+      T* d = dst + r0 * depth;
+      for (int64_t p = 0; p < depth; ++p)
+#pragma GCC unroll 32
+        for (int i = 0; i < W; ++i) d[p * W + i] = s[i * rowStride + p * depthStride];
+    }
+  }
+  if (full == rows) return;
+  const int64_t w = rows - full;
+  const T* s = src + full * rowStride;
+  T* d = dst + full * depth;
+  for (int64_t p = 0; p < depth; ++p)
+    for (int64_t i = 0; i < W; ++i) d[p * W + i] = i < w ? s[i * rowStride + p * depthStride] : T(0);
+}
+
+template <class T>
+void packPanels(T* dst, const T* src, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, int width) {
+  switch (width) {
+    case 4: return packPanelsOf<4>(dst, src, rowStride, depthStride, rows, depth);
+    case 6: return packPanelsOf<6>(dst, src, rowStride, depthStride, rows, depth);
+    case 8: return packPanelsOf<8>(dst, src, rowStride, depthStride, rows, depth);
+    case 16: return packPanelsOf<16>(dst, src, rowStride, depthStride, rows, depth);
+    case 32: return packPanelsOf<32>(dst, src, rowStride, depthStride, rows, depth);
+  }
+  fail("gemm: no packing for panels of width " + std::to_string(width), ErrorCode::Internal);
+}
+
+// One matrix, one rectangle of C: c[i * cRow + j * cCol] = Σ_p a(i, p) b(p, j).
+template <class T>
+struct Block {
+  int64_t m, n, k;
+  const T* a;
+  int64_t aRow, aCol;
+  const T* b;
+  int64_t bRow, bCol;
+  T* c;
+  int64_t cRow, cCol;
+};
+
+template <class T>
+void gemmBlock(const Plan<T>& plan, const Block<T>& x) {
+  if (x.m <= 0 || x.n <= 0) return;
+  if (x.k == 0) {
+    for (int64_t i = 0; i < x.m; ++i)
+      for (int64_t j = 0; j < x.n; ++j) x.c[i * x.cRow + j * x.cCol] = T(0);
+    return;
+  }
+  const int MR = plan.kernel.mr, NR = plan.kernel.nr;
+  const size_t aSize = size_t(roundUp(plan.mc * plan.kc, 16)), bSize = size_t(roundUp(plan.nc * plan.kc, 16));
+  T* packA = workspace<T>(aSize + bSize + size_t(MR * NR));
+  T* packB = packA + aSize;  // sizes are multiples of 16 elements, so packB stays 64-byte aligned
+  T* tile = packB + bSize;
+  for (int64_t jc = 0; jc < x.n; jc += plan.nc) {
+    const int64_t nc = std::min(plan.nc, x.n - jc);
+    for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
+      const int64_t kc = std::min(plan.kc, x.k - pc);
+      const bool accumulate = pc > 0;
+      packPanels(packB, x.b + pc * x.bRow + jc * x.bCol, x.bCol, x.bRow, nc, kc, NR);
+      for (int64_t ic = 0; ic < x.m; ic += plan.mc) {
+        const int64_t mc = std::min(plan.mc, x.m - ic);
+        packPanels(packA, x.a + ic * x.aRow + pc * x.aCol, x.aRow, x.aCol, mc, kc, MR);
+        for (int64_t jr = 0; jr < nc; jr += NR) {
+          const int64_t nr = std::min<int64_t>(NR, nc - jr);
+          const T* bPanel = packB + jr * kc;
+          for (int64_t ir = 0; ir < mc; ir += MR) {
+            const int64_t mr = std::min<int64_t>(MR, mc - ir);
+            const T* aPanel = packA + ir * kc;
+            T* c = x.c + (ic + ir) * x.cRow + (jc + jr) * x.cCol;
+            if (mr == MR && nr == NR && x.cCol == 1) {
+              plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate);
+              continue;
+            }
+            plan.kernel.run(kc, aPanel, bPanel, tile, NR, false);
+            for (int64_t i = 0; i < mr; ++i)
+              for (int64_t j = 0; j < nr; ++j) {
+                T& out = c[i * x.cRow + j * x.cCol];
+                out = accumulate ? out + tile[i * NR + j] : tile[i * NR + j];
+              }
+          }
+        }
+      }
+    }
+  }
+}
+
+constexpr int64_t kTasksPerThread = 2;
+
+}  // namespace
+
+bool gemmIsaAvailable(GemmIsa isa) {
+  return isa == GemmIsa::Auto || isa == GemmIsa::Portable || cpuHas(isa);
+}
+
+const char* gemmIsaName(GemmIsa isa) {
+  switch (isa) {
+    case GemmIsa::Auto: return "auto";
+    case GemmIsa::Portable: return "portable";
+    case GemmIsa::Avx2: return "avx2+fma";
+    case GemmIsa::Avx512: return "avx512f";
+  }
+  return "?";
+}
+
+template <class T>
+void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const StridedMatrices<T>& b, T* c,
+          ThreadPool* pool, const GemmOptions& options) {
+  const int64_t batch = int64_t(a.batchOffsets.size());
+  if (int64_t(b.batchOffsets.size()) != batch) fail("gemm: lhs and rhs batch sizes differ", ErrorCode::Internal);
+  if (batch == 0 || m == 0 || n == 0) return;
+  const Plan<T> plan = makePlan<T>(options);
+
+  // A few columns and many rows: compute Cᵀ = Bᵀ·Aᵀ instead, so the narrow side pads the short
+  // (row) side of the micro-tile rather than the wide one.
+  const bool swap = n < plan.kernel.nr && m > n;
+  Block<T> shape{m, n, k, a.data, a.rowStride, a.colStride, b.data, b.rowStride, b.colStride, c, n, 1};
+  if (swap) shape = {n, m, k, b.data, b.colStride, b.rowStride, a.data, a.colStride, a.rowStride, c, 1, n};
+  const std::vector<int64_t>& aOffsets = swap ? b.batchOffsets : a.batchOffsets;
+  const std::vector<int64_t>& bOffsets = swap ? a.batchOffsets : b.batchOffsets;
+  auto blockOf = [&](int64_t p, int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
+    Block<T> x = shape;
+    x.m = rows;
+    x.n = cols;
+    x.a += aOffsets[size_t(p)] + i0 * shape.aRow;
+    x.b += bOffsets[size_t(p)] + j0 * shape.bCol;
+    x.c += p * m * n + i0 * shape.cRow + j0 * shape.cCol;
+    return x;
+  };
+
+  const int64_t flops = 2 * batch * m * n * std::max<int64_t>(k, 1);
+  const int64_t minParallel = options.minParallelFlops > 0 ? options.minParallelFlops : kGemmMinParallelFlops;
+  const int threads = pool ? pool->size() : 1;
+  if (threads == 1 || flops < minParallel) {
+    for (int64_t p = 0; p < batch; ++p) gemmBlock(plan, blockOf(p, 0, 0, shape.m, shape.n));
+    return;
+  }
+  // Rectangles of C per batch element: split the columns first (each task then packs all of A's
+  // rows once), then the rows, never thinner than four micro-tiles.
+  const int64_t MR = plan.kernel.mr, NR = plan.kernel.nr;
+  const int64_t perBatch = ceilDiv(threads * kTasksPerThread, batch);
+  int64_t tn = std::clamp<int64_t>(perBatch, 1, std::max<int64_t>(1, shape.n / (4 * NR)));
+  int64_t tm = std::clamp<int64_t>(ceilDiv(perBatch, tn), 1, std::max<int64_t>(1, shape.m / (4 * MR)));
+  const int64_t nTile = roundUp(ceilDiv(shape.n, tn), NR), mTile = roundUp(ceilDiv(shape.m, tm), MR);
+  tn = ceilDiv(shape.n, nTile);
+  tm = ceilDiv(shape.m, mTile);
+  pool->parallelFor(batch * tm * tn, [&](int64_t task) {
+    const int64_t p = task / (tm * tn), r = task % (tm * tn);
+    const int64_t i0 = r / tn * mTile, j0 = r % tn * nTile;
+    gemmBlock(plan, blockOf(p, i0, j0, std::min(mTile, shape.m - i0), std::min(nTile, shape.n - j0)));
+  });
+}
+
+template void gemm<float>(int64_t, int64_t, int64_t, const StridedMatrices<float>&, const StridedMatrices<float>&,
+                          float*, ThreadPool*, const GemmOptions&);
+template void gemm<double>(int64_t, int64_t, int64_t, const StridedMatrices<double>&, const StridedMatrices<double>&,
+                           double*, ThreadPool*, const GemmOptions&);
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,135 @@
+#include "thread_pool.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+
+#include "error.h"
+
+namespace tpjrt::cpu {
+
+// Items are claimed from `next`; the caller waits until `finished` reaches `count`. A worker that
+// picks the job up after every item is claimed only touches the atomics (the queue keeps it alive).
+struct ThreadPool::Job {
+  const std::function<void(int64_t)>* fn = nullptr;
+  int64_t count = 0;
+  std::atomic<int64_t> next{0};
+  std::atomic<int64_t> finished{0};
+  std::mutex mu;
+  std::condition_variable done;
+  std::exception_ptr error;  // guarded by mu
+};
+
+namespace {
+
+void runItems(ThreadPool::Job& job) {
+  int64_t ran = 0;
+  for (int64_t i; (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.count; ++ran) {
+    try {
+      (*job.fn)(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(job.mu);
+      if (!job.error) job.error = std::current_exception();
+    }
+  }
+  if (ran > 0 && job.finished.fetch_add(ran, std::memory_order_acq_rel) + ran == job.count) {
+    std::lock_guard<std::mutex> lock(job.mu);
+    job.done.notify_all();
+  }
+}
+
+thread_local ThreadPool* tlsPool = nullptr;
+
+}  // namespace
+
+ThreadPool::ThreadPool(int threads) {
+  threads = std::clamp(threads, 1, kMaxThreads);
+  workers_.reserve(size_t(threads - 1));
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::workerLoop() {
+  for (;;) {
+    std::shared_ptr<Job> job;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    runItems(*job);
+  }
+}
+
+void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t)>& fn) {
+  if (count <= 0) return;
+  if (count == 1 || workers_.empty()) {
+    for (int64_t i = 0; i < count; ++i) fn(i);
+    return;
+  }
+  auto job = std::make_shared<Job>();
+  job->fn = &fn;
+  job->count = count;
+  size_t helpers = size_t(std::min<int64_t>(count - 1, int64_t(workers_.size())));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < helpers; ++i) queue_.push_back(job);
+  }
+  if (helpers == workers_.size()) {
+    wake_.notify_all();
+  } else {
+    for (size_t i = 0; i < helpers; ++i) wake_.notify_one();
+  }
+  runItems(*job);
+  std::unique_lock<std::mutex> lock(job->mu);
+  job->done.wait(lock, [&] { return job->finished.load(std::memory_order_acquire) == count; });
+  if (job->error) std::rethrow_exception(job->error);
+}
+
+int availableCpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return n;
+  }
+  return int(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+int chooseThreadCount(int64_t option) {
+  if (option != 0) {
+    if (option < 1 || option > kMaxThreads)
+      fail("option num_threads must be between 1 and " + std::to_string(kMaxThreads) + ", got " +
+           std::to_string(option));
+    return int(option);
+  }
+  const char* env = std::getenv("TORCH_PJRT_CPU_THREADS");
+  if (env && *env) {
+    char* end = nullptr;
+    long long v = std::strtoll(env, &end, 10);
+    if (*end != '\0' || v < 1 || v > kMaxThreads)
+      fail("TORCH_PJRT_CPU_THREADS must be a whole number from 1 to " + std::to_string(kMaxThreads) + ", got '" +
+           env + "'");
+    return int(v);
+  }
+  return availableCpus();
+}
+
+ThreadPool* currentThreadPool() { return tlsPool; }
+
+ThreadPoolScope::ThreadPoolScope(ThreadPool* pool) : previous_(tlsPool) { tlsPool = pool; }
+ThreadPoolScope::~ThreadPoolScope() { tlsPool = previous_; }
+
+}  // namespace tpjrt::cpu
