@@ -15,6 +15,46 @@ namespace {
 
 bool isTerminator(const Op& op) { return op.name == "func.return" || op.name == "stablehlo.return"; }
 
+// A value the evaluator made itself (not const, so that a result nobody else holds can be moved out).
+Value owned(Literal&& l) { return std::make_shared<Literal>(std::move(l)); }
+
+void collectOperands(const Region& region, std::vector<int>& ids) {
+  for (const Op& op : region.ops) {
+    ids.insert(ids.end(), op.operands.begin(), op.operands.end());
+    for (const Region& nested : op.regions) collectOperands(nested, ids);
+  }
+}
+
+// Values of `region` that are splats (a broadcast_in_dim of one element, or a splat constant) and are
+// used only as operands of element-wise ops there: those are kept as their one element, which every
+// element-wise kernel broadcasts, instead of being materialised.
+std::vector<int> splatOperands(const Region& region) {
+  std::vector<int> candidates;
+  for (const Op& op : region.ops) {
+    if (op.results.size() != 1 || op.resultTypes.size() != 1 || numElements(op.resultTypes[0]) <= 1) continue;
+    if (op.name == "stablehlo.broadcast_in_dim" && op.operandTypes.size() == 1 && numElements(op.operandTypes[0]) == 1) {
+      candidates.push_back(op.results[0]);
+    } else if (op.name == "stablehlo.constant") {
+      auto it = op.attrs.find("value");
+      if (it != op.attrs.end() && it->second && it->second->kind == Attribute::Kind::Dense &&
+          it->second->dense.type.element == op.resultTypes[0].element &&
+          it->second->dense.bytes.size() == byteWidth(op.resultTypes[0].element))
+        candidates.push_back(op.results[0]);
+    }
+  }
+  if (candidates.empty()) return candidates;
+  std::unordered_set<int> excluded;
+  for (const Op& op : region.ops) {
+    const KernelInfo* kernel = isTerminator(op) ? nullptr : findKernel(op.name);
+    if (!kernel || !kernel->elementwise) excluded.insert(op.operands.begin(), op.operands.end());
+    std::vector<int> nestedUses;
+    for (const Region& nested : op.regions) collectOperands(nested, nestedUses);
+    excluded.insert(nestedUses.begin(), nestedUses.end());
+  }
+  std::erase_if(candidates, [&](int id) { return excluded.count(id) != 0; });
+  return candidates;
+}
+
 void collectUses(const Region& region, size_t opIndex, std::unordered_map<int, size_t>& lastUse) {
   for (const Op& op : region.ops) {
     for (int id : op.operands) lastUse[id] = opIndex;
@@ -66,7 +106,8 @@ void checkElementwise(const Op& op, const Operands& in, const TensorType& result
 
 class Evaluator {
  public:
-  explicit Evaluator(const Module& module) : values_(size_t(std::max(module.numValues, 0))) {}
+  explicit Evaluator(const Module& module)
+      : values_(size_t(std::max(module.numValues, 0))), splat_(values_.size(), false) {}
 
   // Runs `region` with `args` bound to its block arguments and returns its terminator's operands.
   // `lanes` is set in lane mode (see the file comment).
@@ -75,7 +116,11 @@ class Evaluator {
       fail("expected " + std::to_string(region.args.size()) + " arguments, got " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) set(region.args[i], args[i]);
     std::vector<std::vector<int>> release;
-    if (!lanes) release = releasePoints(region);
+    if (!lanes) {
+      release = releasePoints(region);
+      for (int id : splatOperands(region))
+        if (id >= 0 && size_t(id) < splat_.size()) splat_[size_t(id)] = true;
+    }
     for (size_t i = 0; i < region.ops.size(); ++i) {
       const Op& op = region.ops[i];
       if (isTerminator(op)) {
@@ -135,6 +180,9 @@ class Evaluator {
     if (!kernel) fail("not supported by the CPU plugin", ErrorCode::Unimplemented);
     if (op.results.size() != 1) fail("expects one result", ErrorCode::Internal);
     Operands in = operands(op);
+    if (!lanes && op.name == "stablehlo.broadcast_in_dim" && isSplat(op.results[0]) && in.size() == 1 &&
+        numElements(in[0]->type) == 1 && in[0]->type.element == op.resultTypes[0].element)
+      return set(op.results[0], get(op.operands[0]));  // its one element stands for all (see splatOperands)
     if (in.size() < kernel->minOperands || in.size() > kernel->maxOperands) fail("wrong number of operands");
     TensorType result = op.resultTypes[0];
     if (lanes) {
@@ -150,7 +198,7 @@ class Evaluator {
       }
     }
     if (kernel->elementwise) checkElementwise(op, in, result);
-    set(op.results[0], std::make_shared<const Literal>(kernel->run(op, in, result)));
+    set(op.results[0], owned(kernel->run(op, in, result)));
   }
 
   void runConstant(const Op& op, const std::vector<int64_t>* lanes) {
@@ -166,6 +214,8 @@ class Evaluator {
       fail("value " + typeString(value.type) + " does not match result " + typeString(result));
     if (value.type == result && value.bytes.size() == size_t(numElements(result)) * width)
       return set(op.results[0], Value(attr, &attr->dense));  // shares the attribute's bytes
+    if (!lanes && isSplat(op.results[0]) && value.bytes.size() == width)
+      return set(op.results[0], owned(Literal{{result.element, {}}, value.bytes}));  // see splatOperands
     Literal out = makeLiteral(result);
     if (value.bytes.size() == width) {
       for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, value.bytes.data(), width);
@@ -174,7 +224,7 @@ class Evaluator {
     } else {
       fail("value " + typeString(value.type) + " does not match result " + typeString(result));
     }
-    set(op.results[0], std::make_shared<const Literal>(std::move(out)));
+    set(op.results[0], owned(std::move(out)));
   }
 
   void runReduce(const Op& op, const std::vector<int64_t>* lanes) {
@@ -189,7 +239,7 @@ class Evaluator {
     std::vector<Literal> results = reduceKernel(op, in, body);
     if (results.size() != op.results.size()) fail("wrong number of results", ErrorCode::Internal);
     for (size_t i = 0; i < results.size(); ++i)
-      set(op.results[i], std::make_shared<const Literal>(std::move(results[i])));
+      set(op.results[i], owned(std::move(results[i])));
   }
 
   // A region evaluated over lanes, as a reduce body is.
@@ -208,13 +258,13 @@ class Evaluator {
       if (op.regions.size() != 1) fail("expects one body region");
       ReduceBody body = laneBody(op.regions[0]);
       for (Literal& r : op.name == "stablehlo.sort" ? sortKernel(op, in, body) : scatterKernel(op, in, body))
-        outs.push_back(std::make_shared<const Literal>(std::move(r)));
+        outs.push_back(owned(std::move(r)));
     } else if (op.name == "stablehlo.reduce_window") {
       if (op.regions.size() != 1) fail("expects one body region");
-      for (Literal& r : reduceWindowKernel(op, in, laneBody(op.regions[0]))) outs.push_back(std::make_shared<const Literal>(std::move(r)));
+      for (Literal& r : reduceWindowKernel(op, in, laneBody(op.regions[0]))) outs.push_back(owned(std::move(r)));
     } else if (op.name == "stablehlo.select_and_scatter") {
       if (op.regions.size() != 2) fail("expects select and scatter regions");
-      outs.push_back(std::make_shared<const Literal>(
+      outs.push_back(owned(
           selectAndScatterKernel(op, in, laneBody(op.regions[0]), laneBody(op.regions[1]))));
     } else if (op.name == "stablehlo.while") {
       if (op.regions.size() != 2) fail("expects cond and body regions");
@@ -239,24 +289,41 @@ class Evaluator {
     }
   }
 
+  bool isSplat(int id) const { return id >= 0 && size_t(id) < splat_.size() && splat_[size_t(id)]; }
+
   std::vector<Value> values_;
+  std::vector<bool> splat_;  // value ids kept as one element (see splatOperands)
 };
 
 }  // namespace
 
-std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args) {
-  std::vector<Value> argValues;
-  for (const Literal& a : args) {
-    if (a.bytes.size() != size_t(numElements(a.type)) * byteWidth(a.type.element))
-      fail("argument " + typeString(a.type) + " holds the wrong number of bytes");
-    argValues.push_back(Value(&a, [](const Literal*) {}));  // borrowed: the caller's args outlive the run
+std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Value>& args) {
+  for (const Value& a : args) {
+    if (!a) fail("argument is null", ErrorCode::Internal);
+    if (a->bytes.size() != size_t(numElements(a->type)) * byteWidth(a->type.element))
+      fail("argument " + typeString(a->type) + " holds the wrong number of bytes");
   }
-  Evaluator evaluator(module);
-  std::vector<Value> outs = evaluator.run(function.body, argValues, nullptr);
+  std::vector<Value> outs;
+  {
+    Evaluator evaluator(module);
+    outs = evaluator.run(function.body, args, nullptr);
+  }
   std::vector<Literal> results;
   results.reserve(outs.size());
-  for (const Value& v : outs) results.push_back(*v);
+  for (Value& v : outs) {
+    // A result only we hold was made by the evaluator (arguments and constants are held elsewhere too):
+    // move its bytes out instead of copying them.
+    if (v.use_count() == 1) results.push_back(std::move(const_cast<Literal&>(*v)));
+    else results.push_back(*v);
+  }
   return results;
+}
+
+std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args) {
+  std::vector<Value> borrowed;
+  borrowed.reserve(args.size());
+  for (const Literal& a : args) borrowed.push_back(Value(&a, [](const Literal*) {}));  // the caller's args outlive the run
+  return interpret(module, function, borrowed);
 }
 
 }  // namespace tpjrt::cpu

@@ -13,11 +13,19 @@ Literal mapBinary(const Literal& a, const Literal& b, const TensorType& result, 
   const S* pb = elements<S>(b);
   S* o = elements<S>(out);
   const int64_t n = numElements(result);
-  const int64_t sa = numElements(a.type) == 1 ? 0 : 1, sb = numElements(b.type) == 1 ? 0 : 1;
-  if (sa == 1 && sb == 1) {
-    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i]), Num<S>::load(pb[i])));
+  const bool aSplat = numElements(a.type) == 1 && n != 1, bSplat = numElements(b.type) == 1 && n != 1;
+  // One loop per case, each with unit strides, so that each vectorises.
+  if (aSplat && bSplat) {
+    const S v = Num<S>::store(f(Num<S>::load(pa[0]), Num<S>::load(pb[0])));
+    for (int64_t i = 0; i < n; ++i) o[i] = v;
+  } else if (aSplat) {
+    const auto x = Num<S>::load(pa[0]);
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(x, Num<S>::load(pb[i])));
+  } else if (bSplat) {
+    const auto y = Num<S>::load(pb[0]);
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i]), y));
   } else {
-    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i * sa]), Num<S>::load(pb[i * sb])));
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i]), Num<S>::load(pb[i])));
   }
   return out;
 }

@@ -1,7 +1,9 @@
 // Element-wise unary ops: negate, abs, sign, not, the float math functions, rounding, is_finite,
 // popcnt and count_leading_zeros.
+#include <algorithm>
 #include <bit>
 
+#include "fast_math.h"
 #include "kernels.h"
 
 namespace tpjrt::cpu {
@@ -14,8 +16,44 @@ Literal mapUnary(const Literal& x, const TensorType& result, F f) {
   const S* in = elements<S>(x);
   R* o = elements<R>(out);
   const int64_t n = numElements(result);
-  const int64_t step = numElements(x.type) == 1 ? 0 : 1;
-  for (int64_t i = 0; i < n; ++i) o[i] = Num<R>::store(f(Num<S>::load(in[i * step])));
+  if (numElements(x.type) == 1 && n != 1) {  // a splat operand: compute once
+    const R v = Num<R>::store(f(Num<S>::load(in[0])));
+    for (int64_t i = 0; i < n; ++i) o[i] = v;
+  } else {
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<R>::store(f(Num<S>::load(in[i])));
+  }
+  return out;
+}
+
+// float32 exp, logistic and tanh loops, compiled twice on x86-64 GCC (AVX2 and baseline SSE2; the
+// loader picks one for the CPU). Both do the same operations in the same order (no FMA), so their
+// results are identical. Each loop is a pure function of its range, so a thread pool can split [0, n)
+// into chunks and run the same loop on each.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define TPJRT_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#else
+#define TPJRT_AVX2_CLONE
+#endif
+TPJRT_AVX2_CLONE void expLoop(const float* x, float* o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = fastmath::exp(x[i]);
+}
+TPJRT_AVX2_CLONE void logisticLoop(const float* x, float* o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = fastmath::logistic(x[i]);
+}
+TPJRT_AVX2_CLONE void tanhLoop(const float* x, float* o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = fastmath::tanh(x[i]);
+}
+
+Literal mapFloat32(const Literal& x, const TensorType& result, void (*loop)(const float*, float*, int64_t)) {
+  Literal out = makeLiteral(result);
+  const int64_t n = numElements(result);
+  if (numElements(x.type) == 1 && n != 1) {  // a splat operand: compute once
+    float v;
+    loop(elements<float>(x), &v, 1);
+    std::fill_n(elements<float>(out), n, v);
+  } else {
+    loop(elements<float>(x), elements<float>(out), n);
+  }
   return out;
 }
 
@@ -34,12 +72,18 @@ Literal floatUnary(UnaryOp op, const Literal& x, const TensorType& r) {
     case UnaryOp::Abs: return mapUnary<S>(x, r, [](C v) { return std::fabs(v); });
     case UnaryOp::Sign:
       return mapUnary<S>(x, r, [](C v) { return (std::isnan(v) || v == 0) ? v : std::copysign(C(1), v); });
-    case UnaryOp::Exp: return mapUnary<S>(x, r, [](C v) { return std::exp(v); });
+    case UnaryOp::Exp:
+      if constexpr (std::is_same_v<S, float>) return mapFloat32(x, r, expLoop);
+      else return mapUnary<S>(x, r, [](C v) { return std::exp(v); });
     case UnaryOp::Expm1: return mapUnary<S>(x, r, [](C v) { return std::expm1(v); });
     case UnaryOp::Log: return mapUnary<S>(x, r, [](C v) { return std::log(v); });
     case UnaryOp::Log1p: return mapUnary<S>(x, r, [](C v) { return std::log1p(v); });
-    case UnaryOp::Logistic: return mapUnary<S>(x, r, [](C v) { return logistic(v); });
-    case UnaryOp::Tanh: return mapUnary<S>(x, r, [](C v) { return std::tanh(v); });
+    case UnaryOp::Logistic:
+      if constexpr (std::is_same_v<S, float>) return mapFloat32(x, r, logisticLoop);
+      else return mapUnary<S>(x, r, [](C v) { return logistic(v); });
+    case UnaryOp::Tanh:
+      if constexpr (std::is_same_v<S, float>) return mapFloat32(x, r, tanhLoop);
+      else return mapUnary<S>(x, r, [](C v) { return std::tanh(v); });
     case UnaryOp::Sqrt: return mapUnary<S>(x, r, [](C v) { return std::sqrt(v); });
     case UnaryOp::Rsqrt: return mapUnary<S>(x, r, [](C v) { return C(1) / std::sqrt(v); });
     case UnaryOp::Cbrt: return mapUnary<S>(x, r, [](C v) { return std::cbrt(v); });

@@ -2,6 +2,7 @@
 // and the source line ("line 7: stablehlo.add: operand types tensor<4xf32> and tensor<3xf32> differ").
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -19,5 +20,8 @@ void verifyModule(const Module& module);
 // Runs `function` on `args` (already checked against its parameter types by the caller) and returns
 // one literal per result.
 std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args);
+// The same on shared argument data (no copies: pass each buffer's data as it is held).
+std::vector<Literal> interpret(const Module& module, const Function& function,
+                               const std::vector<std::shared_ptr<const Literal>>& args);
 
 }  // namespace tpjrt::cpu
