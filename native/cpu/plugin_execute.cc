@@ -41,13 +41,15 @@ PJRT_Device* runDevice(const Args* args, const PJRT_LoadedExecutable& loaded) {
   return args->execute_device;
 }
 
-std::vector<Literal> gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, const PJRT_Device* device) {
+// The arguments share the buffers' literals: the interpreter only reads them.
+std::vector<std::shared_ptr<const Literal>> gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded,
+                                                            const PJRT_Device* device) {
   const Function& main = loaded.program->main();
   const auto& params = main.body.argTypes;
   if (args->num_args != params.size())
     fail("main takes " + std::to_string(params.size()) + " arguments but num_args is " +
          std::to_string(args->num_args));
-  std::vector<Literal> values;
+  std::vector<std::shared_ptr<const Literal>> values;
   if (params.empty()) return values;
   requireNonNull(args->argument_lists, "argument_lists");
   requireNonNull(args->argument_lists[0], "argument_lists[0]");
@@ -62,7 +64,7 @@ std::vector<Literal> gatherArguments(const Args* args, const PJRT_LoadedExecutab
     if (buffer->device != device)
       fail(what + " is on device " + std::to_string(buffer->device->id) + " but the executable runs on device " +
            std::to_string(device->id) + " (copy it with PJRT_Buffer_CopyToDevice)");
-    values.push_back(*liveData(buffer, what));
+    values.push_back(liveData(buffer, what));
   }
   return values;
 }
@@ -80,7 +82,7 @@ PJRT_Error* execute(Args* args) {
     if (args->num_devices != 1)
       fail("num_devices is " + std::to_string(args->num_devices) + " but the executable runs on 1 device");
     PJRT_Device* device = runDevice(args, loaded);
-    std::vector<Literal> inputs = gatherArguments(args, loaded, device);
+    std::vector<std::shared_ptr<const Literal>> inputs = gatherArguments(args, loaded, device);
 
     const CompiledProgram& program = *loaded.program;
     const Function& main = program.main();
