@@ -74,8 +74,8 @@ class Evaluator {
     if (args.size() != region.args.size())
       fail("expected " + std::to_string(region.args.size()) + " arguments, got " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) set(region.args[i], args[i]);
-    std::vector<std::vector<int>> release;
-    if (!lanes) release = releasePoints(region);
+    const std::vector<std::vector<int>>* release = nullptr;
+    if (!lanes) release = &region.releasePlan.get([&] { return releasePoints(region); });
     for (size_t i = 0; i < region.ops.size(); ++i) {
       const Op& op = region.ops[i];
       if (isTerminator(op)) {
@@ -85,7 +85,7 @@ class Evaluator {
       }
       runWithContext(op, lanes);
       if (!lanes)
-        for (int id : release[i]) values_[size_t(id)].reset();
+        for (int id : (*release)[i]) values_[size_t(id)].reset();
     }
     fail("region has no return", ErrorCode::Internal);
   }
