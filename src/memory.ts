@@ -74,7 +74,7 @@ function liveScope(scope: Scope | undefined): Scope | undefined {
 /** Starts accounting for a new tensor: counters, the innermost tidy scope, the GC safety net. */
 export function track(owner: Owned, buffer: NativeBuffer, bytes: number, device: string): void {
   count(device, 1, bytes);
-  liveScope(currentScope.getStore())?.owned.add(owner);
+  if (liveScopes.size !== 0) liveScope(currentScope.getStore())?.owned.add(owner);
   collected.register(owner, { buffer, bytes, device }, owner);
 }
 
@@ -88,7 +88,7 @@ export function retrack(owner: Owned, buffer: NativeBuffer, bytes: number, devic
 export function untrack(owner: Owned, bytes: number, device: string): void {
   count(device, -1, -bytes);
   collected.unregister(owner);
-  for (const scope of liveScopes) scope.owned.delete(owner);
+  if (liveScopes.size !== 0) for (const scope of liveScopes) scope.owned.delete(owner);
 }
 
 /** Live tensors and their bytes (dense host size), in total and per device. */

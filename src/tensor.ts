@@ -31,6 +31,9 @@ export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D): 
 let bufferOfTensor: (t: Tensor) => NativeBuffer;
 let adoptBuffer: (target: Tensor, source: Tensor) => void;
 
+/** The interned aval id a tensor caches for eager signatures (-1: not interned yet; see trace/avals.ts). */
+export const avalSlot = {} as { get(t: Tensor): number; set(t: Tensor, id: number): void };
+
 /** A tensor; `D` is its dtype when known statically (torch.tensor(data, { dtype: "int32" }) → Tensor<"int32">). */
 export class Tensor<D extends DType = DType> {
   readonly shape: readonly number[];
@@ -39,11 +42,16 @@ export class Tensor<D extends DType = DType> {
   readonly device: string;
   #buffer: NativeBuffer | null;
   readonly #bytes: number;
+  #aval = -1;
   /** Recorded for PyTorch compatibility; autograd is not implemented yet, so nothing reads it. */
   requiresGrad = false;
 
   static {
     bufferOfTensor = (t) => t.#live("use");
+    avalSlot.get = (t) => t.#aval;
+    avalSlot.set = (t, id) => {
+      t.#aval = id;
+    };
     adoptBuffer = (target, source) => {
       const old = target.#live("write into");
       const buffer = source.#live("move");

@@ -96,6 +96,26 @@ describe("eager dispatch", () => {
     });
   });
 
+  test("signatures that share a prefix (same op, fewer inputs) are distinct entries; outputs reuse their signature", () => {
+    scoped(() => {
+      torch.runtime.clearCache();
+      torch.runtime.resetStats();
+      const a = torch.tensor([1, 2], { dtype: "float32" });
+      expect(torch.cat([a]).tolist()).toEqual([1, 2]); // miss
+      expect(torch.cat([a, a]).tolist()).toEqual([1, 2, 1, 2]); // miss: one more input
+      expect(torch.cat([a, a, a]).shape).toEqual([6]); // miss
+      expect(torch.cat([a]).tolist()).toEqual([1, 2]); // hit
+      const c = torch.add(a, a); // miss
+      expect(torch.add(c, c).tolist()).toEqual([4, 8]); // an output's signature is known without interning: hit
+      expect(torch.add(a, torch.tensor([1, 2], { dtype: "int32" })).dtype).toBe("float32"); // miss: other dtype
+      const s = torch.runtime.stats();
+      expect([s.misses, s.hits, s.size]).toEqual([5, 2, 5]);
+      torch.runtime.clearCache();
+      torch.cat([a]); // miss again after clearing
+      expect(torch.runtime.stats().misses).toBe(6);
+    });
+  });
+
   test("the cache is a bounded LRU that frees what it evicts", () => {
     scoped(() => {
       torch.runtime.clearCache();

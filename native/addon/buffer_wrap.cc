@@ -31,11 +31,11 @@ Napi::Object BufferWrap::create(Napi::Env env, Init init) {
   return constructWrapped<BufferWrap>(state(env).bufferClass, std::move(init));
 }
 
-std::shared_ptr<Buffer> BufferWrap::argument(Napi::Value value, const Client* client, const char* call,
-                                             const std::string& what) {
-  BufferWrap* wrap = unwrapTagged<BufferWrap>(value, call, what);
-  std::shared_ptr<Buffer> buffer = wrap->live(call);
-  if (wrap->client_ != client) throwTypeError(value.Env(), call, what + " belongs to a different client");
+const std::shared_ptr<Buffer>& BufferWrap::argument(Napi::Value value, const Client* client, const char* call,
+                                                    const char* what, int index) {
+  BufferWrap* wrap = unwrapTagged<BufferWrap>(value, call, what, index);
+  const std::shared_ptr<Buffer>& buffer = wrap->live(call);
+  if (wrap->client_ != client) throwTypeError(value.Env(), call, argumentName(what, index) + " belongs to a different client");
   return buffer;
 }
 

@@ -25,8 +25,10 @@ class BufferWrap : public Napi::ObjectWrap<BufferWrap> {
 
   static void define(Napi::Env env, AddonState& state);
   static Napi::Object create(Napi::Env env, Init init);
-  // The live buffer behind `value`, which must be a non-disposed Buffer of `client`.
-  static std::shared_ptr<Buffer> argument(Napi::Value value, const Client* client, const char* call, const std::string& what);
+  // The live buffer behind `value`, which must be a non-disposed Buffer of `client`. `what` names
+  // the argument in errors; with `index` >= 0 it is written `what[index]`.
+  static const std::shared_ptr<Buffer>& argument(Napi::Value value, const Client* client, const char* call,
+                                                 const char* what, int index = -1);
 
   explicit BufferWrap(const Napi::CallbackInfo& info);
   ~BufferWrap() override;

@@ -19,6 +19,7 @@ void ExecutableWrap::define(Napi::Env env, AddonState& state) {
                                        InstanceAccessor<&ExecutableWrap::OutputDims>("outputDims", kProp),
                                        InstanceAccessor<&ExecutableWrap::Fingerprint>("fingerprint", kProp),
                                        InstanceMethod<&ExecutableWrap::Run>("run"),
+                                       InstanceMethod<&ExecutableWrap::Call>("call"),
                                        InstanceMethod<&ExecutableWrap::Dispose>("dispose"),
                                    });
   state.executableClass = Napi::Persistent(cls);
@@ -75,16 +76,41 @@ Napi::Value ExecutableWrap::Run(const Napi::CallbackInfo& info) {
   std::vector<std::shared_ptr<Buffer>> held(argArray.Length());
   std::vector<const Buffer*> args(held.size());
   for (uint32_t i = 0; i < held.size(); ++i) {
-    held[i] = BufferWrap::argument(argArray.Get(i), client_, call, "args[" + std::to_string(i) + "]");
+    held[i] = BufferWrap::argument(argArray.Get(i), client_, call, "args", static_cast<int>(i));
     args[i] = held[i].get();
   }
-  LoadedExecutable& executable = live(call);
-
-  std::vector<std::unique_ptr<Buffer>> outputs = guard(env, call, [&] { return executable.execute(args); });
+  std::vector<std::unique_ptr<Buffer>> outputs = execute(env, call, args.data(), args.size());
   Napi::Array result = Napi::Array::New(env, outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i)
-    result.Set(static_cast<uint32_t>(i), BufferWrap::create(env, {std::move(outputs[i]), client_, hostResident_}));
+  for (size_t i = 0; i < outputs.size(); ++i) result.Set(static_cast<uint32_t>(i), wrapOutput(env, std::move(outputs[i])));
   return result;
+}
+
+// The eager hot path: the buffers come as arguments (no array to build and read, and no JS can run
+// between reading them and the execute, so nothing needs holding) and one output comes back bare.
+Napi::Value ExecutableWrap::Call(const Napi::CallbackInfo& info) {
+  const char* call = "Executable.call";
+  Napi::Env env = info.Env();
+  constexpr size_t kInline = 8;
+  const size_t count = info.Length();
+  const Buffer* inlineArgs[kInline];
+  std::vector<const Buffer*> heapArgs(count > kInline ? count : 0);
+  const Buffer** args = count > kInline ? heapArgs.data() : inlineArgs;
+  for (size_t i = 0; i < count; ++i) args[i] = BufferWrap::argument(info[i], client_, call, "args", static_cast<int>(i)).get();
+  std::vector<std::unique_ptr<Buffer>> outputs = execute(env, call, args, count);
+  if (outputs.size() == 1) return wrapOutput(env, std::move(outputs[0]));
+  Napi::Array result = Napi::Array::New(env, outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) result.Set(static_cast<uint32_t>(i), wrapOutput(env, std::move(outputs[i])));
+  return result;
+}
+
+std::vector<std::unique_ptr<Buffer>> ExecutableWrap::execute(Napi::Env env, const char* call, const Buffer* const* args,
+                                                             size_t count) {
+  LoadedExecutable& executable = live(call);
+  return guard(env, call, [&] { return executable.execute(args, count); });
+}
+
+Napi::Object ExecutableWrap::wrapOutput(Napi::Env env, std::unique_ptr<Buffer> buffer) {
+  return BufferWrap::create(env, {std::move(buffer), client_, hostResident_});
 }
 
 void ExecutableWrap::Dispose(const Napi::CallbackInfo&) { executable_.reset(); }

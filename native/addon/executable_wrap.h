@@ -38,6 +38,9 @@ class ExecutableWrap : public Napi::ObjectWrap<ExecutableWrap> {
   Napi::Value OutputDims(const Napi::CallbackInfo& info);
   Napi::Value Fingerprint(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
+  Napi::Value Call(const Napi::CallbackInfo& info);
+  std::vector<std::unique_ptr<Buffer>> execute(Napi::Env env, const char* call, const Buffer* const* args, size_t count);
+  Napi::Object wrapOutput(Napi::Env env, std::unique_ptr<Buffer> buffer);
   void Dispose(const Napi::CallbackInfo& info);
 
   std::unique_ptr<LoadedExecutable> executable_;

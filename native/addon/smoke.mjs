@@ -116,7 +116,14 @@ const [c] = exe.run([a, b]);
 assert.deepEqual([...new Float32Array(await c.toHost())], [11, 22, 33, 44]);
 assert.deepEqual([...new Float32Array(c.toHostSync())], [11, 22, 33, 44]);
 
+// call(...buffers): the eager path, the one output bare.
+const called = exe.call(a, b);
+assert.deepEqual([...new Float32Array(called.toHostSync())], [11, 22, 33, 44]);
+called.dispose();
+
 // Wrong objects where a Buffer belongs: TypeError, never a crash.
+for (const wrong of [{}, client, exe, null, 7]) expectNative(() => exe.call(a, wrong), { kind: TypeError, code: 1002 });
+assert.match(expectNative(() => exe.call(a, {}), {}).message, /args\[1\] must be a native Buffer/);
 expectNative(() => exe.run([a, {}]), { kind: TypeError, code: 1002 });
 expectNative(() => exe.run([a, client]), { kind: TypeError, code: 1002 });
 expectNative(() => exe.run([a, exe]), { kind: TypeError, code: 1002 });
@@ -133,6 +140,7 @@ console.log("run with 1 arg:", runErr.nativeCode, runErr.nativeCall, runErr.mess
 const client2 = plugin.createClient([]);
 const foreign = client2.bufferFromHost(new Float32Array(4), F32, [4], null, 0);
 expectNative(() => exe.run([a, foreign]), { kind: TypeError, code: 1002 });
+expectNative(() => exe.call(a, foreign), { kind: TypeError, code: 1002 });
 foreign.dispose();
 client2.close();
 
@@ -144,6 +152,7 @@ const disposedErr = expectNative(() => c.toHostSync(), { code: 1002 });
 assert.equal(disposedErr.message, "Buffer has been disposed");
 await expectReject(c.toHost(), { code: 1002 }); // promise methods reject, never throw
 expectNative(() => exe.run([a, c]), { code: 1002 });
+expectNative(() => exe.call(a, c), { code: 1002 });
 
 // Dispose while an async read is in flight: the read still completes.
 const [d] = exe.run([a, b]);

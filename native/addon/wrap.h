@@ -39,10 +39,15 @@ typename T::Init takeInit(const Napi::CallbackInfo& info) {
   return init;
 }
 
+// An argument's name for errors: `what`, or `what[index]` when index >= 0 (built only on failure).
+inline std::string argumentName(const char* what, int index = -1) {
+  return index < 0 ? std::string(what) : std::string(what) + "[" + std::to_string(index) + "]";
+}
+
 template <typename T>
-T* unwrapTagged(Napi::Value value, const char* call, const std::string& what) {
+T* unwrapTagged(Napi::Value value, const char* call, const char* what, int index = -1) {
   if (!value.IsObject() || !value.As<Napi::Object>().CheckTypeTag(&T::kTypeTag))
-    throwTypeError(value.Env(), call, what + " must be a native " + T::kName);
+    throwTypeError(value.Env(), call, argumentName(what, index) + " must be a native " + T::kName);
   return T::Unwrap(value.As<Napi::Object>());
 }
 

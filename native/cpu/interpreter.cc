@@ -115,9 +115,9 @@ class Evaluator {
     if (args.size() != region.args.size())
       fail("expected " + std::to_string(region.args.size()) + " arguments, got " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) set(region.args[i], args[i]);
-    std::vector<std::vector<int>> release;
+    const std::vector<std::vector<int>>* release = nullptr;
     if (!lanes) {
-      release = releasePoints(region);
+      release = &region.releasePlan.get([&] { return releasePoints(region); });
       for (int id : splatOperands(region))
         if (id >= 0 && size_t(id) < splat_.size()) splat_[size_t(id)] = true;
     }
@@ -130,7 +130,7 @@ class Evaluator {
       }
       runWithContext(op, lanes);
       if (!lanes)
-        for (int id : release[i]) values_[size_t(id)].reset();
+        for (int id : (*release)[i]) values_[size_t(id)].reset();
     }
     fail("region has no return", ErrorCode::Internal);
   }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "region_memo.h"
+
 namespace tpjrt::cpu {
 
 // Element types the plugin stores. Order is ours; map to PJRT_Buffer_Type with the helpers in
@@ -68,6 +70,8 @@ struct Region {
   std::vector<int> args;             // value ids of the block arguments
   std::vector<TensorType> argTypes;
   std::vector<Op> ops;               // ends with stablehlo.return or func.return
+  // The interpreter's release points (per op, the values it uses last), made on the first run.
+  RegionMemo<std::vector<std::vector<int>>> releasePlan;
 };
 
 struct Function {

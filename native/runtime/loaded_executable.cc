@@ -60,21 +60,43 @@ std::vector<std::vector<int64_t>> LoadedExecutable::outputDims() const {
 std::optional<std::string> LoadedExecutable::fingerprint() const { return detail::fingerprint(client_->plugin(), executable_); }
 
 std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const std::vector<const Buffer*>& args) {
+  return execute(args.data(), args.size());
+}
+
+namespace {
+// A small array on the stack, on the heap past N elements (the hot path of eager ops has few).
+template <typename T, size_t N>
+class SmallArray {
+ public:
+  explicit SmallArray(size_t n) : size_(n) {
+    if (n > N) heap_.resize(n);
+  }
+  T* data() { return size_ > N ? heap_.data() : inline_; }
+  T& operator[](size_t i) { return data()[i]; }
+  size_t size() const { return size_; }
+
+ private:
+  T inline_[N] = {};
+  std::vector<T> heap_;
+  size_t size_;
+};
+}  // namespace
+
+std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const Buffer* const* args, size_t count) {
   const char* call = "PJRT_LoadedExecutable_Execute";
   const Plugin& plugin = client_->plugin();
   if (numDevices_ != 1 || deviceIndex_ < 0)
     throw RuntimeError(kUsageError, call,
                        "this executable runs on " + std::to_string(numDevices_) +
                            " devices; only single-device execution is supported so far");
-  std::vector<PJRT_Buffer*> inputs;
-  inputs.reserve(args.size());
-  for (size_t i = 0; i < args.size(); ++i) {
+  SmallArray<PJRT_Buffer*, 8> inputs(count);
+  for (size_t i = 0; i < count; ++i) {
     if (args[i] == nullptr) throw RuntimeError(kUsageError, call, "argument " + std::to_string(i) + " is null");
     if (args[i]->client_.get() != client_.get())
       throw RuntimeError(kUsageError, call, "argument " + std::to_string(i) + " belongs to another client");
-    inputs.push_back(args[i]->handle());
+    inputs[i] = args[i]->handle();
   }
-  std::vector<PJRT_Buffer*> outputs(numOutputs_, nullptr);
+  SmallArray<PJRT_Buffer*, 4> outputs(numOutputs_);
   PJRT_Buffer* const* argumentLists[1] = {inputs.data()};
   PJRT_Buffer** outputLists[1] = {outputs.data()};
   PJRT_Event* completion[1] = {nullptr};
@@ -85,15 +107,17 @@ std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const std::vector
   run.options = &options;
   run.argument_lists = argumentLists;
   run.num_devices = 1;
-  run.num_args = inputs.size();
+  run.num_args = count;
   run.output_lists = outputLists;
   run.device_complete_events = completion;
   detail::Status status = TPJRT_TRY(plugin, PJRT_LoadedExecutable_Execute, run);
 
   // Outputs the plugin wrote are ours even when it reports failure.
   std::vector<std::unique_ptr<Buffer>> results;
+  results.reserve(numOutputs_);
   std::exception_ptr wrapFailure;
-  for (PJRT_Buffer* out : outputs) {
+  for (size_t i = 0; i < numOutputs_; ++i) {
+    PJRT_Buffer* out = outputs[i];
     if (out == nullptr) continue;
     try {
       results.emplace_back(new Buffer(client_, out, deviceIndex_));

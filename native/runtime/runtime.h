@@ -118,6 +118,7 @@ class LoadedExecutable {
   // Runs on the executable's single device (or `deviceIndex` of the addressable devices when it was
   // compiled portable). Buffers must match the parameters' types and dims.
   std::vector<std::unique_ptr<Buffer>> execute(const std::vector<const Buffer*>& args);
+  std::vector<std::unique_ptr<Buffer>> execute(const Buffer* const* args, size_t count);
   static int64_t liveCount();
 
  private:

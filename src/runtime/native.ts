@@ -111,6 +111,8 @@ export interface NativeExecutable {
   readonly outputDims: number[][];
   readonly fingerprint: string | null;
   run(args: NativeBuffer[]): NativeBuffer[]; // enqueues the run; outputs become ready later
+  /** run() with the buffers as arguments; the one output bare (an array when numOutputs is not 1). */
+  call(...args: NativeBuffer[]): NativeBuffer | NativeBuffer[];
   dispose(): void;
 }
 

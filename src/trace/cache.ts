@@ -1,5 +1,9 @@
 /**
  * @file The executable cache of eager dispatch: a bounded LRU keyed by unit signature, and its stats.
+ *
+ * A signature is a path of keys — op, statics, device, then one interned aval id per input — walked
+ * through nested Maps, so a hit builds no string and hashes only strings whose hash V8 has cached.
+ * Recency is a use stamp, so a hit writes one number; eviction (only on insert) scans for the oldest.
  */
 import { ArgumentError } from "../runtime/errors.js";
 import type { NativeExecutable } from "../runtime/native.js";
@@ -11,6 +15,8 @@ export interface CacheEntry {
   readonly device: string;
   /** Output dtypes and (frozen) shapes, so wrapping outputs needs no native call. */
   readonly outputs: readonly { readonly dtype: DType; readonly shape: readonly number[] }[];
+  /** Interned aval ids of the outputs (see avals.ts), handed to the output tensors. */
+  readonly outputAvals: readonly number[];
   /** The unit returned one tensor (not a list). */
   readonly single: boolean;
 }
@@ -26,34 +32,77 @@ export interface CacheStats {
   evictions: number;
 }
 
-const entries = new Map<string, CacheEntry>();
+/** One step of a signature path; `entry` is set where a full signature ends. */
+export interface CacheNode {
+  readonly parent: CacheNode | undefined;
+  readonly key: unknown;
+  next: Map<unknown, CacheNode> | undefined;
+  entry: CacheEntry | undefined;
+  used: number;
+}
+
+const root: CacheNode = { parent: undefined, key: undefined, next: undefined, entry: undefined, used: 0 };
+/** Nodes that hold an entry. */
+const live = new Set<CacheNode>();
+let clock = 0;
 const counters = { hits: 0, misses: 0, compiles: 0, compileTimeMs: 0, evictions: 0 };
 let capacity = Number(process.env.TORCH_PJRT_CACHE_SIZE) > 0 ? Math.floor(Number(process.env.TORCH_PJRT_CACHE_SIZE)) : 512;
 
-/** The entry for `key`, marked most recently used; counts a hit or a miss. */
-export function lookup(key: string): CacheEntry | undefined {
-  const entry = entries.get(key);
+/** The root of every signature path. */
+export const cacheRoot = (): CacheNode => root;
+
+/** The child of `node` under `key`, or undefined. */
+export function step(node: CacheNode | undefined, key: unknown): CacheNode | undefined {
+  return node?.next?.get(key);
+}
+
+/** The child of `node` under `key`, created when missing. */
+export function stepOrCreate(node: CacheNode, key: unknown): CacheNode {
+  const next = (node.next ??= new Map());
+  let child = next.get(key);
+  if (child === undefined) next.set(key, (child = { parent: node, key, next: undefined, entry: undefined, used: 0 }));
+  return child;
+}
+
+/** The entry at `node`, marked most recently used; counts a hit or a miss. */
+export function lookup(node: CacheNode | undefined): CacheEntry | undefined {
+  const entry = node?.entry;
   if (entry === undefined) {
     counters.misses++;
     return undefined;
   }
   counters.hits++;
-  entries.delete(key);
-  entries.set(key, entry);
+  node!.used = ++clock;
   return entry;
 }
 
-export function insert(key: string, entry: CacheEntry, compileTimeMs: number): void {
+export function insert(node: CacheNode, entry: CacheEntry, compileTimeMs: number): void {
   counters.compiles++;
   counters.compileTimeMs += compileTimeMs;
-  entries.set(key, entry);
+  node.entry?.native.dispose();
+  node.entry = entry;
+  node.used = ++clock;
+  live.add(node);
   evictTo(capacity);
 }
 
+/** Drops the entry at `node` and the path nodes left empty. */
+function remove(node: CacheNode): void {
+  live.delete(node);
+  node.entry = undefined;
+  let n: CacheNode | undefined = node;
+  while (n.parent !== undefined && n.entry === undefined && (n.next === undefined || n.next.size === 0)) {
+    n.parent.next!.delete(n.key);
+    n = n.parent;
+  }
+}
+
 function evictTo(limit: number): void {
-  for (const [key, entry] of entries) {
-    if (entries.size <= limit) break;
-    entries.delete(key);
+  while (live.size > limit) {
+    let oldest: CacheNode | undefined;
+    for (const node of live) if (oldest === undefined || node.used < oldest.used) oldest = node;
+    const entry = oldest!.entry!;
+    remove(oldest!);
     counters.evictions++;
     entry.native.dispose();
   }
@@ -61,7 +110,7 @@ function evictTo(limit: number): void {
 
 /** torch.runtime.stats(): eager dispatch counters since start (or the last resetStats()). */
 export function stats(): CacheStats {
-  return { ...counters, size: entries.size, capacity };
+  return { ...counters, size: live.size, capacity };
 }
 
 export function resetStats(): void {
@@ -77,6 +126,7 @@ export function setCacheCapacity(n: number): void {
 
 /** Frees every cached executable. */
 export function clearCache(): void {
-  for (const entry of entries.values()) entry.native.dispose();
-  entries.clear();
+  for (const node of live) node.entry!.native.dispose();
+  live.clear();
+  root.next = undefined;
 }

@@ -8,8 +8,9 @@ import { resolveDevice } from "../runtime/clients.js";
 import { addon } from "../runtime/addon.js";
 import { DeviceError, isNativeError, mapNativeError } from "../runtime/errors.js";
 import type { NativeBuffer, NativeGraph } from "../runtime/native.js";
-import { bufferOf, Tensor } from "../tensor.js";
-import { type CacheEntry, insert, lookup } from "./cache.js";
+import { avalSlot, bufferOf, Tensor } from "../tensor.js";
+import { avalOf, internAval } from "./avals.js";
+import { type CacheEntry, type CacheNode, cacheRoot, insert, lookup, step, stepOrCreate } from "./cache.js";
 import { toNative } from "./graph.js";
 import { trace, type Tracer } from "./tracer.js";
 
@@ -26,9 +27,15 @@ export function onCompile(fn: CompileListener | undefined): CompileListener | un
   return previous;
 }
 
-/** Signature of a unit; `static` must encode every static argument the body reads. */
-function signature(op: string, statics: string, inputs: readonly Tensor[], device: string): string {
-  let key = op + "|" + statics + "|" + device;
+/**
+ * The cache node of a unit's signature: op, static arguments (`statics` must encode every one the
+ * body reads), device, then each input's interned aval. `create` makes missing nodes (on a miss).
+ */
+function signature(op: string, statics: string, inputs: readonly Tensor[], device: string, create: boolean): CacheNode | undefined {
+  let node: CacheNode | undefined = cacheRoot();
+  node = create ? stepOrCreate(node, op) : step(node, op);
+  node = create ? stepOrCreate(node!, statics) : step(node, statics);
+  node = create ? stepOrCreate(node!, device) : step(node, device);
   for (let i = 0; i < inputs.length; i++) {
     const t = inputs[i]!;
     if (t.device !== device) {
@@ -36,11 +43,10 @@ function signature(op: string, statics: string, inputs: readonly Tensor[], devic
         `${op}: expected all tensors on the same device, but input ${i} is on ${t.device} and input 0 is on ${device}; move them with .to(device)`,
       );
     }
-    key += "|" + t.dtype;
-    const shape = t.shape;
-    for (let d = 0; d < shape.length; d++) key += "," + shape[d];
+    const aval = avalOf(t);
+    node = create ? stepOrCreate(node!, aval) : step(node, aval);
   }
-  return key;
+  return node;
 }
 
 function compileUnit(op: string, inputs: readonly Tensor[], device: string, body: UnitBody): CacheEntry {
@@ -57,7 +63,8 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
       const { dtype, shape } = graph.avals[o]!;
       return { dtype, shape: Object.freeze([...shape]) };
     });
-    return { native, device: target.name, outputs, single };
+    const outputAvals = outputs.map((o) => internAval(o.dtype, o.shape));
+    return { native, device: target.name, outputs, outputAvals, single };
   } catch (error) {
     if (!isNativeError(error)) throw error;
     let module: string | undefined;
@@ -74,25 +81,36 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
 export function dispatch(op: string, statics: string, inputs: readonly Tensor[], body: UnitBody, device?: string): Tensor | Tensor[] {
   const on = device ?? inputs[0]?.device;
   if (on === undefined) throw new DeviceError(`${op}: no input tensor and no device given`);
-  const key = signature(op, statics, inputs, on);
-  let entry = lookup(key);
+  let entry = lookup(signature(op, statics, inputs, on, false));
   if (entry === undefined) {
     const start = performance.now();
     entry = compileUnit(op, inputs, on, body);
-    insert(key, entry, performance.now() - start);
+    insert(signature(op, statics, inputs, on, true)!, entry, performance.now() - start);
   }
-  const buffers: NativeBuffer[] = new Array(inputs.length);
-  for (let i = 0; i < inputs.length; i++) buffers[i] = bufferOf(inputs[i]!);
   const native = entry.native;
-  let outputs: NativeBuffer[];
+  let out: NativeBuffer | NativeBuffer[];
   try {
-    outputs = native.run(buffers);
+    // one native crossing; the common arities skip building an argument array
+    const n = inputs.length;
+    if (n === 1) out = native.call(bufferOf(inputs[0]!));
+    else if (n === 2) out = native.call(bufferOf(inputs[0]!), bufferOf(inputs[1]!));
+    else if (n === 3) out = native.call(bufferOf(inputs[0]!), bufferOf(inputs[1]!), bufferOf(inputs[2]!));
+    else out = native.call(...inputs.map(bufferOf));
   } catch (error) {
     throw mapNativeError(error, { op, device: entry.device });
   }
-  const avals = entry.outputs;
-  if (entry.single) return new Tensor(outputs[0]!, entry.device, avals[0]!.dtype, avals[0]!.shape);
-  return outputs.map((b, k) => new Tensor(b, entry.device, avals[k]!.dtype, avals[k]!.shape));
+  if (!Array.isArray(out)) {
+    const t = wrapOutput(entry, out, 0);
+    return entry.single ? t : [t];
+  }
+  return out.map((b, k) => wrapOutput(entry, b, k));
+}
+
+function wrapOutput(entry: CacheEntry, buffer: NativeBuffer, k: number): Tensor {
+  const aval = entry.outputs[k]!;
+  const t = new Tensor(buffer, entry.device, aval.dtype, aval.shape);
+  avalSlot.set(t, entry.outputAvals[k]!);
+  return t;
 }
 
 /** dispatch for units that return one tensor. */

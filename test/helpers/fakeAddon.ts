@@ -77,6 +77,10 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
         if (disposed) throw nativeError("executable was disposed", 1002, "PJRT_LoadedExecutable_Execute");
         return args.map((b) => makeBuffer(new Uint8Array(b.toHostSync()), b.type, b.dims, b.deviceIndex));
       },
+      call(...args) {
+        const outputs = this.run(args);
+        return outputs.length === 1 ? outputs[0]! : outputs;
+      },
       dispose() {
         if (!disposed) counts.executables -= 1;
         disposed = true;
