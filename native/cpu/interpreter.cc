@@ -118,7 +118,7 @@ class Evaluator {
     const std::vector<std::vector<int>>* release = nullptr;
     if (!lanes) {
       release = &region.releasePlan.get([&] { return releasePoints(region); });
-      for (int id : splatOperands(region))
+      for (int id : region.splatPlan.get([&] { return splatOperands(region); }))
         if (id >= 0 && size_t(id) < splat_.size()) splat_[size_t(id)] = true;
     }
     for (size_t i = 0; i < region.ops.size(); ++i) {

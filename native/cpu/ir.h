@@ -72,6 +72,7 @@ struct Region {
   std::vector<Op> ops;               // ends with stablehlo.return or func.return
   // The interpreter's release points (per op, the values it uses last), made on the first run.
   RegionMemo<std::vector<std::vector<int>>> releasePlan;
+  RegionMemo<std::vector<int>> splatPlan;  // the interpreter's one-element operands of elementwise ops
 };
 
 struct Function {

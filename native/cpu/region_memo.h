@@ -1,5 +1,5 @@
 // A value derived once from a Region's ops, which no longer change once a module is compiled (the
-// interpreter's release points): computed on first use and shared by every later run, on any
+// interpreter's release points and splat operands): computed on first use and shared by every later run, on any
 // thread. Copies and moves start empty, so an edited copy of a region never sees a stale value.
 #pragma once
 
