@@ -84,6 +84,19 @@ export class Tensor<D extends DType = DType> {
     return numelOf(this.shape);
   }
 
+  /** The shape (PyTorch's `size()`), or the size of one dimension (negative counts from the end). */
+  size(): readonly number[];
+  size(dim: number): number;
+  size(dim?: number): readonly number[] | number {
+    if (dim === undefined) return this.shape;
+    const n = this.shape.length;
+    if (n === 0) throw new ShapeError(`size: dimension ${dim} was given but a 0-d tensor has no dimensions (use size() or shape)`);
+    if (!Number.isInteger(dim) || dim < -n || dim >= n) {
+      throw new ShapeError(`size: dimension ${dim} is out of range for a tensor of shape [${this.shape.join(", ")}] (expected ${-n} … ${n - 1})`);
+    }
+    return this.shape[dim < 0 ? dim + n : dim]!;
+  }
+
   get isDisposed(): boolean {
     return this.#buffer === null;
   }

@@ -95,8 +95,14 @@ describe.each(backends)("tensors on the $name", ({ fake, skip }) => {
     expect(t.shape).toEqual([2, 3]);
     expect(t.ndim).toBe(2);
     expect(t.numel()).toBe(6);
+    expect(t.size()).toEqual([2, 3]);
+    expect([t.size(0), t.size(1), t.size(-1), t.size(-2)]).toEqual([2, 3, 3, 2]);
+    expect(() => t.size(2)).toThrow(/dimension 2 is out of range for a tensor of shape \[2, 3\] \(expected -2 … 1\)/);
+    expect(() => t.size(-3)).toThrow(torch.ShapeError);
     expect(t.tolist()).toEqual([[1, 2, 3], [4, 5, 6]]);
     const s = torch.tensor(true);
+    expect(s.size()).toEqual([]);
+    expect(() => s.size(0)).toThrow(/0-d tensor has no dimensions/);
     expect(s.item()).toBe(true);
     expect(s.tolist()).toBe(true);
     const b = torch.tensor(2n ** 40n);
