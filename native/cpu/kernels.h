@@ -19,6 +19,9 @@
 
 namespace tpjrt::cpu {
 
+// Elements (or reduced elements) a piece of work must have before kernels split it over the pool.
+inline constexpr int64_t kParallelElements = 1 << 16;
+
 // Storage types for the element types that have no C++ type of their own.
 struct Pred { uint8_t v; };
 struct Half { uint16_t bits; };

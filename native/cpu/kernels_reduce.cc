@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "kernels.h"
+#include "thread_pool.h"
 
 namespace tpjrt::cpu {
 
@@ -101,7 +102,9 @@ void foldTyped(const S* x, S init, int64_t n, int64_t k, bool lanesLayout, S* ou
     }
     for (int64_t j = 0; j < n; ++j) out[j] = Num<S>::store(acc[size_t(j)]);
   } else {
-    for (int64_t j = 0; j < n; ++j) out[j] = foldRow<S, kOp>(x + j * k, init, k);
+    parallelRange(n, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t j = b; j < e; ++j) out[j] = foldRow<S, kOp>(x + j * k, init, k);
+    });
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include "fast_math.h"
 #include "kernels.h"
+#include "thread_pool.h"
 
 namespace tpjrt::cpu {
 
@@ -52,7 +53,9 @@ Literal mapFloat32(const Literal& x, const TensorType& result, void (*loop)(cons
     loop(elements<float>(x), &v, 1);
     std::fill_n(elements<float>(out), n, v);
   } else {
-    loop(elements<float>(x), elements<float>(out), n);
+    const float* in = elements<float>(x);
+    float* o = elements<float>(out);
+    parallelRange(n, kParallelElements, [&](int64_t b, int64_t e) { loop(in + b, o + b, e - b); });
   }
   return out;
 }

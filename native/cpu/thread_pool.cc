@@ -129,6 +129,16 @@ int chooseThreadCount(int64_t option) {
 
 ThreadPool* currentThreadPool() { return tlsPool; }
 
+void parallelRange(int64_t n, int64_t minPiece, const std::function<void(int64_t, int64_t)>& fn) {
+  ThreadPool* pool = tlsPool;
+  int64_t pieces = pool ? std::min<int64_t>(2 * int64_t(pool->size()), n / std::max<int64_t>(minPiece, 1)) : 1;
+  if (pieces <= 1) {
+    if (n > 0) fn(0, n);
+    return;
+  }
+  pool->parallelFor(pieces, [&](int64_t i) { fn(n * i / pieces, n * (i + 1) / pieces); });
+}
+
 ThreadPoolScope::ThreadPoolScope(ThreadPool* pool) : previous_(tlsPool) { tlsPool = pool; }
 ThreadPoolScope::~ThreadPoolScope() { tlsPool = previous_; }
 

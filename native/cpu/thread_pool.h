@@ -54,6 +54,10 @@ int chooseThreadCount(int64_t option);
 // for the duration of one program run; pool workers never have one, so work never nests.
 ThreadPool* currentThreadPool();
 
+// Calls fn(begin, end) over pieces of [0, n) on the current pool, each piece at least `minPiece`
+// long; without a pool, or when n is too small to split, one call on this thread covers it all.
+void parallelRange(int64_t n, int64_t minPiece, const std::function<void(int64_t, int64_t)>& fn);
+
 class ThreadPoolScope {
  public:
   explicit ThreadPoolScope(ThreadPool* pool);

@@ -12,6 +12,7 @@
 #include "element_type.h"
 #include "stablehlo.h"
 #include "test_modules.h"
+#include "thread_pool.h"
 
 using namespace tpjrt::cpu;
 using namespace tpjrt::cpu::test;
@@ -238,6 +239,40 @@ func.func public @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>, tens
     CHECK(read<float>(out[3]) == std::vector<float>({11, 22, 33}));
   }
   CHECK(read<float>(x) == std::vector<float>({10, 20, 30}));
+}
+
+TEST(kernels_split_over_a_pool_give_the_single_thread_results) {
+  // Row sums of 96 rows × 4096 and tanh over 300,001 elements: big enough to be split into pieces
+  // (with an uneven last piece); every value must equal the run without a pool, bit for bit.
+  const int64_t rows = 96, cols = 4096, n = 300001;
+  std::vector<float> x(size_t(rows * cols));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int((i * 37 + 11) % 19) - 9) * 0.25f;
+  Literal matrix = f32({rows, cols}, x);
+  std::vector<float> t(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) t[size_t(i)] = float(std::sin(double(i)) * 6);
+  Literal vec = f32({n}, t);
+  const std::string sumText =
+      "func.func public @main(%x: tensor<96x4096xf32>, %i: tensor<f32>) -> tensor<96xf32> {\n"
+      "  %r = \"stablehlo.reduce\"(%x, %i) ({\n  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %c = \"stablehlo.add\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "    \"stablehlo.return\"(%c) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 1>} : (tensor<96x4096xf32>, tensor<f32>) -> tensor<96xf32>\n"
+      "  \"func.return\"(%r) : (tensor<96xf32>) -> ()\n}\n";
+  const std::string tanhText =
+      "func.func public @main(%x: tensor<300001xf32>) -> tensor<300001xf32> {\n"
+      "  %r = \"stablehlo.tanh\"(%x) : (tensor<300001xf32>) -> tensor<300001xf32>\n"
+      "  \"func.return\"(%r) : (tensor<300001xf32>) -> ()\n}\n";
+  Literal zero = f32({}, {0});
+  Literal sumAlone = runText(sumText, {matrix, zero})[0];
+  Literal tanhAlone = runText(tanhText, {vec})[0];
+  ThreadPool pool(3);
+  ThreadPoolScope scope(&pool);
+  checkSameFloats(runText(sumText, {matrix, zero})[0], sumAlone, "row sums on a pool");
+  checkSameFloats(runText(tanhText, {vec})[0], tanhAlone, "tanh on a pool");
+  std::vector<int64_t> covered(1000, 0);
+  parallelRange(1000, 7, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) covered[size_t(i)]++;
+  });
+  for (int64_t c : covered) CHECK_EQ(c, 1);
 }
 
 TEST_MAIN()
