@@ -17,6 +17,8 @@ export type Operand = Tracer | ScalarArg;
 
 export const fmtShape = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
 
+export const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
+
 export function isScalar(v: unknown): v is ScalarArg {
   return typeof v === "number" || typeof v === "boolean" || typeof v === "bigint";
 }

@@ -6,7 +6,7 @@ import type { Generator } from "../../random/generator.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape } from "./args.js";
+import { broadcastShapes, checkTensor, fmtShape, sameShape } from "./args.js";
 import { c, opmath, requireFloat, runOptional, type T } from "./nn_common.js";
 import { dropoutTraced } from "./nn_dropout.js";
 import { draw } from "./random.js";
@@ -111,8 +111,6 @@ function repeatHeads(t: T, groups: number): T {
   const heads = [...t.shape.slice(0, n - 3), t.shape[n - 3]! * groups, ...t.shape.slice(n - 2)];
   return e.reshape(e.broadcastInDim(t, spread, dims), heads);
 }
-
-const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 
 /** Softmax over the last dim; a row with no allowed position (all −inf) gives zeros, as PyTorch's math path does. */
 function softmaxLast(s: T): T {

@@ -10,12 +10,11 @@ import { isFloating } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, run } from "./args.js";
+import { broadcastShapes, checkTensor, fmtShape, run, sameShape } from "./args.js";
 import { amax, amin } from "./reduction.js";
 import { c, checkReduction, log1p, opmath, type Reduction, reduceLoss, requireFloat, runOptional, type T } from "./nn_common.js";
 
 const reductions = ["mean", "sum", "none"] as const;
-const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 
 // --- class-index losses -----------------------------------------------------------------------------
 

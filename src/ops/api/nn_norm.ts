@@ -6,7 +6,7 @@
 import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import { rebind, type Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, runMany } from "./args.js";
+import { checkTensor, fmtShape, runMany, sameShape } from "./args.js";
 import { c, meanKeep, opmath, requireFloat, rsqrt, runOptional, type T } from "./nn_common.js";
 
 export interface LayerNormOptions {
@@ -14,8 +14,6 @@ export interface LayerNormOptions {
   bias?: Tensor | null;
   eps?: number;
 }
-
-const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 
 /** Normalises x over `dims` (x in opmath): (x − mean) / sqrt(var + eps). */
 function standardize(x: T, dims: readonly number[], eps: number): T {
