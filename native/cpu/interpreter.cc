@@ -1,86 +1,23 @@
-// Runs a function of a verified module op by op. Values live in one table indexed by value id and are
-// dropped after their last use. A reduce body is evaluated over whole vectors of lanes ("lane mode"):
-// every 0-d value inside it becomes a 1-d literal of the lane count, so each body op is one kernel call.
+// Runs a function of a verified module by the steps of its region's plan (interpreter_plan.h): one op,
+// or a fused group of element-wise ops run tile by tile. Values live in one table indexed by value id
+// and are dropped after their last use. A reduce body is evaluated op by op over whole vectors of lanes
+// ("lane mode"): every 0-d value inside it becomes a 1-d literal of the lane count, so each body op is
+// one kernel call.
 #include <algorithm>
+#include <memory>
 #include <new>
-#include <unordered_map>
-#include <unordered_set>
 
+#include "interpreter_plan.h"
 #include "kernels.h"
 #include "stablehlo.h"
+#include "thread_pool.h"
 
 namespace tpjrt::cpu {
 
 namespace {
 
-bool isTerminator(const Op& op) { return op.name == "func.return" || op.name == "stablehlo.return"; }
-
 // A value the evaluator made itself (not const, so that a result nobody else holds can be moved out).
 Value owned(Literal&& l) { return std::make_shared<Literal>(std::move(l)); }
-
-void collectOperands(const Region& region, std::vector<int>& ids) {
-  for (const Op& op : region.ops) {
-    ids.insert(ids.end(), op.operands.begin(), op.operands.end());
-    for (const Region& nested : op.regions) collectOperands(nested, ids);
-  }
-}
-
-// Values of `region` that are splats (a broadcast_in_dim of one element, or a splat constant) and are
-// used only as operands of element-wise ops there: those are kept as their one element, which every
-// element-wise kernel broadcasts, instead of being materialised.
-std::vector<int> splatOperands(const Region& region) {
-  std::vector<int> candidates;
-  for (const Op& op : region.ops) {
-    if (op.results.size() != 1 || op.resultTypes.size() != 1 || numElements(op.resultTypes[0]) <= 1) continue;
-    if (op.name == "stablehlo.broadcast_in_dim" && op.operandTypes.size() == 1 && numElements(op.operandTypes[0]) == 1) {
-      candidates.push_back(op.results[0]);
-    } else if (op.name == "stablehlo.constant") {
-      auto it = op.attrs.find("value");
-      if (it != op.attrs.end() && it->second && it->second->kind == Attribute::Kind::Dense &&
-          it->second->dense.type.element == op.resultTypes[0].element &&
-          it->second->dense.bytes.size() == byteWidth(op.resultTypes[0].element))
-        candidates.push_back(op.results[0]);
-    }
-  }
-  if (candidates.empty()) return candidates;
-  std::unordered_set<int> excluded;
-  for (const Op& op : region.ops) {
-    const KernelInfo* kernel = isTerminator(op) ? nullptr : findKernel(op.name);
-    if (!kernel || !kernel->elementwise) excluded.insert(op.operands.begin(), op.operands.end());
-    std::vector<int> nestedUses;
-    for (const Region& nested : op.regions) collectOperands(nested, nestedUses);
-    excluded.insert(nestedUses.begin(), nestedUses.end());
-  }
-  std::erase_if(candidates, [&](int id) { return excluded.count(id) != 0; });
-  return candidates;
-}
-
-void collectUses(const Region& region, size_t opIndex, std::unordered_map<int, size_t>& lastUse) {
-  for (const Op& op : region.ops) {
-    for (int id : op.operands) lastUse[id] = opIndex;
-    for (const Region& nested : op.regions) collectUses(nested, opIndex, lastUse);
-  }
-}
-
-// For each op of `region`, the values whose last use it is.
-std::vector<std::vector<int>> releasePoints(const Region& region) {
-  std::unordered_map<int, size_t> lastUse;
-  for (size_t i = 0; i < region.ops.size(); ++i) {
-    const Op& op = region.ops[i];
-    for (int id : op.operands) lastUse[id] = i;
-    for (const Region& nested : op.regions) collectUses(nested, i, lastUse);
-  }
-  // Only values defined here are dropped: a nested region (a while body) may use outer values again.
-  std::unordered_set<int> local(region.args.begin(), region.args.end());
-  for (const Op& op : region.ops) local.insert(op.results.begin(), op.results.end());
-  std::vector<std::vector<int>> release(region.ops.size());
-  for (const auto& [id, i] : lastUse)
-    if (!isTerminator(region.ops[i]) && local.count(id)) release[i].push_back(id);
-  for (size_t i = 0; i < region.ops.size(); ++i)
-    for (int id : region.ops[i].results)
-      if (!lastUse.count(id)) release[i].push_back(id);  // never used
-  return release;
-}
 
 // Checks what an element-wise kernel relies on: operand element types and element counts.
 void checkElementwise(const Op& op, const Operands& in, const TensorType& result) {
@@ -106,8 +43,8 @@ void checkElementwise(const Op& op, const Operands& in, const TensorType& result
 
 class Evaluator {
  public:
-  explicit Evaluator(const Module& module)
-      : values_(size_t(std::max(module.numValues, 0))), splat_(values_.size(), false) {}
+  Evaluator(const Module& module, bool fuse)
+      : values_(size_t(std::max(module.numValues, 0))), splat_(values_.size(), false), fuse_(fuse) {}
 
   // Runs `region` with `args` bound to its block arguments and returns its terminator's operands.
   // `lanes` is set in lane mode (see the file comment).
@@ -115,22 +52,28 @@ class Evaluator {
     if (args.size() != region.args.size())
       fail("expected " + std::to_string(region.args.size()) + " arguments, got " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) set(region.args[i], args[i]);
-    const std::vector<std::vector<int>>* release = nullptr;
-    if (!lanes) {
-      release = &region.releasePlan.get([&] { return releasePoints(region); });
-      for (int id : region.splatPlan.get([&] { return splatOperands(region); }))
-        if (id >= 0 && size_t(id) < splat_.size()) splat_[size_t(id)] = true;
-    }
-    for (size_t i = 0; i < region.ops.size(); ++i) {
-      const Op& op = region.ops[i];
-      if (isTerminator(op)) {
-        std::vector<Value> results;
-        for (int id : op.operands) results.push_back(get(id));
-        return results;
+    if (lanes) {
+      for (const Op& op : region.ops) {
+        if (isTerminator(op)) return terminatorValues(op);
+        runWithContext(op, [&] { runOp(op, lanes, findKernel(op.name), nullptr); });
       }
-      runWithContext(op, lanes);
-      if (!lanes)
-        for (int id : (*release)[i]) values_[size_t(id)].reset();
+      fail("region has no return", ErrorCode::Internal);
+    }
+    std::unique_ptr<RegionPlan> unfused;  // the reference plan, made per run
+    if (!fuse_) unfused = std::make_unique<RegionPlan>(planRegion(region, false));
+    const RegionPlan& plan = unfused ? *unfused : region.plan.get([&] { return planRegion(region); });
+    for (int id : plan.splats)
+      if (id >= 0 && size_t(id) < splat_.size()) splat_[size_t(id)] = true;
+    for (const RegionPlan::Step& step : plan.steps) {
+      if (step.group >= 0) {
+        const FusedGroup& group = plan.groups[size_t(step.group)];
+        runWithContext(region.ops[group.firstOp], [&] { runGroup(group); });
+      } else {
+        const Op& op = region.ops[step.op];
+        if (isTerminator(op)) return terminatorValues(op);
+        runWithContext(op, [&] { runOp(op, nullptr, plan.kernels[step.op], plan.loops[step.op]); });
+      }
+      for (int id : step.release) values_[size_t(id)].reset();
     }
     fail("region has no return", ErrorCode::Internal);
   }
@@ -153,10 +96,17 @@ class Evaluator {
     return in;
   }
 
-  // Runs one op; errors name its line and name.
-  void runWithContext(const Op& op, const std::vector<int64_t>* lanes) {
+  std::vector<Value> terminatorValues(const Op& op) {
+    std::vector<Value> results;
+    for (int id : op.operands) results.push_back(get(id));
+    return results;
+  }
+
+  // Runs `body` for `op`; errors name its line and name.
+  template <class Body>
+  void runWithContext(const Op& op, Body&& body) {
     try {
-      runOp(op, lanes);
+      body();
     } catch (const CpuError& e) {
       std::string message = e.what();
       if (message.rfind("line ", 0) == 0) throw;
@@ -166,18 +116,21 @@ class Evaluator {
     }
   }
 
-  void runOp(const Op& op, const std::vector<int64_t>* lanes) {
+  // `kernel` is the op's entry in the kernel table (nullptr for the ops run here by name); `loop` is its
+  // element-wise loop when already resolved for its types.
+  void runOp(const Op& op, const std::vector<int64_t>* lanes, const KernelInfo* kernel, ElementLoop loop) {
     if (op.results.size() != op.resultTypes.size()) fail("result types do not match results", ErrorCode::Internal);
-    if (op.name == "stablehlo.constant") return runConstant(op, lanes);
-    if (op.name == "stablehlo.reduce") return runReduce(op, lanes);
-    if (op.name == "stablehlo.reduce_window" || op.name == "stablehlo.select_and_scatter" ||
-        op.name == "stablehlo.while" || op.name == "stablehlo.case" || op.name == "stablehlo.scatter" ||
-        op.name == "stablehlo.sort") {
-      if (lanes) fail("not supported inside a reduce body", ErrorCode::Unimplemented);
-      return runRegionOp(op);
+    if (!kernel) {
+      if (op.name == "stablehlo.constant") return runConstant(op, lanes);
+      if (op.name == "stablehlo.reduce") return runReduce(op, lanes);
+      if (op.name == "stablehlo.reduce_window" || op.name == "stablehlo.select_and_scatter" ||
+          op.name == "stablehlo.while" || op.name == "stablehlo.case" || op.name == "stablehlo.scatter" ||
+          op.name == "stablehlo.sort") {
+        if (lanes) fail("not supported inside a reduce body", ErrorCode::Unimplemented);
+        return runRegionOp(op);
+      }
+      fail("not supported by the CPU plugin", ErrorCode::Unimplemented);
     }
-    const KernelInfo* kernel = findKernel(op.name);
-    if (!kernel) fail("not supported by the CPU plugin", ErrorCode::Unimplemented);
     if (op.results.size() != 1) fail("expects one result", ErrorCode::Internal);
     Operands in = operands(op);
     if (!lanes && op.name == "stablehlo.broadcast_in_dim" && isSplat(op.results[0]) && in.size() == 1 &&
@@ -186,7 +139,7 @@ class Evaluator {
     if (in.size() < kernel->minOperands || in.size() > kernel->maxOperands) fail("wrong number of operands");
     TensorType result = op.resultTypes[0];
     if (lanes) {
-      if (kernel->elementwise) {
+      if (kernel->elementwise()) {
         result.dims = *lanes;
       } else if (result.dims.empty() && !in.empty() && op.operandTypes.size() == in.size() &&
                  op.operandTypes[0].dims.empty() && in[0]->type.element == result.element &&
@@ -197,8 +150,61 @@ class Evaluator {
         fail("not supported inside a reduce body", ErrorCode::Unimplemented);
       }
     }
-    if (kernel->elementwise) checkElementwise(op, in, result);
-    set(op.results[0], owned(kernel->run(op, in, result)));
+    if (!kernel->elementwise()) return set(op.results[0], owned(kernel->run(op, in, result)));
+    checkElementwise(op, in, result);
+    if (!loop) {
+      std::vector<ElementType> types;
+      for (const Literal* x : in) types.push_back(x->type.element);
+      loop = kernel->loop(op, types, result.element);
+    }
+    set(op.results[0], owned(runElementwise(loop, in, result)));
+  }
+
+  // Runs a fused group over tiles (see interpreter_plan.h), pieces of it on the thread pool.
+  void runGroup(const FusedGroup& g) {
+    struct Resolved {
+      const uint8_t* base;
+      size_t width;  // 0 for a splat
+    };
+    std::vector<Resolved> inputs;
+    inputs.reserve(g.inputs.size());
+    for (size_t i = 0; i < g.inputs.size(); ++i) {
+      const Literal& x = *get(g.inputs[i]);
+      const int64_t n = numElements(x.type);
+      if (x.type.element != g.inputTypes[i] || (n != g.count && n != 1))
+        fail("operand " + typeString(x.type) + " does not match the " + std::to_string(g.count) + " elements of its op");
+      inputs.push_back({x.bytes.data(), n == 1 ? 0 : byteWidth(x.type.element)});
+    }
+    std::vector<Literal> outputs;
+    outputs.reserve(g.outputs.size());
+    for (const TensorType& t : g.outputTypes) outputs.push_back(makeLiteral(t));
+    const size_t slotBytes = size_t(std::min(g.count, kFusedTile)) * kWidestElement;
+    parallelRange(g.count, kParallelElements, [&](int64_t begin, int64_t end) {
+      std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(g.slots * slotBytes, 1)]);
+      auto at = [&](const FusedGroup::Source& s, int64_t offset, bool& splat) -> uint8_t* {
+        splat = false;
+        switch (s.kind) {
+          case FusedGroup::Source::Kind::Input:
+            splat = inputs[s.index].width == 0;
+            return const_cast<uint8_t*>(inputs[s.index].base) + size_t(offset) * inputs[s.index].width;
+          case FusedGroup::Source::Kind::Slot: return scratch.get() + s.index * slotBytes;
+          case FusedGroup::Source::Kind::Output:
+            return outputs[s.index].bytes.data() + size_t(offset) * byteWidth(g.outputTypes[s.index].element);
+        }
+        return nullptr;
+      };
+      for (int64_t tile = begin; tile < end; tile += kFusedTile) {
+        const int64_t n = std::min(kFusedTile, end - tile);
+        for (const FusedGroup::Step& step : g.steps) {
+          const void* in[kMaxElementwiseOperands] = {};
+          bool splat[kMaxElementwiseOperands] = {};
+          for (size_t k = 0; k < step.in.size(); ++k) in[k] = at(step.in[k], tile, splat[k]);
+          bool unused;
+          step.loop(in, splat, at(step.out, tile, unused), n);
+        }
+      }
+    });
+    for (size_t i = 0; i < outputs.size(); ++i) set(g.outputs[i], owned(std::move(outputs[i])));
   }
 
   void runConstant(const Op& op, const std::vector<int64_t>* lanes) {
@@ -293,11 +299,13 @@ class Evaluator {
 
   std::vector<Value> values_;
   std::vector<bool> splat_;  // value ids kept as one element (see splatOperands)
+  bool fuse_;
 };
 
 }  // namespace
 
-std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Value>& args) {
+std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Value>& args,
+                               bool fuse) {
   for (const Value& a : args) {
     if (!a) fail("argument is null", ErrorCode::Internal);
     if (a->bytes.size() != size_t(numElements(a->type)) * byteWidth(a->type.element))
@@ -305,7 +313,7 @@ std::vector<Literal> interpret(const Module& module, const Function& function, c
   }
   std::vector<Value> outs;
   {
-    Evaluator evaluator(module);
+    Evaluator evaluator(module, fuse);
     outs = evaluator.run(function.body, args, nullptr);
   }
   std::vector<Literal> results;
@@ -319,11 +327,12 @@ std::vector<Literal> interpret(const Module& module, const Function& function, c
   return results;
 }
 
-std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args) {
+std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args,
+                               bool fuse) {
   std::vector<Value> borrowed;
   borrowed.reserve(args.size());
   for (const Literal& a : args) borrowed.push_back(Value(&a, [](const Literal*) {}));  // the caller's args outlive the run
-  return interpret(module, function, borrowed);
+  return interpret(module, function, borrowed, fuse);
 }
 
 }  // namespace tpjrt::cpu

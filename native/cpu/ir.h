@@ -53,6 +53,7 @@ struct Attribute {
 };
 
 struct Region;
+struct RegionPlan;  // the interpreter's (interpreter_plan.h)
 
 struct Op {
   std::string name;                  // full name, e.g. "stablehlo.add", "func.return"
@@ -70,9 +71,7 @@ struct Region {
   std::vector<int> args;             // value ids of the block arguments
   std::vector<TensorType> argTypes;
   std::vector<Op> ops;               // ends with stablehlo.return or func.return
-  // The interpreter's release points (per op, the values it uses last), made on the first run.
-  RegionMemo<std::vector<std::vector<int>>> releasePlan;
-  RegionMemo<std::vector<int>> splatPlan;  // the interpreter's one-element operands of elementwise ops
+  RegionMemo<RegionPlan> plan;       // how the interpreter runs the ops, made on the first run
 };
 
 struct Function {

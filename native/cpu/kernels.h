@@ -146,33 +146,47 @@ Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm);
 // --- kernels ---------------------------------------------------------------------------------------
 
 using Operands = std::vector<const Literal*>;
-// Every single-result kernel has this shape; `result` is the type to produce.
+// Every single-result kernel that is not element-wise has this shape; `result` is the type to produce.
 using Kernel = Literal (*)(const Op& op, const Operands& in, const TensorType& result);
 
+// An element-wise op resolved for its element types: computes n results into `out` from one pointer per
+// operand. An operand marked in `splat` points at its one element, which stands for every position.
+using ElementLoop = void (*)(const void* const* in, const bool* splat, void* out, int64_t n);
+// Resolves an element-wise op for its operand and result element types; fails for types it does not define.
+using ElementLoopMaker = ElementLoop (*)(const Op& op, const std::vector<ElementType>& in, ElementType result);
+inline constexpr size_t kMaxElementwiseOperands = 3;
+
 struct KernelInfo {
-  Kernel run = nullptr;
-  bool elementwise = false;  // applies per element (operands of one element broadcast)
+  Kernel run = nullptr;              // ops that are not element-wise
+  ElementLoopMaker loop = nullptr;   // element-wise ops (operands of one element broadcast)
   size_t minOperands = 0, maxOperands = 0;
+  bool elementwise() const { return loop != nullptr; }
 };
 // The kernel for a single-result op name such as "stablehlo.add", or nullptr when there is none.
 const KernelInfo* findKernel(const std::string& name);
+
+// Runs an element-wise loop over whole operands into a new literal of type `result`, split over the
+// current thread pool when big.
+Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result);
 
 enum class UnaryOp {
   Negate, Abs, Sign, Not, Exp, Expm1, Log, Log1p, Logistic, Tanh, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan,
   Floor, Ceil, RoundEven, RoundAwayFromZero, IsFinite, Popcnt, CountLeadingZeros
 };
-Literal unary(UnaryOp op, const Literal& x, const TensorType& result);
+ElementLoop unaryLoop(UnaryOp op, ElementType x, ElementType result);
 
 enum class BinaryOp {
   Add, Subtract, Multiply, Divide, Remainder, Power, Maximum, Minimum, Atan2, And, Or, Xor,
   ShiftLeft, ShiftRightArithmetic, ShiftRightLogical
 };
-Literal binary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& result);
+ElementLoop binaryLoop(BinaryOp op, ElementType a, ElementType b, ElementType result);
 
-Literal compareKernel(const Op& op, const Operands& in, const TensorType& result);
-Literal selectKernel(const Op& op, const Operands& in, const TensorType& result);
-Literal clampKernel(const Op& op, const Operands& in, const TensorType& result);
-Literal convertKernel(const Op& op, const Operands& in, const TensorType& result);
+ElementLoop compareLoop(const Op& op, const std::vector<ElementType>& in, ElementType result);
+ElementLoop selectLoop(const Op& op, const std::vector<ElementType>& in, ElementType result);
+ElementLoop clampLoop(const Op& op, const std::vector<ElementType>& in, ElementType result);
+ElementLoop convertLoop(ElementType from, ElementType to);
+// `x` converted to element type `to` (the same literal when it already has it).
+Literal convertLiteral(Literal x, ElementType to);
 Literal bitcastConvertKernel(const Op& op, const Operands& in, const TensorType& result);
 
 Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result);

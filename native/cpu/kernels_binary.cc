@@ -1,5 +1,7 @@
 // Element-wise binary ops. Integer results wrap; division by zero, INT_MIN / -1, integer powers and
 // over-wide shifts give what XLA CPU gives.
+#include <algorithm>
+
 #include "kernels.h"
 
 namespace tpjrt::cpu {
@@ -7,27 +9,29 @@ namespace tpjrt::cpu {
 namespace {
 
 template <class S, class F>
-Literal mapBinary(const Literal& a, const Literal& b, const TensorType& result, F f) {
-  Literal out = makeLiteral(result);
-  const S* pa = elements<S>(a);
-  const S* pb = elements<S>(b);
-  S* o = elements<S>(out);
-  const int64_t n = numElements(result);
-  const bool aSplat = numElements(a.type) == 1 && n != 1, bSplat = numElements(b.type) == 1 && n != 1;
+void binaryRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  const S* pa = static_cast<const S*>(in[0]);
+  const S* pb = static_cast<const S*>(in[1]);
+  S* o = static_cast<S*>(out);
+  const F f{};
   // One loop per case, each with unit strides, so that each vectorises.
-  if (aSplat && bSplat) {
-    const S v = Num<S>::store(f(Num<S>::load(pa[0]), Num<S>::load(pb[0])));
-    for (int64_t i = 0; i < n; ++i) o[i] = v;
-  } else if (aSplat) {
+  if (splat[0] && splat[1]) {
+    std::fill_n(o, n, Num<S>::store(f(Num<S>::load(pa[0]), Num<S>::load(pb[0]))));
+  } else if (splat[0]) {
     const auto x = Num<S>::load(pa[0]);
     for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(x, Num<S>::load(pb[i])));
-  } else if (bSplat) {
+  } else if (splat[1]) {
     const auto y = Num<S>::load(pb[0]);
     for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i]), y));
   } else {
     for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(f(Num<S>::load(pa[i]), Num<S>::load(pb[i])));
   }
-  return out;
+}
+
+// The loop applying `f` (a lambda without captures) to every pair of elements.
+template <class S, class F>
+ElementLoop mapBinary(F) {
+  return &binaryRange<S, F>;
 }
 
 template <class T>
@@ -90,69 +94,71 @@ T shiftRightArithmetic(T a, T amount) {
 }
 
 template <class S>
-Literal floatBinary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& r) {
+ElementLoop floatBinary(BinaryOp op) {
   using C = ComputeOf<S>;
   switch (op) {
-    case BinaryOp::Add: return mapBinary<S>(a, b, r, [](C x, C y) { return x + y; });
-    case BinaryOp::Subtract: return mapBinary<S>(a, b, r, [](C x, C y) { return x - y; });
-    case BinaryOp::Multiply: return mapBinary<S>(a, b, r, [](C x, C y) { return x * y; });
-    case BinaryOp::Divide: return mapBinary<S>(a, b, r, [](C x, C y) { return x / y; });
-    case BinaryOp::Remainder: return mapBinary<S>(a, b, r, [](C x, C y) { return std::fmod(x, y); });
-    case BinaryOp::Power: return mapBinary<S>(a, b, r, [](C x, C y) { return std::pow(x, y); });
-    case BinaryOp::Maximum: return mapBinary<S>(a, b, r, [](C x, C y) { return maxValue(x, y); });
-    case BinaryOp::Minimum: return mapBinary<S>(a, b, r, [](C x, C y) { return minValue(x, y); });
-    case BinaryOp::Atan2: return mapBinary<S>(a, b, r, [](C x, C y) { return std::atan2(x, y); });
-    default: fail("not defined for " + typeString(a.type));
+    case BinaryOp::Add: return mapBinary<S>([](C x, C y) { return x + y; });
+    case BinaryOp::Subtract: return mapBinary<S>([](C x, C y) { return x - y; });
+    case BinaryOp::Multiply: return mapBinary<S>([](C x, C y) { return x * y; });
+    case BinaryOp::Divide: return mapBinary<S>([](C x, C y) { return x / y; });
+    case BinaryOp::Remainder: return mapBinary<S>([](C x, C y) { return std::fmod(x, y); });
+    case BinaryOp::Power: return mapBinary<S>([](C x, C y) { return std::pow(x, y); });
+    case BinaryOp::Maximum: return mapBinary<S>([](C x, C y) { return maxValue(x, y); });
+    case BinaryOp::Minimum: return mapBinary<S>([](C x, C y) { return minValue(x, y); });
+    case BinaryOp::Atan2: return mapBinary<S>([](C x, C y) { return std::atan2(x, y); });
+    default: return nullptr;
   }
 }
 
 template <class S>
-Literal intBinary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& r) {
+ElementLoop intBinary(BinaryOp op) {
   using W = Wide<S>;
   switch (op) {
-    case BinaryOp::Add: return mapBinary<S>(a, b, r, [](S x, S y) { return S(W(x) + W(y)); });
-    case BinaryOp::Subtract: return mapBinary<S>(a, b, r, [](S x, S y) { return S(W(x) - W(y)); });
-    case BinaryOp::Multiply: return mapBinary<S>(a, b, r, [](S x, S y) { return S(W(x) * W(y)); });
-    case BinaryOp::Divide: return mapBinary<S>(a, b, r, [](S x, S y) { return intDivide(x, y); });
-    case BinaryOp::Remainder: return mapBinary<S>(a, b, r, [](S x, S y) { return intRemainder(x, y); });
-    case BinaryOp::Power: return mapBinary<S>(a, b, r, [](S x, S y) { return intPower(x, y); });
-    case BinaryOp::Maximum: return mapBinary<S>(a, b, r, [](S x, S y) { return maxValue(x, y); });
-    case BinaryOp::Minimum: return mapBinary<S>(a, b, r, [](S x, S y) { return minValue(x, y); });
-    case BinaryOp::And: return mapBinary<S>(a, b, r, [](S x, S y) { return S(x & y); });
-    case BinaryOp::Or: return mapBinary<S>(a, b, r, [](S x, S y) { return S(x | y); });
-    case BinaryOp::Xor: return mapBinary<S>(a, b, r, [](S x, S y) { return S(x ^ y); });
-    case BinaryOp::ShiftLeft: return mapBinary<S>(a, b, r, [](S x, S y) { return shiftLeft(x, y); });
+    case BinaryOp::Add: return mapBinary<S>([](S x, S y) { return S(W(x) + W(y)); });
+    case BinaryOp::Subtract: return mapBinary<S>([](S x, S y) { return S(W(x) - W(y)); });
+    case BinaryOp::Multiply: return mapBinary<S>([](S x, S y) { return S(W(x) * W(y)); });
+    case BinaryOp::Divide: return mapBinary<S>([](S x, S y) { return intDivide(x, y); });
+    case BinaryOp::Remainder: return mapBinary<S>([](S x, S y) { return intRemainder(x, y); });
+    case BinaryOp::Power: return mapBinary<S>([](S x, S y) { return intPower(x, y); });
+    case BinaryOp::Maximum: return mapBinary<S>([](S x, S y) { return maxValue(x, y); });
+    case BinaryOp::Minimum: return mapBinary<S>([](S x, S y) { return minValue(x, y); });
+    case BinaryOp::And: return mapBinary<S>([](S x, S y) { return S(x & y); });
+    case BinaryOp::Or: return mapBinary<S>([](S x, S y) { return S(x | y); });
+    case BinaryOp::Xor: return mapBinary<S>([](S x, S y) { return S(x ^ y); });
+    case BinaryOp::ShiftLeft: return mapBinary<S>([](S x, S y) { return shiftLeft(x, y); });
     case BinaryOp::ShiftRightArithmetic:
-      return mapBinary<S>(a, b, r, [](S x, S y) { return shiftRightArithmetic(x, y); });
-    case BinaryOp::ShiftRightLogical: return mapBinary<S>(a, b, r, [](S x, S y) { return shiftRightLogical(x, y); });
-    default: fail("not defined for " + typeString(a.type));
+      return mapBinary<S>([](S x, S y) { return shiftRightArithmetic(x, y); });
+    case BinaryOp::ShiftRightLogical: return mapBinary<S>([](S x, S y) { return shiftRightLogical(x, y); });
+    default: return nullptr;
   }
 }
 
-Literal predBinary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& r) {
+ElementLoop predBinary(BinaryOp op) {
   switch (op) {
     case BinaryOp::Add:
     case BinaryOp::Maximum:
-    case BinaryOp::Or: return mapBinary<Pred>(a, b, r, [](bool x, bool y) { return x || y; });
+    case BinaryOp::Or: return mapBinary<Pred>([](bool x, bool y) { return x || y; });
     case BinaryOp::Multiply:
     case BinaryOp::Minimum:
-    case BinaryOp::And: return mapBinary<Pred>(a, b, r, [](bool x, bool y) { return x && y; });
-    case BinaryOp::Xor: return mapBinary<Pred>(a, b, r, [](bool x, bool y) { return x != y; });
-    default: fail("not defined for " + typeString(a.type));
+    case BinaryOp::And: return mapBinary<Pred>([](bool x, bool y) { return x && y; });
+    case BinaryOp::Xor: return mapBinary<Pred>([](bool x, bool y) { return x != y; });
+    default: return nullptr;
   }
 }
 
 }  // namespace
 
-Literal binary(BinaryOp op, const Literal& a, const Literal& b, const TensorType& result) {
-  if (a.type.element != b.type.element)
-    fail("operand types " + typeString(a.type) + " and " + typeString(b.type) + " differ");
-  return dispatchType(a.type.element, [&](auto tag) -> Literal {
+ElementLoop binaryLoop(BinaryOp op, ElementType a, ElementType b, ElementType result) {
+  ElementLoop loop = a != b || result != a ? nullptr : dispatchType(a, [&](auto tag) -> ElementLoop {
     using S = decltype(tag);
-    if constexpr (kIsFloat<S>) return floatBinary<S>(op, a, b, result);
-    else if constexpr (kIsInt<S>) return intBinary<S>(op, a, b, result);
-    else return predBinary(op, a, b, result);
+    if constexpr (kIsFloat<S>) return floatBinary<S>(op);
+    else if constexpr (kIsInt<S>) return intBinary<S>(op);
+    else return predBinary(op);
   });
+  if (!loop)
+    fail("not defined for " + std::string(mlirName(a)) + " and " + std::string(mlirName(b)) + " giving " +
+         std::string(mlirName(result)));
+  return loop;
 }
 
 }  // namespace tpjrt::cpu

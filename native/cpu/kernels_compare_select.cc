@@ -36,27 +36,26 @@ auto totalOrderKey(C v) {
 }
 
 template <class S, class F>
-Literal mapCompare(const Literal& a, const Literal& b, const TensorType& result, F f) {
-  Literal out = makeLiteral(result);
-  const S* pa = elements<S>(a);
-  const S* pb = elements<S>(b);
-  auto* o = elements<Pred>(out);
-  const int64_t n = numElements(result);
-  const int64_t sa = numElements(a.type) == 1 ? 0 : 1, sb = numElements(b.type) == 1 ? 0 : 1;
+void compareRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  const S* pa = static_cast<const S*>(in[0]);
+  const S* pb = static_cast<const S*>(in[1]);
+  auto* o = static_cast<Pred*>(out);
+  const F f{};
+  const int64_t sa = splat[0] ? 0 : 1, sb = splat[1] ? 0 : 1;
   for (int64_t i = 0; i < n; ++i) o[i].v = f(Num<S>::load(pa[i * sa]), Num<S>::load(pb[i * sb])) ? 1 : 0;
-  return out;
 }
 
+// The comparison of keys made by `Key` (a default-constructible function object) in direction `d`.
 template <class S, class Key>
-Literal compareWith(Direction d, const Literal& a, const Literal& b, const TensorType& r, Key key) {
+ElementLoop compareWith(Direction d) {
   using C = ComputeOf<S>;
   switch (d) {
-    case Direction::EQ: return mapCompare<S>(a, b, r, [&](C x, C y) { return key(x) == key(y); });
-    case Direction::NE: return mapCompare<S>(a, b, r, [&](C x, C y) { return key(x) != key(y); });
-    case Direction::GE: return mapCompare<S>(a, b, r, [&](C x, C y) { return key(x) >= key(y); });
-    case Direction::GT: return mapCompare<S>(a, b, r, [&](C x, C y) { return key(x) > key(y); });
-    case Direction::LE: return mapCompare<S>(a, b, r, [&](C x, C y) { return key(x) <= key(y); });
-    case Direction::LT: return mapCompare<S>(a, b, r, [&](C x, C y) { return key(x) < key(y); });
+    case Direction::EQ: return compareRange<S, decltype([](C x, C y) { return Key{}(x) == Key{}(y); })>;
+    case Direction::NE: return compareRange<S, decltype([](C x, C y) { return Key{}(x) != Key{}(y); })>;
+    case Direction::GE: return compareRange<S, decltype([](C x, C y) { return Key{}(x) >= Key{}(y); })>;
+    case Direction::GT: return compareRange<S, decltype([](C x, C y) { return Key{}(x) > Key{}(y); })>;
+    case Direction::LE: return compareRange<S, decltype([](C x, C y) { return Key{}(x) <= Key{}(y); })>;
+    case Direction::LT: return compareRange<S, decltype([](C x, C y) { return Key{}(x) < Key{}(y); })>;
   }
   fail("unknown comparison direction", ErrorCode::Internal);
 }
@@ -69,68 +68,67 @@ template <> struct Bits<4> { using T = uint32_t; };
 template <> struct Bits<8> { using T = uint64_t; };
 
 template <size_t W>
-void selectOfWidth(const Literal& pred, const Literal& t, const Literal& f, Literal& out) {
+void selectRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   using T = typename Bits<W>::T;
-  const auto* p = elements<Pred>(pred);
-  const T* pt = elements<T>(t);
-  const T* pf = elements<T>(f);
-  T* o = elements<T>(out);
-  const int64_t n = numElements(out.type);
-  const int64_t sp = numElements(pred.type) == 1 ? 0 : 1;
-  const int64_t st = numElements(t.type) == 1 ? 0 : 1, sf = numElements(f.type) == 1 ? 0 : 1;
+  const auto* p = static_cast<const Pred*>(in[0]);
+  const T* pt = static_cast<const T*>(in[1]);
+  const T* pf = static_cast<const T*>(in[2]);
+  T* o = static_cast<T*>(out);
+  const int64_t sp = splat[0] ? 0 : 1, st = splat[1] ? 0 : 1, sf = splat[2] ? 0 : 1;
   for (int64_t i = 0; i < n; ++i) o[i] = p[i * sp].v ? pt[i * st] : pf[i * sf];
+}
+
+template <class S>
+void clampRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  const S* pl = static_cast<const S*>(in[0]);
+  const S* px = static_cast<const S*>(in[1]);
+  const S* ph = static_cast<const S*>(in[2]);
+  S* o = static_cast<S*>(out);
+  const int64_t sl = splat[0] ? 0 : 1, sx = splat[1] ? 0 : 1, sh = splat[2] ? 0 : 1;
+  for (int64_t i = 0; i < n; ++i) {
+    auto v = maxValue(Num<S>::load(px[i * sx]), Num<S>::load(pl[i * sl]));
+    o[i] = Num<S>::store(minValue(v, Num<S>::load(ph[i * sh])));
+  }
+}
+
+std::string typeList(const std::vector<ElementType>& in, ElementType result) {
+  std::string s;
+  for (ElementType t : in) s += (s.empty() ? "" : ", ") + std::string(mlirName(t));
+  return s + " giving " + std::string(mlirName(result));
 }
 
 }  // namespace
 
-Literal compareKernel(const Op& op, const Operands& in, const TensorType& result) {
-  const Literal& a = *in[0];
-  const Literal& b = *in[1];
+ElementLoop compareLoop(const Op& op, const std::vector<ElementType>& in, ElementType result) {
+  if (in.size() != 2 || in[0] != in[1] || result != ElementType::Pred) fail("not defined for " + typeList(in, result));
   Direction d = directionOf(op);
   bool total = isTotalOrder(op);
-  return dispatchType(a.type.element, [&](auto tag) -> Literal {
+  return dispatchType(in[0], [&](auto tag) -> ElementLoop {
     using S = decltype(tag);
     using C = ComputeOf<S>;
     if constexpr (kIsFloat<S>) {
-      if (total) return compareWith<S>(d, a, b, result, [](C v) { return totalOrderKey(v); });
+      if (total) return compareWith<S, decltype([](C v) { return totalOrderKey(v); })>(d);
     }
-    return compareWith<S>(d, a, b, result, [](C v) { return v; });
+    return compareWith<S, decltype([](C v) { return v; })>(d);
   });
 }
 
-Literal selectKernel(const Op& op, const Operands& in, const TensorType& result) {
-  if (in[0]->type.element != ElementType::Pred) fail("select predicate must be i1");
-  Literal out = makeLiteral(result);
-  switch (byteWidth(result.element)) {
-    case 1: selectOfWidth<1>(*in[0], *in[1], *in[2], out); break;
-    case 2: selectOfWidth<2>(*in[0], *in[1], *in[2], out); break;
-    case 4: selectOfWidth<4>(*in[0], *in[1], *in[2], out); break;
-    case 8: selectOfWidth<8>(*in[0], *in[1], *in[2], out); break;
+ElementLoop selectLoop(const Op&, const std::vector<ElementType>& in, ElementType result) {
+  if (in.size() != 3 || in[0] != ElementType::Pred || in[1] != result || in[2] != result)
+    fail("not defined for " + typeList(in, result));
+  switch (byteWidth(result)) {
+    case 1: return selectRange<1>;
+    case 2: return selectRange<2>;
+    case 4: return selectRange<4>;
+    case 8: return selectRange<8>;
     default: fail("unsupported element width", ErrorCode::Internal);
   }
-  return out;
 }
 
-Literal clampKernel(const Op& op, const Operands& in, const TensorType& result) {
-  const Literal& lo = *in[0];
-  const Literal& x = *in[1];
-  const Literal& hi = *in[2];
-  return dispatchType(x.type.element, [&](auto tag) -> Literal {
-    using S = decltype(tag);
-    Literal out = makeLiteral(result);
-    const S* pl = elements<S>(lo);
-    const S* px = elements<S>(x);
-    const S* ph = elements<S>(hi);
-    S* o = elements<S>(out);
-    const int64_t n = numElements(result);
-    const int64_t sl = numElements(lo.type) == 1 ? 0 : 1, sx = numElements(x.type) == 1 ? 0 : 1,
-                  sh = numElements(hi.type) == 1 ? 0 : 1;
-    for (int64_t i = 0; i < n; ++i) {
-      auto v = maxValue(Num<S>::load(px[i * sx]), Num<S>::load(pl[i * sl]));
-      o[i] = Num<S>::store(minValue(v, Num<S>::load(ph[i * sh])));
-    }
-    return out;
-  });
+ElementLoop clampLoop(const Op&, const std::vector<ElementType>& in, ElementType result) {
+  if (in.size() != 3 || in[0] != result || in[1] != result || in[2] != result)
+    fail("not defined for " + typeList(in, result));
+  return dispatchType(result, [](auto tag) -> ElementLoop { return clampRange<decltype(tag)>; });
 }
 
 }  // namespace tpjrt::cpu

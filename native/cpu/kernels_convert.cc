@@ -3,21 +3,27 @@
 
 namespace tpjrt::cpu {
 
-Literal convertKernel(const Op& op, const Operands& in, const TensorType& result) {
-  const Literal& x = *in[0];
-  return dispatchType(x.type.element, [&](auto fromTag) -> Literal {
-    using From = decltype(fromTag);
-    return dispatchType(result.element, [&](auto toTag) -> Literal {
-      using To = decltype(toTag);
-      Literal out = makeLiteral(result);
-      const From* px = elements<From>(x);
-      To* o = elements<To>(out);
-      const int64_t n = numElements(result);
-      const int64_t step = numElements(x.type) == 1 ? 0 : 1;
-      for (int64_t i = 0; i < n; ++i) o[i] = Num<To>::store(convertValue<To>(Num<From>::load(px[i * step])));
-      return out;
-    });
+namespace {
+
+template <class From, class To>
+void convertRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  const From* px = static_cast<const From*>(in[0]);
+  To* o = static_cast<To*>(out);
+  const int64_t step = splat[0] ? 0 : 1;
+  for (int64_t i = 0; i < n; ++i) o[i] = Num<To>::store(convertValue<To>(Num<From>::load(px[i * step])));
+}
+
+}  // namespace
+
+ElementLoop convertLoop(ElementType from, ElementType to) {
+  return dispatchType(from, [&](auto fromTag) -> ElementLoop {
+    return dispatchType(to, [&](auto toTag) -> ElementLoop { return convertRange<decltype(fromTag), decltype(toTag)>; });
   });
+}
+
+Literal convertLiteral(Literal x, ElementType to) {
+  if (x.type.element == to) return x;
+  return runElementwise(convertLoop(x.type.element, to), {&x}, TensorType{to, x.type.dims});
 }
 
 // Row-major bytes are the same before and after: a wider operand element becomes a trailing dimension

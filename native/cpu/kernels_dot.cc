@@ -100,11 +100,6 @@ int precisionRank(ElementType t) {
   return 0;
 }
 
-Literal convertTo(const Op& op, Literal x, ElementType t) {
-  if (x.type.element == t) return x;
-  return convertKernel(op, {&x}, TensorType{t, x.type.dims});
-}
-
 // a [batch, m, k] times b [batch, k, n], both of element type `type.element`, into `type`.
 Literal batchedMatmul(const Literal& a, const Literal& b, int64_t batch, int64_t m, int64_t k, int64_t n,
                       const TensorType& type) {
@@ -231,7 +226,7 @@ Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& res
     const ElementType wide = compute == ElementType::F64 ? ElementType::F64 : ElementType::F32;
     auto widened = [&](const Literal& x, Literal& copy) -> const Literal& {
       if (x.type.element == wide && compute == wide) return x;
-      return copy = convertTo(op, convertTo(op, x, compute), wide);
+      return copy = convertLiteral(convertLiteral(x, compute), wide);
     };
     Literal lhsWide, rhsWide;  // only when the operands need converting
     const Literal& a = widened(lhs, lhsWide);
@@ -239,12 +234,12 @@ Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& res
     TensorType type{wide, result.dims};
     Literal out = wide == ElementType::F64 ? floatDot<double>(a, b, dims, lhsFree, rhsFree, m, k, n, type)
                                            : floatDot<float>(a, b, dims, lhsFree, rhsFree, m, k, n, type);
-    return convertTo(op, convertTo(op, std::move(out), compute), result.element);
+    return convertLiteral(convertLiteral(std::move(out), compute), result.element);
   }
-  Literal a = convertTo(op, transposeLiteral(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContract)), compute);
-  Literal b = convertTo(op, transposeLiteral(rhs, concat(dims.rhsBatch, dims.rhsContract, rhsFree)), compute);
+  Literal a = convertLiteral(transposeLiteral(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContract)), compute);
+  Literal b = convertLiteral(transposeLiteral(rhs, concat(dims.rhsBatch, dims.rhsContract, rhsFree)), compute);
   Literal out = batchedMatmul(a, b, batch, m, k, n, TensorType{compute, result.dims});
-  return convertTo(op, out, result.element);
+  return convertLiteral(out, result.element);
 }
 
 }  // namespace tpjrt::cpu

@@ -5,25 +5,27 @@
 
 #include "fast_math.h"
 #include "kernels.h"
-#include "thread_pool.h"
 
 namespace tpjrt::cpu {
 
 namespace {
 
-template <class S, class R = S, class F>
-Literal mapUnary(const Literal& x, const TensorType& result, F f) {
-  Literal out = makeLiteral(result);
-  const S* in = elements<S>(x);
-  R* o = elements<R>(out);
-  const int64_t n = numElements(result);
-  if (numElements(x.type) == 1 && n != 1) {  // a splat operand: compute once
-    const R v = Num<R>::store(f(Num<S>::load(in[0])));
-    for (int64_t i = 0; i < n; ++i) o[i] = v;
+template <class S, class R, class F>
+void unaryRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  const S* x = static_cast<const S*>(in[0]);
+  R* o = static_cast<R*>(out);
+  const F f{};
+  if (splat[0]) {  // compute once
+    std::fill_n(o, n, Num<R>::store(f(Num<S>::load(x[0]))));
   } else {
-    for (int64_t i = 0; i < n; ++i) o[i] = Num<R>::store(f(Num<S>::load(in[i])));
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<R>::store(f(Num<S>::load(x[i])));
   }
-  return out;
+}
+
+// The loop applying `f` (a lambda without captures) to every element.
+template <class S, class R = S, class F>
+ElementLoop mapUnary(F) {
+  return &unaryRange<S, R, F>;
 }
 
 // float32 exp, logistic and tanh loops, compiled twice on x86-64 GCC (AVX2 and baseline SSE2; the
@@ -45,20 +47,23 @@ TPJRT_AVX2_CLONE void tanhLoop(const float* x, float* o, int64_t n) {
   for (int64_t i = 0; i < n; ++i) o[i] = fastmath::tanh(x[i]);
 }
 
-Literal mapFloat32(const Literal& x, const TensorType& result, void (*loop)(const float*, float*, int64_t)) {
-  Literal out = makeLiteral(result);
-  const int64_t n = numElements(result);
-  if (numElements(x.type) == 1 && n != 1) {  // a splat operand: compute once
+void applyFloat32(void (*loop)(const float*, float*, int64_t), const void* const* in, const bool* splat, void* out,
+                  int64_t n) {
+  const float* x = static_cast<const float*>(in[0]);
+  float* o = static_cast<float*>(out);
+  if (splat[0]) {  // compute once
     float v;
-    loop(elements<float>(x), &v, 1);
-    std::fill_n(elements<float>(out), n, v);
+    loop(x, &v, 1);
+    std::fill_n(o, n, v);
   } else {
-    const float* in = elements<float>(x);
-    float* o = elements<float>(out);
-    parallelRange(n, kParallelElements, [&](int64_t b, int64_t e) { loop(in + b, o + b, e - b); });
+    loop(x, o, n);
   }
-  return out;
 }
+void expRange(const void* const* in, const bool* splat, void* out, int64_t n) { applyFloat32(expLoop, in, splat, out, n); }
+void logisticRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  applyFloat32(logisticLoop, in, splat, out, n);
+}
+void tanhRange(const void* const* in, const bool* splat, void* out, int64_t n) { applyFloat32(tanhLoop, in, splat, out, n); }
 
 template <class C>
 C logistic(C x) {
@@ -68,69 +73,72 @@ C logistic(C x) {
 }
 
 template <class S>
-Literal floatUnary(UnaryOp op, const Literal& x, const TensorType& r) {
+ElementLoop floatUnary(UnaryOp op) {
   using C = ComputeOf<S>;
   switch (op) {
-    case UnaryOp::Negate: return mapUnary<S>(x, r, [](C v) { return -v; });
-    case UnaryOp::Abs: return mapUnary<S>(x, r, [](C v) { return std::fabs(v); });
+    case UnaryOp::Negate: return mapUnary<S>([](C v) { return -v; });
+    case UnaryOp::Abs: return mapUnary<S>([](C v) { return std::fabs(v); });
     case UnaryOp::Sign:
-      return mapUnary<S>(x, r, [](C v) { return (std::isnan(v) || v == 0) ? v : std::copysign(C(1), v); });
+      return mapUnary<S>([](C v) { return (std::isnan(v) || v == 0) ? v : std::copysign(C(1), v); });
     case UnaryOp::Exp:
-      if constexpr (std::is_same_v<S, float>) return mapFloat32(x, r, expLoop);
-      else return mapUnary<S>(x, r, [](C v) { return std::exp(v); });
-    case UnaryOp::Expm1: return mapUnary<S>(x, r, [](C v) { return std::expm1(v); });
-    case UnaryOp::Log: return mapUnary<S>(x, r, [](C v) { return std::log(v); });
-    case UnaryOp::Log1p: return mapUnary<S>(x, r, [](C v) { return std::log1p(v); });
+      if constexpr (std::is_same_v<S, float>) return expRange;
+      else return mapUnary<S>([](C v) { return std::exp(v); });
+    case UnaryOp::Expm1: return mapUnary<S>([](C v) { return std::expm1(v); });
+    case UnaryOp::Log: return mapUnary<S>([](C v) { return std::log(v); });
+    case UnaryOp::Log1p: return mapUnary<S>([](C v) { return std::log1p(v); });
     case UnaryOp::Logistic:
-      if constexpr (std::is_same_v<S, float>) return mapFloat32(x, r, logisticLoop);
-      else return mapUnary<S>(x, r, [](C v) { return logistic(v); });
+      if constexpr (std::is_same_v<S, float>) return logisticRange;
+      else return mapUnary<S>([](C v) { return logistic(v); });
     case UnaryOp::Tanh:
-      if constexpr (std::is_same_v<S, float>) return mapFloat32(x, r, tanhLoop);
-      else return mapUnary<S>(x, r, [](C v) { return std::tanh(v); });
-    case UnaryOp::Sqrt: return mapUnary<S>(x, r, [](C v) { return std::sqrt(v); });
-    case UnaryOp::Rsqrt: return mapUnary<S>(x, r, [](C v) { return C(1) / std::sqrt(v); });
-    case UnaryOp::Cbrt: return mapUnary<S>(x, r, [](C v) { return std::cbrt(v); });
-    case UnaryOp::Sin: return mapUnary<S>(x, r, [](C v) { return std::sin(v); });
-    case UnaryOp::Cos: return mapUnary<S>(x, r, [](C v) { return std::cos(v); });
-    case UnaryOp::Tan: return mapUnary<S>(x, r, [](C v) { return std::tan(v); });
-    case UnaryOp::Floor: return mapUnary<S>(x, r, [](C v) { return std::floor(v); });
-    case UnaryOp::Ceil: return mapUnary<S>(x, r, [](C v) { return std::ceil(v); });
-    case UnaryOp::RoundEven: return mapUnary<S>(x, r, [](C v) { return std::nearbyint(v); });
-    case UnaryOp::RoundAwayFromZero: return mapUnary<S>(x, r, [](C v) { return std::round(v); });
-    case UnaryOp::IsFinite: return mapUnary<S, Pred>(x, r, [](C v) { return std::isfinite(v); });
-    default: fail("not defined for " + typeString(x.type));
+      if constexpr (std::is_same_v<S, float>) return tanhRange;
+      else return mapUnary<S>([](C v) { return std::tanh(v); });
+    case UnaryOp::Sqrt: return mapUnary<S>([](C v) { return std::sqrt(v); });
+    case UnaryOp::Rsqrt: return mapUnary<S>([](C v) { return C(1) / std::sqrt(v); });
+    case UnaryOp::Cbrt: return mapUnary<S>([](C v) { return std::cbrt(v); });
+    case UnaryOp::Sin: return mapUnary<S>([](C v) { return std::sin(v); });
+    case UnaryOp::Cos: return mapUnary<S>([](C v) { return std::cos(v); });
+    case UnaryOp::Tan: return mapUnary<S>([](C v) { return std::tan(v); });
+    case UnaryOp::Floor: return mapUnary<S>([](C v) { return std::floor(v); });
+    case UnaryOp::Ceil: return mapUnary<S>([](C v) { return std::ceil(v); });
+    case UnaryOp::RoundEven: return mapUnary<S>([](C v) { return std::nearbyint(v); });
+    case UnaryOp::RoundAwayFromZero: return mapUnary<S>([](C v) { return std::round(v); });
+    case UnaryOp::IsFinite: return mapUnary<S, Pred>([](C v) { return std::isfinite(v); });
+    default: return nullptr;
   }
 }
 
 template <class S>
-Literal intUnary(UnaryOp op, const Literal& x, const TensorType& r) {
+ElementLoop intUnary(UnaryOp op) {
   using U = std::make_unsigned_t<S>;
   switch (op) {
-    case UnaryOp::Negate: return mapUnary<S>(x, r, [](S v) { return S(Wide<S>(0) - Wide<S>(v)); });
+    case UnaryOp::Negate: return mapUnary<S>([](S v) { return S(Wide<S>(0) - Wide<S>(v)); });
     case UnaryOp::Abs:
-      return mapUnary<S>(x, r, [](S v) { return v < 0 ? S(Wide<S>(0) - Wide<S>(v)) : v; });
-    case UnaryOp::Sign: return mapUnary<S>(x, r, [](S v) { return S((v > 0) - (v < 0)); });
-    case UnaryOp::Not: return mapUnary<S>(x, r, [](S v) { return S(~v); });
-    case UnaryOp::Popcnt: return mapUnary<S>(x, r, [](S v) { return S(std::popcount(U(v))); });
-    case UnaryOp::CountLeadingZeros: return mapUnary<S>(x, r, [](S v) { return S(std::countl_zero(U(v))); });
-    default: fail("not defined for " + typeString(x.type));
+      return mapUnary<S>([](S v) { return v < 0 ? S(Wide<S>(0) - Wide<S>(v)) : v; });
+    case UnaryOp::Sign: return mapUnary<S>([](S v) { return S((v > 0) - (v < 0)); });
+    case UnaryOp::Not: return mapUnary<S>([](S v) { return S(~v); });
+    case UnaryOp::Popcnt: return mapUnary<S>([](S v) { return S(std::popcount(U(v))); });
+    case UnaryOp::CountLeadingZeros: return mapUnary<S>([](S v) { return S(std::countl_zero(U(v))); });
+    default: return nullptr;
   }
 }
 
 }  // namespace
 
-Literal unary(UnaryOp op, const Literal& x, const TensorType& result) {
-  return dispatchType(x.type.element, [&](auto tag) -> Literal {
+ElementLoop unaryLoop(UnaryOp op, ElementType x, ElementType result) {
+  const ElementType expected = op == UnaryOp::IsFinite ? ElementType::Pred : x;
+  ElementLoop loop = dispatchType(x, [&](auto tag) -> ElementLoop {
     using S = decltype(tag);
     if constexpr (kIsFloat<S>) {
-      return floatUnary<S>(op, x, result);
+      return floatUnary<S>(op);
     } else if constexpr (kIsInt<S>) {
-      return intUnary<S>(op, x, result);
+      return intUnary<S>(op);
     } else {
-      if (op != UnaryOp::Not) fail("not defined for " + typeString(x.type));
-      return mapUnary<S>(x, result, [](bool v) { return !v; });
+      return op == UnaryOp::Not ? mapUnary<S>([](bool v) { return !v; }) : nullptr;
     }
   });
+  if (!loop || result != expected)
+    fail("not defined for " + std::string(mlirName(x)) + " giving " + std::string(mlirName(result)));
+  return loop;
 }
 
 }  // namespace tpjrt::cpu

@@ -18,10 +18,12 @@ Module parseModule(std::string_view text);
 void verifyModule(const Module& module);
 
 // Runs `function` on `args` (already checked against its parameter types by the caller) and returns
-// one literal per result.
-std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args);
+// one literal per result. `fuse` false runs every element-wise op on its own (the reference that fused
+// chains are tested against).
+std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Literal>& args,
+                               bool fuse = true);
 // The same on shared argument data (no copies: pass each buffer's data as it is held).
 std::vector<Literal> interpret(const Module& module, const Function& function,
-                               const std::vector<std::shared_ptr<const Literal>>& args);
+                               const std::vector<std::shared_ptr<const Literal>>& args, bool fuse = true);
 
 }  // namespace tpjrt::cpu

@@ -1,0 +1,222 @@
+#include "interpreter_plan.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace tpjrt::cpu {
+
+bool isTerminator(const Op& op) { return op.name == "func.return" || op.name == "stablehlo.return"; }
+
+namespace {
+
+// Calls use(id) for every value the ops of `region` (and their nested regions) read.
+template <class Use>
+void forEachOperand(const Region& region, Use&& use) {
+  for (const Op& op : region.ops) {
+    for (int id : op.operands) use(id);
+    for (const Region& nested : op.regions) forEachOperand(nested, use);
+  }
+}
+
+// For each value, the indices of the ops of `region` that read it (a read inside an op's nested
+// region counts as a read by the op).
+std::unordered_map<int, std::vector<size_t>> usersOf(const Region& region) {
+  std::unordered_map<int, std::vector<size_t>> users;
+  for (size_t i = 0; i < region.ops.size(); ++i) {
+    const Op& op = region.ops[i];
+    auto add = [&](int id) {
+      auto& list = users[id];
+      if (list.empty() || list.back() != i) list.push_back(i);
+    };
+    for (int id : op.operands) add(id);
+    for (const Region& nested : op.regions) forEachOperand(nested, add);
+  }
+  return users;
+}
+
+// Values of `region` that are splats (a broadcast_in_dim of one element, or a splat constant) and are
+// used only as operands of element-wise ops there: those are kept as their one element, which every
+// element-wise loop broadcasts, instead of being materialised.
+std::vector<int> splatOperands(const Region& region, const std::vector<const KernelInfo*>& kernels) {
+  std::vector<int> candidates;
+  for (const Op& op : region.ops) {
+    if (op.results.size() != 1 || op.resultTypes.size() != 1 || numElements(op.resultTypes[0]) <= 1) continue;
+    if (op.name == "stablehlo.broadcast_in_dim" && op.operandTypes.size() == 1 && numElements(op.operandTypes[0]) == 1) {
+      candidates.push_back(op.results[0]);
+    } else if (op.name == "stablehlo.constant") {
+      auto it = op.attrs.find("value");
+      if (it != op.attrs.end() && it->second && it->second->kind == Attribute::Kind::Dense &&
+          it->second->dense.type.element == op.resultTypes[0].element &&
+          it->second->dense.bytes.size() == byteWidth(op.resultTypes[0].element))
+        candidates.push_back(op.results[0]);
+    }
+  }
+  if (candidates.empty()) return candidates;
+  std::unordered_set<int> excluded;
+  for (size_t i = 0; i < region.ops.size(); ++i) {
+    const Op& op = region.ops[i];
+    if (!kernels[i] || !kernels[i]->elementwise()) excluded.insert(op.operands.begin(), op.operands.end());
+    for (const Region& nested : op.regions) forEachOperand(nested, [&](int id) { excluded.insert(id); });
+  }
+  std::erase_if(candidates, [&](int id) { return excluded.count(id) != 0; });
+  return candidates;
+}
+
+// For each op of `region`, the values whose last use it is.
+std::vector<std::vector<int>> releasePoints(const Region& region,
+                                            const std::unordered_map<int, std::vector<size_t>>& users) {
+  // Only values defined here are dropped: a nested region (a while body) may use outer values again.
+  std::unordered_set<int> local(region.args.begin(), region.args.end());
+  for (const Op& op : region.ops) local.insert(op.results.begin(), op.results.end());
+  std::vector<std::vector<int>> release(region.ops.size());
+  for (const auto& [id, list] : users)
+    if (!isTerminator(region.ops[list.back()]) && local.count(id)) release[list.back()].push_back(id);
+  for (size_t i = 0; i < region.ops.size(); ++i)
+    for (int id : region.ops[i].results)
+      if (!users.count(id)) release[i].push_back(id);  // never used
+  return release;
+}
+
+ElementLoop resolveLoop(const Op& op, const KernelInfo* kernel) {
+  if (!kernel || !kernel->elementwise() || op.resultTypes.size() != 1 || op.operandTypes.size() != op.operands.size())
+    return nullptr;
+  std::vector<ElementType> in;
+  for (const TensorType& t : op.operandTypes) in.push_back(t.element);
+  try {
+    return kernel->loop(op, in, op.resultTypes[0].element);
+  } catch (const CpuError&) {
+    return nullptr;  // the op's own run reports it, with its line
+  }
+}
+
+class GroupBuilder {
+ public:
+  GroupBuilder(const Region& region, const std::unordered_map<int, std::vector<size_t>>& users,
+               const std::vector<ElementLoop>& loops)
+      : region_(region), users_(users), loops_(loops) {}
+
+  FusedGroup build(const std::vector<size_t>& members) {
+    FusedGroup g;
+    g.count = numElements(region_.ops[members[0]].resultTypes[0]);
+    g.firstOp = members[0];
+    std::unordered_set<size_t> memberSet(members.begin(), members.end());
+    std::unordered_map<int, FusedGroup::Source> made;  // member results so far
+    std::unordered_map<int, size_t> inputIndex;
+    std::vector<size_t> freeSlots;
+    size_t slotsInUse = 0;
+    for (size_t m : members) {
+      const Op& op = region_.ops[m];
+      FusedGroup::Step step;
+      step.loop = loops_[m];
+      for (size_t k = 0; k < op.operands.size(); ++k) {
+        const int id = op.operands[k];
+        if (auto it = made.find(id); it != made.end()) {
+          step.in.push_back(it->second);
+          continue;
+        }
+        auto [it, added] = inputIndex.try_emplace(id, g.inputs.size());
+        if (added) {
+          g.inputs.push_back(id);
+          g.inputTypes.push_back(op.operandTypes[k].element);
+        }
+        step.in.push_back({FusedGroup::Source::Kind::Input, it->second});
+      }
+      const int result = op.results[0];
+      const std::vector<size_t>* readers = users_.count(result) ? &users_.at(result) : nullptr;
+      const bool usedAfter = readers && std::any_of(readers->begin(), readers->end(),
+                                                    [&](size_t u) { return !memberSet.count(u); });
+      if (usedAfter) {
+        step.out = {FusedGroup::Source::Kind::Output, g.outputs.size()};
+        g.outputs.push_back(result);
+        g.outputTypes.push_back(op.resultTypes[0]);
+      } else {
+        size_t slot = slotsInUse;
+        if (!freeSlots.empty()) {
+          slot = freeSlots.back();
+          freeSlots.pop_back();
+        } else {
+          g.slots = ++slotsInUse;
+        }
+        step.out = {FusedGroup::Source::Kind::Slot, slot};
+      }
+      made[result] = step.out;
+      // Slots whose value this op reads last (or that nothing reads) are free for later ops.
+      std::vector<int> done;
+      for (int id : op.operands) done.push_back(id);
+      done.push_back(result);
+      std::sort(done.begin(), done.end());
+      done.erase(std::unique(done.begin(), done.end()), done.end());
+      for (int id : done) {
+        auto it = made.find(id);
+        if (it == made.end() || it->second.kind != FusedGroup::Source::Kind::Slot) continue;
+        const bool lastRead = !users_.count(id) || users_.at(id).back() <= m;
+        if (lastRead) freeSlots.push_back(it->second.index);
+      }
+      g.steps.push_back(std::move(step));
+    }
+    return g;
+  }
+
+ private:
+  const Region& region_;
+  const std::unordered_map<int, std::vector<size_t>>& users_;
+  const std::vector<ElementLoop>& loops_;
+};
+
+}  // namespace
+
+RegionPlan planRegion(const Region& region, bool fuse) {
+  RegionPlan plan;
+  const size_t n = region.ops.size();
+  for (const Op& op : region.ops) plan.kernels.push_back(isTerminator(op) ? nullptr : findKernel(op.name));
+  for (size_t i = 0; i < n; ++i) plan.loops.push_back(resolveLoop(region.ops[i], plan.kernels[i]));
+  plan.splats = splatOperands(region, plan.kernels);
+  const auto users = usersOf(region);
+  const auto release = releasePoints(region, users);
+  const std::unordered_set<int> splats(plan.splats.begin(), plan.splats.end());
+
+  // The element count of op i when it can join a fused group, else -1.
+  auto fusibleCount = [&](size_t i) -> int64_t {
+    const Op& op = region.ops[i];
+    if (!fuse || !plan.loops[i] || op.results.size() != 1 || op.operands.size() > kMaxElementwiseOperands) return -1;
+    const int64_t count = numElements(op.resultTypes[0]);
+    return count > 1 ? count : -1;
+  };
+  // Ops that read nothing a group makes, so they may run before it.
+  auto movable = [&](size_t i) {
+    const Op& op = region.ops[i];
+    return op.name == "stablehlo.constant" ||
+           (op.name == "stablehlo.broadcast_in_dim" && op.results.size() == 1 && splats.count(op.results[0]));
+  };
+  auto addStep = [&](size_t i) { plan.steps.push_back({i, -1, release[i]}); };
+
+  GroupBuilder builder(region, users, plan.loops);
+  for (size_t i = 0; i < n;) {
+    const int64_t count = fusibleCount(i);
+    if (count < 0) {
+      addStep(i++);
+      continue;
+    }
+    std::vector<size_t> members{i}, moved;
+    size_t j = i + 1;
+    for (; j < n; ++j) {
+      if (fusibleCount(j) == count) members.push_back(j);
+      else if (movable(j)) moved.push_back(j);
+      else break;
+    }
+    if (members.size() < 2) {
+      for (size_t k = i; k < j; ++k) addStep(k);
+    } else {
+      for (size_t k : moved) addStep(k);
+      RegionPlan::Step step{members[0], int(plan.groups.size()), {}};
+      for (size_t m : members) step.release.insert(step.release.end(), release[m].begin(), release[m].end());
+      plan.groups.push_back(builder.build(members));
+      plan.steps.push_back(std::move(step));
+    }
+    i = j;
+  }
+  return plan;
+}
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,59 @@
+// How the interpreter runs a region, worked out once from its ops (they never change after compile):
+// each op's kernel, the values kept as one element, the values each step uses last, and chains of
+// element-wise ops fused into groups that run tile by tile without materialising what only the chain
+// itself reads.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels.h"
+
+namespace tpjrt::cpu {
+
+inline constexpr int64_t kFusedTile = 1024;  // elements each fused op computes per call
+inline constexpr size_t kWidestElement = 8;  // bytes
+
+// Element-wise ops of one element count (more than one element), in program order. Each reads its
+// operands from the group's inputs (values made before it; one-element splats stand for every
+// position), from scratch slots of one tile, or from outputs, and writes one slot or output.
+struct FusedGroup {
+  struct Source {
+    enum class Kind : uint8_t { Input, Slot, Output };
+    Kind kind = Kind::Input;
+    size_t index = 0;
+  };
+  struct Step {
+    ElementLoop loop = nullptr;
+    std::vector<Source> in;
+    Source out;
+  };
+  int64_t count = 0;
+  std::vector<Step> steps;
+  std::vector<int> inputs;               // value ids
+  std::vector<ElementType> inputTypes;
+  std::vector<int> outputs;              // value ids of the results used after the group
+  std::vector<TensorType> outputTypes;
+  size_t slots = 0;                      // scratch tiles live at once
+  size_t firstOp = 0;                    // for error messages
+};
+
+struct RegionPlan {
+  struct Step {
+    size_t op = 0;             // the op to run, unless group >= 0
+    int group = -1;            // index into groups
+    std::vector<int> release;  // value ids whose last use is this step
+  };
+  std::vector<Step> steps;
+  std::vector<FusedGroup> groups;
+  std::vector<const KernelInfo*> kernels;  // per op; nullptr for ops the interpreter runs itself
+  std::vector<ElementLoop> loops;          // per element-wise op, resolved for its types (nullptr if not)
+  std::vector<int> splats;                 // values kept as their one element
+};
+
+bool isTerminator(const Op& op);
+
+// `fuse` false keeps every op a step of its own (the reference the fused plan is tested against).
+RegionPlan planRegion(const Region& region, bool fuse = true);
+
+}  // namespace tpjrt::cpu

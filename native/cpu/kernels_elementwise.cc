@@ -1,0 +1,29 @@
+// Runs an element-wise loop over whole operands, in pieces on the thread pool when the result is big.
+#include "kernels.h"
+#include "thread_pool.h"
+
+namespace tpjrt::cpu {
+
+Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result) {
+  if (in.size() > kMaxElementwiseOperands) fail("too many operands", ErrorCode::Internal);
+  Literal out = makeLiteral(result);
+  const int64_t n = numElements(result);
+  const uint8_t* base[kMaxElementwiseOperands] = {};
+  bool splat[kMaxElementwiseOperands] = {};
+  size_t width[kMaxElementwiseOperands] = {};
+  for (size_t i = 0; i < in.size(); ++i) {
+    base[i] = in[i]->bytes.data();
+    splat[i] = numElements(in[i]->type) == 1 && n != 1;
+    width[i] = splat[i] ? 0 : byteWidth(in[i]->type.element);
+  }
+  uint8_t* o = out.bytes.data();
+  const size_t outWidth = byteWidth(result.element);
+  parallelRange(n, kParallelElements, [&](int64_t begin, int64_t end) {
+    const void* at[kMaxElementwiseOperands] = {};
+    for (size_t i = 0; i < in.size(); ++i) at[i] = base[i] + size_t(begin) * width[i];
+    loop(at, splat, o + size_t(begin) * outWidth, end - begin);
+  });
+  return out;
+}
+
+}  // namespace tpjrt::cpu
