@@ -177,7 +177,7 @@ class Evaluator {
     }
     std::vector<Literal> outputs;
     outputs.reserve(g.outputs.size());
-    for (const TensorType& t : g.outputTypes) outputs.push_back(makeLiteral(t));
+    for (const TensorType& t : g.outputTypes) outputs.push_back(uninitializedLiteral(t));
     const size_t slotBytes = size_t(std::min(g.count, kFusedTile)) * kWidestElement;
     parallelRange(g.count, kParallelElements, [&](int64_t begin, int64_t end) {
       std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(g.slots * slotBytes, 1)]);

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "region_memo.h"
@@ -25,10 +26,32 @@ struct TensorType {
   bool operator!=(const TensorType& o) const { return !(*this == o); }
 };
 
+// Allocates like std::allocator but leaves value-initialised elements uninitialised, so that a buffer a
+// kernel writes in full is not zero-filled first (ask for zeros explicitly: Bytes(n, 0)).
+template <class T>
+struct NoInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = NoInitAllocator<U>;
+  };
+  NoInitAllocator() = default;
+  template <class U>
+  NoInitAllocator(const NoInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using Bytes = std::vector<uint8_t, NoInitAllocator<uint8_t>>;
+
 // A dense array of elements in row-major order; the storage of every value at run time.
 struct Literal {
   TensorType type;
-  std::vector<uint8_t> bytes;  // numElements(type) * byteWidth(type.element)
+  Bytes bytes;  // numElements(type) * byteWidth(type.element)
 };
 
 struct Attribute;

@@ -83,8 +83,13 @@ decltype(auto) dispatchType(ElementType t, Fn&& fn) {
   fail("unknown element type", ErrorCode::Internal);
 }
 
+// A literal of `type` with every element zero.
 inline Literal makeLiteral(const TensorType& type) {
-  return Literal{type, std::vector<uint8_t>(size_t(numElements(type)) * byteWidth(type.element))};
+  return Literal{type, Bytes(size_t(numElements(type)) * byteWidth(type.element), 0)};
+}
+// A literal of `type` whose elements the caller writes, every one of them.
+inline Literal uninitializedLiteral(const TensorType& type) {
+  return Literal{type, Bytes(size_t(numElements(type)) * byteWidth(type.element))};
 }
 template <class S> S* elements(Literal& l) { return reinterpret_cast<S*>(l.bytes.data()); }
 template <class S> const S* elements(const Literal& l) { return reinterpret_cast<const S*>(l.bytes.data()); }

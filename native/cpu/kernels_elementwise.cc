@@ -6,7 +6,7 @@ namespace tpjrt::cpu {
 
 Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result) {
   if (in.size() > kMaxElementwiseOperands) fail("too many operands", ErrorCode::Internal);
-  Literal out = makeLiteral(result);
+  Literal out = uninitializedLiteral(result);
   const int64_t n = numElements(result);
   const uint8_t* base[kMaxElementwiseOperands] = {};
   bool splat[kMaxElementwiseOperands] = {};

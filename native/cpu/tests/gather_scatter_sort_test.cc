@@ -148,7 +148,7 @@ TEST(gather_every_element_type) {
   for (int t = 0; t < 13; ++t) {
     ElementType e = ElementType(t);
     size_t w = byteWidth(e);
-    std::vector<uint8_t> bytes(5 * w);
+    Bytes bytes(5 * w);
     for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = e == ElementType::Pred ? uint8_t(i % 2) : uint8_t(i * 37 + 1);
     Literal x{{e, {5}}, bytes};
     Literal out = gather(x, make(ElementType::S32, {5, 1}, std::vector<int32_t>{4, 3, 2, 1, 0}),
@@ -278,13 +278,13 @@ TEST(scatter_replace_every_element_type) {
   for (int t = 0; t < 13; ++t) {
     ElementType e = ElementType(t);
     size_t w = byteWidth(e);
-    std::vector<uint8_t> x(4 * w, 0), u(2 * w);
+    Bytes x(4 * w, 0), u(2 * w);
     for (size_t i = 0; i < u.size(); ++i) u[i] = e == ElementType::Pred ? 1 : uint8_t(i * 29 + 3);
     std::string s = typeString({e, {}});
     Literal out = scatter1(Literal{{e, {4}}, x}, make(ElementType::S32, {2, 1}, std::vector<int32_t>{3, 0}), Literal{{e, {2}}, u},
                            "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1",
                            "stablehlo.return %p1 : " + s);
-    std::vector<uint8_t> want(4 * w, 0);
+    Bytes want(4 * w, 0);
     std::memcpy(&want[3 * w], &u[0], w);
     std::memcpy(&want[0], &u[w], w);
     if (out.bytes != want) ::tpjrt::test::report(__FILE__, __LINE__, std::string("scatter moved bytes wrongly for ") + types[t]);

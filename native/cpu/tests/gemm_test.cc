@@ -229,7 +229,7 @@ void checkDot(ElementType type, const char* element, const std::vector<int64_t>&
     for (int64_t d : dims) count *= d;
     values.resize(size_t(count));
     for (double& v : values) v = dist(rng) / 4.0;
-    Literal l{{type, dims}, std::vector<uint8_t>(size_t(count) * byteWidth(type))};
+    Literal l{{type, dims}, Bytes(size_t(count) * byteWidth(type))};
     for (int64_t i = 0; i < count; ++i) {
       const double v = values[size_t(i)];
       if (type == ElementType::F32) reinterpret_cast<float*>(l.bytes.data())[i] = float(v);

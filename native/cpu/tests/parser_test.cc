@@ -411,13 +411,13 @@ TEST(dense_literals) {
   Literal hexSplat = constantOf("\"0x0000803F\"", "tensor<3xf32>");
   CHECK_EQ(f32At(hexSplat, 2), 1.0f);
   Literal bools = constantOf("[true, false, true]", "tensor<3xi1>");
-  CHECK(bools.bytes == std::vector<uint8_t>({1, 0, 1}));
+  CHECK(bools.bytes == Bytes({1, 0, 1}));
   Literal boolSplat = constantOf("true", "tensor<i1>");
-  CHECK(boolSplat.bytes == std::vector<uint8_t>({1}));
+  CHECK(boolSplat.bytes == Bytes({1}));
   Literal i8 = constantOf("[-128, 127, 255]", "tensor<3xi8>");
-  CHECK(i8.bytes == std::vector<uint8_t>({0x80, 0x7F, 0xFF}));
+  CHECK(i8.bytes == Bytes({0x80, 0x7F, 0xFF}));
   Literal u8 = constantOf("[255, 1]", "tensor<2xui8>");
-  CHECK(u8.bytes == std::vector<uint8_t>({255, 1}));
+  CHECK(u8.bytes == Bytes({255, 1}));
   Literal i64 = constantOf("[-9223372036854775808, 9223372036854775807]", "tensor<2xi64>");
   int64_t lo, hi;
   std::memcpy(&lo, i64.bytes.data(), 8);
@@ -425,9 +425,9 @@ TEST(dense_literals) {
   CHECK_EQ(lo, INT64_MIN);
   CHECK_EQ(hi, INT64_MAX);
   Literal half = constantOf("[1.500000e+00, -2.000000e+00, 0x7E00]", "tensor<3xf16>");
-  CHECK(half.bytes == std::vector<uint8_t>({0x00, 0x3E, 0x00, 0xC0, 0x00, 0x7E}));
+  CHECK(half.bytes == Bytes({0x00, 0x3E, 0x00, 0xC0, 0x00, 0x7E}));
   Literal bf = constantOf("[0x7FC0, 0xFF80, 1.000000e+00]", "tensor<3xbf16>");
-  CHECK(bf.bytes == std::vector<uint8_t>({0xC0, 0x7F, 0x80, 0xFF, 0x80, 0x3F}));
+  CHECK(bf.bytes == Bytes({0xC0, 0x7F, 0x80, 0xFF, 0x80, 0x3F}));
   Literal f64 = constantOf("[0.1, -1]", "tensor<2xf64>");
   double d;
   std::memcpy(&d, f64.bytes.data(), 8);
@@ -437,7 +437,7 @@ TEST(dense_literals) {
   Literal emptyList = constantOf("[]", "tensor<0x3xf32>");
   CHECK(emptyList.bytes.empty());
   Literal scalar = constantOf("-7", "tensor<i32>");
-  CHECK(scalar.bytes == std::vector<uint8_t>({0xF9, 0xFF, 0xFF, 0xFF}));
+  CHECK(scalar.bytes == Bytes({0xF9, 0xFF, 0xFF, 0xFF}));
 
   CHECK_THROWS(constantOf("[1.0, 2.0]", "tensor<3xf32>"), "dense literal has 2 elements in dimension 0 but tensor<3xf32> needs 3");
   CHECK_THROWS(constantOf("[1.0, 2.0, 3.0, 4.0]", "tensor<3xf32>"), "more than 3 elements");

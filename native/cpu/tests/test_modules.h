@@ -12,7 +12,7 @@ namespace tpjrt::cpu::test {
 // A literal of element type `t` holding `values` (host bytes, row-major).
 template <class T>
 Literal make(ElementType t, std::vector<int64_t> dims, const std::vector<T>& values) {
-  Literal l{{t, std::move(dims)}, std::vector<uint8_t>(values.size() * sizeof(T))};
+  Literal l{{t, std::move(dims)}, Bytes(values.size() * sizeof(T))};
   if (!values.empty()) std::memcpy(l.bytes.data(), values.data(), l.bytes.size());
   return l;
 }
