@@ -1,9 +1,11 @@
-// convolution, directly: both operands are first transposed to [batch, feature, spatial…] and
+// convolution: both operands are first transposed to [batch, feature, spatial…] and
 // [out feature, in feature, spatial…]; for each kernel offset a table gives the input position each
-// output position reads (or none, for padding and lhs-dilation holes). Accumulates in the element
-// type (f16/bf16 in float, integers wrap, i1 as or-of-ands).
+// output position reads (or none, for padding and lhs-dilation holes). Float types then go through the
+// GEMM (convolution_gemm.h); the rest, and convolutions with both group counts above 1, through a
+// direct loop that accumulates in the element type (integers wrap, i1 as or-of-ands).
 #include <algorithm>
 
+#include "convolution_gemm.h"
 #include "kernels.h"
 #include "window_geometry.h"
 
@@ -53,6 +55,10 @@ void convolve(const Literal& x, const Literal& w, const ConvParams& p, const std
 }  // namespace
 
 Literal convolutionKernel(const Op& op, const Operands& in, const TensorType& result) {
+  return convolution(op, in, result, true);
+}
+
+Literal convolution(const Op& op, const Operands& in, const TensorType& result, bool allowGemm) {
   const Literal& lhs = *in[0];
   const Literal& rhs = *in[1];
   const size_t rank = lhs.type.dims.size();
@@ -101,9 +107,10 @@ Literal convolutionKernel(const Op& op, const Operands& in, const TensorType& re
   TensorType computedType{result.element, {result.dims[size_t(d.outBatch)], result.dims[size_t(d.outFeature)]}};
   computedType.dims.insert(computedType.dims.end(), outSpatial.begin(), outSpatial.end());
   Literal computed = makeLiteral(computedType);
-  dispatchType(result.element, [&](auto tag) {
-    convolve<decltype(tag)>(x, w, p, outSpatial, sources, computedType.dims[0], computed);
-  });
+  if (!allowGemm || !convolveByGemm(x, w, p, sources, computedType.dims[0], computed))
+    dispatchType(result.element, [&](auto tag) {
+      convolve<decltype(tag)>(x, w, p, outSpatial, sources, computedType.dims[0], computed);
+    });
   std::vector<int64_t> inverse(rank);
   for (size_t i = 0; i < rank; ++i) inverse[size_t(outPerm[i])] = int64_t(i);
   return transposeLiteral(computed, inverse);

@@ -1,7 +1,9 @@
 // reduce. A body that is one commutative binary op (add, multiply, maximum, minimum, and, or, xor) on
-// one input runs as a typed, vectorisable loop. Any other body is evaluated by the interpreter over whole vectors of
+// one input runs as a typed, vectorisable loop: over contiguous rows when the reduced dimensions are
+// innermost, else over columns of the input in place (see columnPlan). Any other body is evaluated by the interpreter over whole vectors of
 // output lanes at a time: step k feeds the k-th reduced slice of every input to all lanes at once.
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include "kernels.h"
@@ -88,37 +90,111 @@ S foldRow(const S* row, S init, int64_t k) {
   return Num<S>::store(acc);
 }
 
-// The fold for a single-op body. With `lanesLayout` x is [reduced, kept] (K rows of N); otherwise it is
-// [kept, reduced] (N rows of K). Half types round after every step, as the body's type says.
+// The reduction of a single-op body, over an input seen as groups of dimensions that are all kept or
+// all reduced (neighbours of one kind merged). When the last group is kept, the outputs of one run of
+// it are accumulated together: each reduced index in row-major order (the generic path's order per
+// output) adds a contiguous run of the input, which is read in place.
+struct FoldShape {
+  int64_t runLength = 1;                 // the last kept group's size (1: the last group is reduced)
+  std::vector<int64_t> keptStarts;       // input offset of each output run, in output order
+  std::vector<int64_t> reducedOffsets;   // offset of each reduced index, row-major
+};
+
 template <class S, BinaryOp kOp>
-void foldTyped(const S* x, S init, int64_t n, int64_t k, bool lanesLayout, S* out) {
+void foldColumns(const S* x, S init, const FoldShape& f, S* out) {
   using C = ComputeOf<S>;
   auto step = [](C acc, C v) { return Num<S>::load(Num<S>::store(combine(kOp, acc, v))); };
-  if (lanesLayout && n > 1) {  // (one lane is one contiguous row: the branch below)
-    std::vector<C> acc(static_cast<size_t>(n), Num<S>::load(init));
-    for (int64_t r = 0; r < k; ++r) {
-      const S* row = x + r * n;
-      for (int64_t j = 0; j < n; ++j) acc[size_t(j)] = step(acc[size_t(j)], Num<S>::load(row[j]));
+  // Runs go to the pool whole: reading only part of each input row defeats the hardware prefetcher.
+  const int64_t run = f.runLength, runs = int64_t(f.keptStarts.size());
+  const int64_t perRun = std::max<int64_t>(1, run * int64_t(f.reducedOffsets.size()));
+  parallelRange(runs, std::max<int64_t>(1, kParallelElements / perRun), [&](int64_t begin, int64_t end) {
+    std::unique_ptr<C[]> buffer(new C[size_t(run)]);
+    C* acc = buffer.get();
+    for (int64_t lane = begin; lane < end; ++lane) {
+      std::fill_n(acc, run, Num<S>::load(init));
+      const S* base = x + f.keptStarts[size_t(lane)];
+      for (int64_t r : f.reducedOffsets) {
+        const S* row = base + r;
+        for (int64_t j = 0; j < run; ++j) acc[j] = step(acc[j], Num<S>::load(row[j]));
+      }
+      S* o = out + lane * run;
+      for (int64_t j = 0; j < run; ++j) o[j] = Num<S>::store(acc[j]);
     }
-    for (int64_t j = 0; j < n; ++j) out[j] = Num<S>::store(acc[size_t(j)]);
-  } else {
-    parallelRange(n, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
-      for (int64_t j = b; j < e; ++j) out[j] = foldRow<S, kOp>(x + j * k, init, k);
-    });
-  }
+  });
+}
+
+template <class S, BinaryOp kOp>
+void foldRows(const S* x, S init, int64_t n, int64_t k, S* out) {
+  parallelRange(n, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
+    for (int64_t j = b; j < e; ++j) out[j] = foldRow<S, kOp>(x + j * k, init, k);
+  });
+}
+
+// With columns.runLength > 1 the input is folded in place by columns; otherwise x is [n, k] (n rows of
+// k reduced elements each).
+template <class S, BinaryOp kOp>
+void foldTyped(const S* x, S init, const FoldShape& columns, int64_t n, int64_t k, S* out) {
+  if (columns.runLength > 1) foldColumns<S, kOp>(x, init, columns, out);
+  else foldRows<S, kOp>(x, init, n, k, out);
 }
 
 template <class S>
-void fold(BinaryOp op, const S* x, S init, int64_t n, int64_t k, bool lanesLayout, S* out) {
+void fold(BinaryOp op, const S* x, S init, const FoldShape& columns, int64_t n, int64_t k, S* out) {
   switch (op) {
-    case BinaryOp::Add: return foldTyped<S, BinaryOp::Add>(x, init, n, k, lanesLayout, out);
-    case BinaryOp::Multiply: return foldTyped<S, BinaryOp::Multiply>(x, init, n, k, lanesLayout, out);
-    case BinaryOp::Maximum: return foldTyped<S, BinaryOp::Maximum>(x, init, n, k, lanesLayout, out);
-    case BinaryOp::Minimum: return foldTyped<S, BinaryOp::Minimum>(x, init, n, k, lanesLayout, out);
-    case BinaryOp::And: return foldTyped<S, BinaryOp::And>(x, init, n, k, lanesLayout, out);
-    case BinaryOp::Or: return foldTyped<S, BinaryOp::Or>(x, init, n, k, lanesLayout, out);
-    default: return foldTyped<S, BinaryOp::Xor>(x, init, n, k, lanesLayout, out);
+    case BinaryOp::Add: return foldTyped<S, BinaryOp::Add>(x, init, columns, n, k, out);
+    case BinaryOp::Multiply: return foldTyped<S, BinaryOp::Multiply>(x, init, columns, n, k, out);
+    case BinaryOp::Maximum: return foldTyped<S, BinaryOp::Maximum>(x, init, columns, n, k, out);
+    case BinaryOp::Minimum: return foldTyped<S, BinaryOp::Minimum>(x, init, columns, n, k, out);
+    case BinaryOp::And: return foldTyped<S, BinaryOp::And>(x, init, columns, n, k, out);
+    case BinaryOp::Or: return foldTyped<S, BinaryOp::Or>(x, init, columns, n, k, out);
+    default: return foldTyped<S, BinaryOp::Xor>(x, init, columns, n, k, out);
   }
+}
+
+// All offsets index · strides over the row-major space `dims`.
+std::vector<int64_t> offsetsOf(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides) {
+  std::vector<int64_t> out{0};
+  for (size_t d = 0; d < dims.size(); ++d) {
+    std::vector<int64_t> next;
+    next.reserve(out.size() * size_t(dims[d]));
+    for (int64_t base : out)
+      for (int64_t i = 0; i < dims[d]; ++i) next.push_back(base + i * strides[d]);
+    out = std::move(next);
+  }
+  return out;
+}
+
+// The column plan for `shape` reduced over `reduced`, or runLength 1 when the rows path fits better:
+// the last non-trivial dimension is reduced, or the last kept run is short and other kept dimensions
+// lie before it (a transpose to rows then costs less than many short runs).
+FoldShape columnPlan(const std::vector<int64_t>& shape, const std::vector<bool>& reduced) {
+  constexpr int64_t kMinRun = 16;
+  std::vector<int64_t> dims, strides;
+  std::vector<bool> kinds;
+  const auto all = rowMajorStrides(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (!dims.empty() && kinds.back() == reduced[d]) {
+      dims.back() *= shape[d];
+      strides.back() = all[d];
+      continue;
+    }
+    dims.push_back(shape[d]);
+    strides.push_back(all[d]);
+    kinds.push_back(reduced[d]);
+  }
+  FoldShape f;
+  if (dims.empty() || kinds.back()) return f;
+  std::vector<int64_t> keptDims, keptStrides, reducedDims, reducedStrides;
+  for (size_t g = 0; g + 1 < dims.size(); ++g) {
+    (kinds[g] ? reducedDims : keptDims).push_back(dims[g]);
+    (kinds[g] ? reducedStrides : keptStrides).push_back(strides[g]);
+  }
+  if (reducedDims.empty() || (dims.back() < kMinRun && !keptDims.empty())) return f;
+  f.runLength = dims.back();
+  f.keptStarts = offsetsOf(keptDims, keptStrides);
+  f.reducedOffsets = offsetsOf(reducedDims, reducedStrides);
+  return f;
 }
 
 Literal splat(const Literal& scalar, int64_t count) {
@@ -180,8 +256,9 @@ std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const Reduce
 
   if (auto kind = singleOpBody(op); kind && n == 1) {
     Literal out = makeLiteral(op.resultTypes[0]);
+    const FoldShape columns = lanes * depth == 0 ? FoldShape{} : columnPlan(shape, reduced);
     std::optional<Literal> permuted;
-    if (!lanesLayoutIsFree) {
+    if (columns.runLength == 1) {
       auto rowsFirst = keptDims;
       rowsFirst.insert(rowsFirst.end(), reducedDims.begin(), reducedDims.end());
       if (!std::is_sorted(rowsFirst.begin(), rowsFirst.end())) permuted = transposeLiteral(*in[0], rowsFirst);
@@ -189,7 +266,7 @@ std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const Reduce
     const Literal& x = permuted ? *permuted : *in[0];
     dispatchType(x.type.element, [&](auto tag) {
       using S = decltype(tag);
-      fold<S>(*kind, elements<S>(x), elements<S>(*in[1])[0], lanes, depth, lanesLayoutIsFree, elements<S>(out));
+      fold<S>(*kind, elements<S>(x), elements<S>(*in[1])[0], columns, lanes, depth, elements<S>(out));
     });
     std::vector<Literal> results;
     results.push_back(std::move(out));

@@ -82,7 +82,12 @@ TEST(reduce_fast_path_matches_generic_on_float_rows_columns_and_mixed_dims) {
   // reduction takes the row path, and dims {0, 2} need the transpose.
   struct Case { std::vector<int64_t> shape; std::string dims, out; };
   const Case cases[] = {{{5, 37}, "1", "5x"}, {{5, 37}, "0", "37x"}, {{5, 37}, "0, 1", ""}, {{3, 4, 37}, "0, 2", "4x"},
-                        {{3, 4, 37}, "2", "3x4x"}, {{100}, "0", ""}, {{}, "", ""}, {{3, 0}, "1", "3x"}, {{0, 3}, "0", "3x"}};
+                        {{3, 4, 37}, "2", "3x4x"}, {{100}, "0", ""}, {{}, "", ""}, {{3, 0}, "1", "3x"}, {{0, 3}, "0", "3x"},
+                        // Columns read in place: a middle dimension, two separated ones, size-1 dimensions.
+                        {{3, 40, 37}, "1", "3x37x"}, {{4, 3, 5, 33}, "0, 2", "3x33x"}, {{3, 20, 2, 17}, "1, 2", "3x17x"},
+                        {{5, 1, 20}, "0", "1x20x"}, {{2, 1, 30, 1, 19}, "1, 2", "2x1x19x"},
+                        // A short last run after other kept dimensions: transposed to rows instead.
+                        {{2, 17, 3}, "1", "2x3x"}};
   for (bool specials : {false, true}) {
     for (const Case& c : cases) {
       int64_t n = 1;
@@ -139,6 +144,52 @@ TEST(reduce_fast_path_matches_generic_on_integers_and_f64) {
     auto r = reduceBoth(op, "f64", xd, make(ElementType::F64, {}, std::vector<double>{0}), "1", "3x");
     auto g = read<double>(r.fast), w = read<double>(r.generic);
     for (size_t i = 0; i < 3; ++i) CHECK((std::isnan(g[i]) && std::isnan(w[i])) || g[i] == w[i]);
+  }
+}
+
+TEST(reduce_fast_path_columns_match_generic_on_integers_and_half_types) {
+  std::vector<int32_t> iv(3 * 70 * 20);
+  for (size_t i = 0; i < iv.size(); ++i) iv[i] = int32_t(i * 2654435761u);
+  Literal xi = make(ElementType::S32, {3, 70, 20}, iv);
+  for (const char* op : {"add", "multiply", "maximum", "minimum", "and", "or", "xor"}) {
+    auto r = reduceBoth(op, "i32", xi, make(ElementType::S32, {}, std::vector<int32_t>{7}), "1", "3x20x");
+    CHECK(read<int32_t>(r.fast) == read<int32_t>(r.generic));
+    auto r0 = reduceBoth(op, "i32", xi, make(ElementType::S32, {}, std::vector<int32_t>{7}), "0, 1", "20x");
+    CHECK(read<int32_t>(r0.fast) == read<int32_t>(r0.generic));
+  }
+  // Half types round after every step, so these sums are order-sensitive: the columns must keep the
+  // generic path's order exactly.
+  for (ElementType t : {ElementType::F16, ElementType::BF16}) {
+    const char* name = t == ElementType::F16 ? "f16" : "bf16";
+    std::vector<uint16_t> hv(4 * 50 * 24);
+    for (size_t i = 0; i < hv.size(); ++i) {
+      float f = float(std::sin(double(i)) * 3);
+      hv[i] = t == ElementType::F16 ? floatToHalf(f) : floatToBf16(f);
+    }
+    Literal x = make(t, {4, 50, 24}, hv);
+    Literal zero = make(t, {}, std::vector<uint16_t>{0});
+    for (const char* op : {"add", "maximum"}) {
+      auto r = reduceBoth(op, name, x, zero, "1", "4x24x");
+      CHECK(read<uint16_t>(r.fast) == read<uint16_t>(r.generic));
+      auto r0 = reduceBoth(op, name, x, zero, "0", "50x24x");
+      CHECK(read<uint16_t>(r0.fast) == read<uint16_t>(r0.generic));
+    }
+  }
+}
+
+TEST(reduce_columns_on_a_pool_give_the_single_thread_results) {
+  struct Case { std::vector<int64_t> shape; std::string dims, out; };
+  const Case cases[] = {{{8, 300, 2000}, "1", "8x2000x"}, {{300, 5000}, "0", "5000x"}, {{6, 40, 3, 700}, "0, 2", "40x700x"}};
+  for (const Case& c : cases) {
+    int64_t n = 1;
+    for (int64_t d : c.shape) n *= d;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[size_t(i)] = float(std::sin(double(i) * 0.37) * 5);
+    Literal x = f32(c.shape, v), zero = f32({}, {0});
+    Literal alone = reduceBoth("add", "f32", x, zero, c.dims, c.out).fast;
+    ThreadPool pool(3);
+    ThreadPoolScope scope(&pool);
+    checkSameFloats(reduceBoth("add", "f32", x, zero, c.dims, c.out).fast, alone, "column sums on a pool, dims " + c.dims);
   }
 }
 
