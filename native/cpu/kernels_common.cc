@@ -38,7 +38,7 @@ Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm) {
     type.dims.push_back(x.type.dims[size_t(p)]);
     srcStrides.push_back(xStrides[size_t(p)]);
   }
-  Literal out = makeLiteral(type);
+  Literal out = uninitializedLiteral(type);
   copyBox(x.bytes.data(), 0, srcStrides, out.bytes.data(), 0, rowMajorStrides(type.dims), type.dims,
           byteWidth(type.element));
   return out;

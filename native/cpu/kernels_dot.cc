@@ -189,7 +189,7 @@ Literal floatDot(const Literal& lhs, const Literal& rhs, const DotDims& dims, co
   Literal lhsCopy, rhsCopy;
   StridedMatrices<T> a = matricesOf<T>(lhs, dims.lhsBatch, lhsFree, dims.lhsContract, lhsCopy);
   StridedMatrices<T> b = matricesOf<T>(rhs, dims.rhsBatch, dims.rhsContract, rhsFree, rhsCopy);
-  Literal out = makeLiteral(type);
+  Literal out = k > 0 ? uninitializedLiteral(type) : makeLiteral(type);  // the GEMM writes every element when k > 0
   gemm<T>(m, n, k, a, b, elements<T>(out), currentThreadPool());
   return out;
 }

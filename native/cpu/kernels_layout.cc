@@ -24,7 +24,7 @@ Literal gatherBox(const Literal& x, const std::vector<int64_t>& start, const std
     offset += start[d] * xStrides[d];
     srcStrides[d] = step[d] * xStrides[d];
   }
-  Literal out = makeLiteral(result);
+  Literal out = uninitializedLiteral(result);
   copyBox(x.bytes.data(), offset, srcStrides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
           byteWidth(result.element));
   return out;
@@ -53,7 +53,7 @@ Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result) {
   const int64_t count = result.dims[dim];
   return dispatchType(result.element, [&](auto tag) -> Literal {
     using S = decltype(tag);
-    Literal out = makeLiteral(result);
+    Literal out = uninitializedLiteral(result);
     S* o = elements<S>(out);
     for (int64_t i = 0; i < count; ++i) {
       S v = Num<S>::store(convertValue<S>(i));
@@ -74,7 +74,7 @@ Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType&
     if (x.type.dims[i] == result.dims[size_t(map[i])]) srcStrides[size_t(map[i])] = xStrides[i];
     else if (x.type.dims[i] != 1) fail("operand dimension does not match the result dimension");
   }
-  Literal out = makeLiteral(result);
+  Literal out = uninitializedLiteral(result);
   copyBox(x.bytes.data(), 0, srcStrides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
           byteWidth(result.element));
   return out;
@@ -172,7 +172,7 @@ Literal padKernel(const Op& op, const Operands& in, const TensorType& result) {
   requireRank(interior, rank, "interior_padding");
   const size_t width = byteWidth(result.element);
   if (value.bytes.size() != width) fail("padding value must be a scalar");
-  Literal out = makeLiteral(result);
+  Literal out = uninitializedLiteral(result);
   for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, value.bytes.data(), width);
 
   // Operand index i lands at low + i·(interior+1); copy only the indices that land inside the result.
@@ -205,7 +205,7 @@ Literal reverseKernel(const Op& op, const Operands& in, const TensorType& result
     offset += (x.type.dims[size_t(d)] - 1) * strides[size_t(d)];
     strides[size_t(d)] = -strides[size_t(d)];
   }
-  Literal out = makeLiteral(result);
+  Literal out = uninitializedLiteral(result);
   if (x.bytes.empty()) return out;
   copyBox(x.bytes.data(), offset, strides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
           byteWidth(result.element));

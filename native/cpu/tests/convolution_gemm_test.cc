@@ -50,7 +50,7 @@ std::vector<double> values(const std::vector<int64_t>& dims, double phase) {
 
 // `v` stored as element type t (rounded to it), and the stored values read back as doubles.
 Literal stored(ElementType t, const std::vector<int64_t>& dims, const std::vector<double>& v, std::vector<double>& back) {
-  Literal l{{t, dims}, std::vector<uint8_t>(v.size() * byteWidth(t))};
+  Literal l{{t, dims}, Bytes(v.size() * byteWidth(t))};
   back.resize(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     if (t == ElementType::F64) {
