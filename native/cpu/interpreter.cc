@@ -218,10 +218,10 @@ class Evaluator {
     const size_t width = byteWidth(result.element);
     if (value.type.element != result.element || value.bytes.size() % width != 0)
       fail("value " + typeString(value.type) + " does not match result " + typeString(result));
+    if (!lanes && isSplat(op.results[0]) && value.bytes.size() >= width)  // see splatOperands
+      return set(op.results[0], owned(Literal{{result.element, {}}, Bytes(value.bytes.begin(), value.bytes.begin() + width)}));
     if (value.type == result && value.bytes.size() == size_t(numElements(result)) * width)
       return set(op.results[0], Value(attr, &attr->dense));  // shares the attribute's bytes
-    if (!lanes && isSplat(op.results[0]) && value.bytes.size() == width)
-      return set(op.results[0], owned(Literal{{result.element, {}}, value.bytes}));  // see splatOperands
     Literal out = makeLiteral(result);
     if (value.bytes.size() == width) {
       for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, value.bytes.data(), width);

@@ -1,6 +1,7 @@
 #include "interpreter_plan.h"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -35,6 +36,12 @@ std::unordered_map<int, std::vector<size_t>> usersOf(const Region& region) {
   return users;
 }
 
+// Whether every element of `l` equals its first (the parser expands `dense<v>` to every element).
+bool isSplat(const Literal& l) {
+  const size_t width = byteWidth(l.type.element);
+  return l.bytes.size() >= width && std::memcmp(l.bytes.data(), l.bytes.data() + width, l.bytes.size() - width) == 0;
+}
+
 // Values of `region` that are splats (a broadcast_in_dim of one element, or a splat constant) and are
 // used only as operands of element-wise ops there: those are kept as their one element, which every
 // element-wise loop broadcasts, instead of being materialised.
@@ -47,8 +54,7 @@ std::vector<int> splatOperands(const Region& region, const std::vector<const Ker
     } else if (op.name == "stablehlo.constant") {
       auto it = op.attrs.find("value");
       if (it != op.attrs.end() && it->second && it->second->kind == Attribute::Kind::Dense &&
-          it->second->dense.type.element == op.resultTypes[0].element &&
-          it->second->dense.bytes.size() == byteWidth(op.resultTypes[0].element))
+          it->second->dense.type.element == op.resultTypes[0].element && isSplat(it->second->dense))
         candidates.push_back(op.results[0]);
     }
   }

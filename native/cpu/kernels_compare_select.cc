@@ -41,8 +41,17 @@ void compareRange(const void* const* in, const bool* splat, void* out, int64_t n
   const S* pb = static_cast<const S*>(in[1]);
   auto* o = static_cast<Pred*>(out);
   const F f{};
-  const int64_t sa = splat[0] ? 0 : 1, sb = splat[1] ? 0 : 1;
-  for (int64_t i = 0; i < n; ++i) o[i].v = f(Num<S>::load(pa[i * sa]), Num<S>::load(pb[i * sb])) ? 1 : 0;
+  // Unit-stride loops for the usual cases, so that they vectorise.
+  if (!splat[0] && !splat[1]) {
+    for (int64_t i = 0; i < n; ++i) o[i].v = f(Num<S>::load(pa[i]), Num<S>::load(pb[i])) ? 1 : 0;
+  } else if (!splat[0]) {
+    const auto y = Num<S>::load(pb[0]);
+    for (int64_t i = 0; i < n; ++i) o[i].v = f(Num<S>::load(pa[i]), y) ? 1 : 0;
+  } else {
+    const int64_t sb = splat[1] ? 0 : 1;
+    const auto x = Num<S>::load(pa[0]);
+    for (int64_t i = 0; i < n; ++i) o[i].v = f(x, Num<S>::load(pb[i * sb])) ? 1 : 0;
+  }
 }
 
 // The comparison of keys made by `Key` (a default-constructible function object) in direction `d`.
@@ -74,6 +83,13 @@ void selectRange(const void* const* in, const bool* splat, void* out, int64_t n)
   const T* pt = static_cast<const T*>(in[1]);
   const T* pf = static_cast<const T*>(in[2]);
   T* o = static_cast<T*>(out);
+  if (!splat[0] && !splat[1] && !splat[2]) {  // unit strides and a mask instead of a branch, so that it vectorises
+    for (int64_t i = 0; i < n; ++i) {
+      const T mask = T(T(0) - T(p[i].v != 0));
+      o[i] = T((pt[i] & mask) | (pf[i] & T(~mask)));
+    }
+    return;
+  }
   const int64_t sp = splat[0] ? 0 : 1, st = splat[1] ? 0 : 1, sf = splat[2] ? 0 : 1;
   for (int64_t i = 0; i < n; ++i) o[i] = p[i * sp].v ? pt[i * st] : pf[i * sf];
 }
@@ -84,6 +100,11 @@ void clampRange(const void* const* in, const bool* splat, void* out, int64_t n) 
   const S* px = static_cast<const S*>(in[1]);
   const S* ph = static_cast<const S*>(in[2]);
   S* o = static_cast<S*>(out);
+  if (splat[0] && !splat[1] && splat[2]) {  // constant bounds: unit strides, so that it vectorises
+    const auto lo = Num<S>::load(pl[0]), hi = Num<S>::load(ph[0]);
+    for (int64_t i = 0; i < n; ++i) o[i] = Num<S>::store(minValue(maxValue(Num<S>::load(px[i]), lo), hi));
+    return;
+  }
   const int64_t sl = splat[0] ? 0 : 1, sx = splat[1] ? 0 : 1, sh = splat[2] ? 0 : 1;
   for (int64_t i = 0; i < n; ++i) {
     auto v = maxValue(Num<S>::load(px[i * sx]), Num<S>::load(pl[i * sl]));

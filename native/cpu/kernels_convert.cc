@@ -1,4 +1,6 @@
 // convert (value conversion between any two element types) and bitcast_convert (bit reinterpretation).
+#include <algorithm>
+
 #include "kernels.h"
 
 namespace tpjrt::cpu {
@@ -9,8 +11,11 @@ template <class From, class To>
 void convertRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   const From* px = static_cast<const From*>(in[0]);
   To* o = static_cast<To*>(out);
-  const int64_t step = splat[0] ? 0 : 1;
-  for (int64_t i = 0; i < n; ++i) o[i] = Num<To>::store(convertValue<To>(Num<From>::load(px[i * step])));
+  if (splat[0]) {
+    std::fill_n(o, n, Num<To>::store(convertValue<To>(Num<From>::load(px[0]))));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) o[i] = Num<To>::store(convertValue<To>(Num<From>::load(px[i])));
 }
 
 }  // namespace

@@ -142,6 +142,12 @@ void parseNested(Literal& lit, size_t level, int64_t& next, Scanner& s) {
             " but " + typeString(lit.type) + " needs " + std::to_string(dims[level]));
 }
 
+// Fills `bytes` with copies of its first `width` bytes, doubling the copied run each time.
+void repeatFirst(Bytes& bytes, size_t width) {
+  for (size_t have = width; have > 0 && have < bytes.size(); have *= 2)
+    std::memcpy(bytes.data() + have, bytes.data(), std::min(have, bytes.size() - have));
+}
+
 void parseHexLiteral(Literal& lit, const std::string& hex, Scanner& s) {
   if (hex.size() < 2 || hex.substr(0, 2) != "0x" || hex.size() % 2 != 0)
     s.error("hex literal must be \"0x\" followed by pairs of hex digits");
@@ -161,7 +167,8 @@ void parseHexLiteral(Literal& lit, const std::string& hex, Scanner& s) {
     };
     raw[i] = static_cast<uint8_t>(hexVal(hex[2 + 2 * i]) * 16 + hexVal(hex[3 + 2 * i]));
   }
-  for (size_t at = 0; at < total; at += n) std::memcpy(lit.bytes.data() + at, raw.data(), std::min(n, total - at));
+  std::memcpy(lit.bytes.data(), raw.data(), std::min(n, total));
+  repeatFirst(lit.bytes, n);
   if (lit.type.element == ElementType::Pred)
     for (auto& b : lit.bytes) b = b != 0;
 }
@@ -306,8 +313,7 @@ Literal Parser::parseDenseLiteral(int line) {
     std::string tok = scalarToken(s);
     if (n > 0) {
       storeElement(lit, 0, tok, s);
-      size_t w = byteWidth(lit.type.element);
-      for (int64_t i = 1; i < n; ++i) std::memcpy(lit.bytes.data() + i * w, lit.bytes.data(), w);
+      repeatFirst(lit.bytes, byteWidth(lit.type.element));
     }
   }
   s.expect('>');
