@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "block_cache.h"
 #include "region_memo.h"
 
 namespace tpjrt::cpu {
@@ -26,17 +27,20 @@ struct TensorType {
   bool operator!=(const TensorType& o) const { return !(*this == o); }
 };
 
-// Allocates like std::allocator but leaves value-initialised elements uninitialised, so that a buffer a
-// kernel writes in full is not zero-filled first (ask for zeros explicitly: Bytes(n, 0)).
+// Allocates from the block cache (block_cache.h) and leaves value-initialised elements uninitialised,
+// so that a buffer a kernel writes in full is not zero-filled first (ask for zeros: Bytes(n, 0)).
 template <class T>
-struct NoInitAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = NoInitAllocator<U>;
-  };
+struct NoInitAllocator {
+  using value_type = T;
   NoInitAllocator() = default;
   template <class U>
   NoInitAllocator(const NoInitAllocator<U>&) noexcept {}
+  T* allocate(size_t n) { return static_cast<T*>(allocateBlock(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) noexcept { releaseBlock(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const NoInitAllocator<U>&) const noexcept {
+    return true;
+  }
   template <class U>
   void construct(U* p) noexcept {
     ::new (static_cast<void*>(p)) U;

@@ -1,0 +1,21 @@
+// Storage for literal bytes. Large blocks freed by one execute are kept for the next one of the same
+// size, so the steady state of a model run neither maps fresh pages (and takes their page faults) nor
+// returns them to the system. Small blocks go straight to malloc.
+#pragma once
+
+#include <cstddef>
+
+namespace tpjrt::cpu {
+
+inline constexpr size_t kCachedBlockMin = size_t(64) << 10;    // smaller blocks are not kept
+inline constexpr size_t kCachedBlockMax = size_t(64) << 20;    // nor larger ones
+inline constexpr size_t kBlockCacheLimit = size_t(256) << 20;  // bytes kept in all
+
+// `bytes` of uninitialised storage (nullptr only for 0 bytes); throws std::bad_alloc.
+void* allocateBlock(size_t bytes);
+// Gives back a block from allocateBlock(bytes).
+void releaseBlock(void* block, size_t bytes) noexcept;
+// Bytes held in the cache now (for tests).
+size_t cachedBlockBytes();
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,55 @@
+// The block cache hands a freed large block to the next request of its size, keeps nothing small or
+// beyond its limit, and literal storage goes through it.
+#include <vector>
+
+#include "block_cache.h"
+#include "check.h"
+#include "ir.h"
+
+using namespace tpjrt::cpu;
+
+TEST(a_freed_large_block_is_reused_for_the_same_size_only) {
+  const size_t size = kCachedBlockMin * 3;
+  const size_t before = cachedBlockBytes();
+  void* a = allocateBlock(size);
+  releaseBlock(a, size);
+  CHECK_EQ(cachedBlockBytes(), before + size);
+  void* other = allocateBlock(size + 4096);  // another size: not the cached block
+  CHECK(other != a);
+  void* again = allocateBlock(size);
+  CHECK(again == a);
+  CHECK_EQ(cachedBlockBytes(), before);
+  releaseBlock(other, size + 4096);
+  releaseBlock(again, size);
+}
+
+TEST(small_and_huge_blocks_are_not_kept_and_the_total_is_bounded) {
+  const size_t before = cachedBlockBytes();
+  void* small = allocateBlock(kCachedBlockMin - 1);
+  releaseBlock(small, kCachedBlockMin - 1);
+  CHECK_EQ(cachedBlockBytes(), before);
+  void* huge = allocateBlock(kCachedBlockMax + 1);
+  releaseBlock(huge, kCachedBlockMax + 1);
+  CHECK_EQ(cachedBlockBytes(), before);
+  std::vector<void*> blocks;
+  for (size_t held = 0; held <= kBlockCacheLimit; held += kCachedBlockMax) blocks.push_back(allocateBlock(kCachedBlockMax));
+  for (void* b : blocks) releaseBlock(b, kCachedBlockMax);
+  CHECK(cachedBlockBytes() <= kBlockCacheLimit);
+  CHECK(cachedBlockBytes() >= kBlockCacheLimit - kCachedBlockMax);
+  allocateBlock(0);
+  releaseBlock(nullptr, 0);
+}
+
+TEST(literal_bytes_come_from_the_cache) {
+  const size_t size = kCachedBlockMin * 5;
+  void* block = nullptr;
+  {
+    Bytes bytes(size);
+    block = bytes.data();
+  }
+  Bytes again(size, 7);
+  CHECK(again.data() == block);
+  CHECK(again[size - 1] == 7);
+}
+
+TEST_MAIN()
