@@ -1,6 +1,6 @@
 // The interpreter's fast paths agree with its generic ones: single-op reduce bodies against the lane-mode
 // evaluation of the same body (a two-input reduce always takes the generic path), the float32
-// exp/logistic/tanh loops against the float64 kernels rounded to float32, and splat operands kept as one
+// exp/logistic/tanh loops (within two ulps) against the float64 kernels rounded to float32, and splat operands kept as one
 // element against the same program with the splat materialised (returned as well).
 #include <cmath>
 #include <cstring>
@@ -206,10 +206,17 @@ TEST(reduce_fast_path_float_sum_is_close_to_float64) {
   }
 }
 
-TEST(float32_exp_logistic_tanh_within_one_ulp_of_float64_kernels) {
+TEST(float32_exp_logistic_tanh_within_two_ulps_of_float64_kernels) {
   std::vector<float> xs = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-30f, -1e-30f, 2.4e-4f, -2.5e-4f, 88.72f, 88.73f,
-                           -87.3f, -103.9f, -104.5f, 9.99f, 10.5f, -20.0f, 109.0f, -111.0f, 1e-45f};
+                           -87.3f, -103.9f, -104.5f, 9.99f, 10.5f, -20.0f, 109.0f, -111.0f, 1e-45f, 0.55f, -0.55f,
+                           0.552280903f, -3.46247768f, 15.646101f};
   for (int i = -4000; i <= 4000; ++i) xs.push_back(float(i) * 0.0271f);
+  for (uint64_t bits = 0; bits < (uint64_t(1) << 32); bits += 4099) {  // a sweep over every exponent
+    float x;
+    const uint32_t b = uint32_t(bits);
+    std::memcpy(&x, &b, 4);
+    xs.push_back(x);
+  }
   const int64_t n = int64_t(xs.size());
   std::vector<double> xd(xs.begin(), xs.end());
   for (const char* op : {"exponential", "logistic", "tanh"}) {
@@ -220,13 +227,17 @@ TEST(float32_exp_logistic_tanh_within_one_ulp_of_float64_kernels) {
     };
     auto got = read<float>(runText(mod("f32"), {f32({n}, xs)})[0]);
     auto want = read<double>(runText(mod("f64"), {make(ElementType::F64, {n}, xd)})[0]);
-    for (size_t i = 0; i < xs.size(); ++i) {
+    int failures = 0;
+    for (size_t i = 0; i < xs.size() && failures < 10; ++i) {
       const float w = float(want[i]);
       bool ok;
       if (std::isnan(w)) ok = std::isnan(got[i]);
       else if (got[i] == w) ok = std::signbit(got[i]) == std::signbit(w);
-      else ok = std::nextafter(w, got[i]) == got[i];  // one ulp
-      if (!ok) ::tpjrt::test::report(__FILE__, __LINE__, std::string(op) + "(" + std::to_string(xs[i]) + "): got " + std::to_string(got[i]) + ", want " + std::to_string(w));
+      else ok = !std::isnan(got[i]) && (std::nextafter(w, got[i]) == got[i] || std::nextafter(std::nextafter(w, got[i]), got[i]) == got[i]);
+      if (!ok) {
+        ++failures;
+        ::tpjrt::test::report(__FILE__, __LINE__, std::string(op) + "(" + std::to_string(xs[i]) + "): got " + std::to_string(got[i]) + ", want " + std::to_string(w));
+      }
     }
   }
 }
