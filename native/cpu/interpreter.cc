@@ -170,9 +170,11 @@ class Evaluator {
     inputs.reserve(g.inputs.size());
     for (size_t i = 0; i < g.inputs.size(); ++i) {
       const Literal& x = *get(g.inputs[i]);
-      const int64_t n = numElements(x.type);
-      if (x.type.element != g.inputTypes[i] || (n != g.count && n != 1))
-        fail("operand " + typeString(x.type) + " does not match the " + std::to_string(g.count) + " elements of its op");
+      const int64_t n = numElements(x.type), declared = numElements(g.inputTypes[i]);
+      // A value of the group's count may be held as a splat; one element stands for every position
+      // (select's predicate may be declared as one). A broadcast reads its operand whole.
+      if (x.type.element != g.inputTypes[i].element || (n != declared && !(n == 1 && declared == g.count)))
+        fail("operand " + typeString(x.type) + " does not match " + typeString(g.inputTypes[i]));
       inputs.push_back({x.bytes.data(), n == 1 ? 0 : byteWidth(x.type.element)});
     }
     std::vector<Literal> outputs;
@@ -196,11 +198,16 @@ class Evaluator {
       for (int64_t tile = begin; tile < end; tile += kFusedTile) {
         const int64_t n = std::min(kFusedTile, end - tile);
         for (const FusedGroup::Step& step : g.steps) {
+          bool unused;
+          uint8_t* out = at(step.out, tile, unused);
+          if (step.position) {  // reads its whole operand (a group input), by position
+            step.position->run(step.in.empty() ? nullptr : inputs[step.in[0].index].base, tile, out, n);
+            continue;
+          }
           const void* in[kMaxElementwiseOperands] = {};
           bool splat[kMaxElementwiseOperands] = {};
           for (size_t k = 0; k < step.in.size(); ++k) in[k] = at(step.in[k], tile, splat[k]);
-          bool unused;
-          step.loop(in, splat, at(step.out, tile, unused), n);
+          step.loop(in, splat, out, n);
         }
       }
     });

@@ -85,6 +85,10 @@ std::vector<std::vector<int>> releasePoints(const Region& region,
 }
 
 ElementLoop resolveLoop(const Op& op, const KernelInfo* kernel) {
+  if (op.name == "stablehlo.reshape" && op.operandTypes.size() == 1 && op.resultTypes.size() == 1 &&
+      op.operandTypes[0].element == op.resultTypes[0].element &&
+      numElements(op.operandTypes[0]) == numElements(op.resultTypes[0]))
+    return copyLoop(byteWidth(op.resultTypes[0].element));
   if (!kernel || !kernel->elementwise() || op.resultTypes.size() != 1 || op.operandTypes.size() != op.operands.size())
     return nullptr;
   std::vector<ElementType> in;
@@ -115,6 +119,7 @@ class GroupBuilder {
       const Op& op = region_.ops[m];
       FusedGroup::Step step;
       step.loop = loops_[m];
+      if (!step.loop) step.position = positionStepFor(op);
       for (size_t k = 0; k < op.operands.size(); ++k) {
         const int id = op.operands[k];
         if (auto it = made.find(id); it != made.end()) {
@@ -124,7 +129,7 @@ class GroupBuilder {
         auto [it, added] = inputIndex.try_emplace(id, g.inputs.size());
         if (added) {
           g.inputs.push_back(id);
-          g.inputTypes.push_back(op.operandTypes[k].element);
+          g.inputTypes.push_back(op.operandTypes[k]);
         }
         step.in.push_back({FusedGroup::Source::Kind::Input, it->second});
       }
@@ -182,12 +187,19 @@ RegionPlan planRegion(const Region& region, bool fuse) {
   const auto release = releasePoints(region, users);
   const std::unordered_set<int> splats(plan.splats.begin(), plan.splats.end());
 
-  // The element count of op i when it can join a fused group, else -1.
+  // The element count of op i when it can join a fused group, else -1: element-wise ops, reshapes, iota
+  // and broadcast_in_dim (which must not read a value of its own group: see below).
   auto fusibleCount = [&](size_t i) -> int64_t {
     const Op& op = region.ops[i];
-    if (!fuse || !plan.loops[i] || op.results.size() != 1 || op.operands.size() > kMaxElementwiseOperands) return -1;
+    if (!fuse || op.results.size() != 1 || op.resultTypes.size() != 1 || op.operands.size() > kMaxElementwiseOperands)
+      return -1;
     const int64_t count = numElements(op.resultTypes[0]);
-    return count > 1 ? count : -1;
+    if (count <= 1) return -1;
+    if (plan.loops[i]) return count;
+    if (op.name == "stablehlo.iota") return positionStepFor(op) ? count : -1;
+    if (op.name == "stablehlo.broadcast_in_dim" && !splats.count(op.results[0]))
+      return positionStepFor(op) ? count : -1;
+    return -1;
   };
   // Ops that read nothing a group makes, so they may run before it.
   auto movable = [&](size_t i) {
@@ -204,12 +216,24 @@ RegionPlan planRegion(const Region& region, bool fuse) {
       addStep(i++);
       continue;
     }
+    // A broadcast reads its whole operand, so that operand must come from before the group.
+    std::unordered_set<int> made;
+    auto readsGroup = [&](size_t k) {
+      const Op& op = region.ops[k];
+      return op.name == "stablehlo.broadcast_in_dim" && !op.operands.empty() && made.count(op.operands[0]);
+    };
     std::vector<size_t> members{i}, moved;
+    made.insert(region.ops[i].results[0]);
     size_t j = i + 1;
     for (; j < n; ++j) {
-      if (fusibleCount(j) == count) members.push_back(j);
-      else if (movable(j)) moved.push_back(j);
-      else break;
+      if (fusibleCount(j) == count && !readsGroup(j)) {
+        members.push_back(j);
+        made.insert(region.ops[j].results[0]);
+      } else if (movable(j)) {
+        moved.push_back(j);
+      } else {
+        break;
+      }
     }
     if (members.size() < 2) {
       for (size_t k = i; k < j; ++k) addStep(k);

@@ -5,18 +5,22 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "kernels.h"
+#include "position_steps.h"
 
 namespace tpjrt::cpu {
 
 inline constexpr int64_t kFusedTile = 1024;  // elements each fused op computes per call
 inline constexpr size_t kWidestElement = 8;  // bytes
 
-// Element-wise ops of one element count (more than one element), in program order. Each reads its
+// Ops of one result element count (more than one element), in program order: element-wise ops,
+// reshapes (a copy in row-major order), and broadcast_in_dim / iota run by position. Each reads its
 // operands from the group's inputs (values made before it; one-element splats stand for every
-// position), from scratch slots of one tile, or from outputs, and writes one slot or output.
+// position; a broadcast reads its whole operand), from scratch slots of one tile, or from outputs,
+// and writes one slot or output.
 struct FusedGroup {
   struct Source {
     enum class Kind : uint8_t { Input, Slot, Output };
@@ -25,13 +29,14 @@ struct FusedGroup {
   };
   struct Step {
     ElementLoop loop = nullptr;
+    std::optional<PositionStep> position;  // instead of loop
     std::vector<Source> in;
     Source out;
   };
   int64_t count = 0;
   std::vector<Step> steps;
   std::vector<int> inputs;               // value ids
-  std::vector<ElementType> inputTypes;
+  std::vector<TensorType> inputTypes;    // as the ops declare them
   std::vector<int> outputs;              // value ids of the results used after the group
   std::vector<TensorType> outputTypes;
   size_t slots = 0;                      // scratch tiles live at once

@@ -190,6 +190,8 @@ ElementLoop compareLoop(const Op& op, const std::vector<ElementType>& in, Elemen
 ElementLoop selectLoop(const Op& op, const std::vector<ElementType>& in, ElementType result);
 ElementLoop clampLoop(const Op& op, const std::vector<ElementType>& in, ElementType result);
 ElementLoop convertLoop(ElementType from, ElementType to);
+// Copies elements of `width` bytes (a reshape, in row-major order).
+ElementLoop copyLoop(size_t width);
 // `x` converted to element type `to` (the same literal when it already has it).
 Literal convertLiteral(Literal x, ElementType to);
 Literal bitcastConvertKernel(const Op& op, const Operands& in, const TensorType& result);

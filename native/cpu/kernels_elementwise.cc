@@ -1,8 +1,32 @@
 // Runs an element-wise loop over whole operands, in pieces on the thread pool when the result is big.
+#include <algorithm>
+
 #include "kernels.h"
 #include "thread_pool.h"
 
 namespace tpjrt::cpu {
+
+namespace {
+
+template <class T>
+void copyRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  const T* x = static_cast<const T*>(in[0]);
+  T* o = static_cast<T*>(out);
+  if (splat[0]) std::fill_n(o, n, x[0]);
+  else std::copy_n(x, n, o);
+}
+
+}  // namespace
+
+ElementLoop copyLoop(size_t width) {
+  switch (width) {
+    case 1: return copyRange<uint8_t>;
+    case 2: return copyRange<uint16_t>;
+    case 4: return copyRange<uint32_t>;
+    case 8: return copyRange<uint64_t>;
+    default: fail("unsupported element width", ErrorCode::Internal);
+  }
+}
 
 Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result) {
   if (in.size() > kMaxElementwiseOperands) fail("too many operands", ErrorCode::Internal);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check.h"
@@ -28,6 +29,9 @@ std::string chainModule(int64_t n) {
   };
   std::string s = "func.func public @main(%x: " + v + ", %y: " + v + ", %s: tensor<f32>) -> (" + v + ", " + v + ", " + d +
                   ", " + i + ", tensor<f32>, " + p + ") {\n";
+  s += "  %z0 = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>\n";
+  s += "  %sp = \"stablehlo.compare\"(%s, %z0) {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<f32>, "
+       "tensor<f32>) -> tensor<i1>\n";
   s += "  %half = \"stablehlo.constant\"() {value = dense<0.5> : " + v + "} : () -> " + v + "\n";
   s += "  %b = \"stablehlo.broadcast_in_dim\"(%s) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> " + v + "\n";
   s += bin("a", "multiply", "x", "half", v);
@@ -48,7 +52,8 @@ std::string chainModule(int64_t n) {
        v + ") -> " + p + "\n";
   s += "  %sel = \"stablehlo.select\"(%lt, %e, %t) : (" + p + ", " + v + ", " + v + ") -> " + v + "\n";
   s += "  %dead = \"stablehlo.logistic\"(%sel) : (" + v + ") -> " + v + "\n";  // nothing reads it
-  s += "  %w = \"stablehlo.convert\"(%sel) : (" + v + ") -> " + d + "\n";
+  s += "  %pick = \"stablehlo.select\"(%sp, %t, %sel) : (tensor<i1>, " + v + ", " + v + ") -> " + v + "\n";  // a scalar predicate
+  s += "  %w = \"stablehlo.convert\"(%pick) : (" + v + ") -> " + d + "\n";
   s += "  %w2 = \"stablehlo.multiply\"(%w, %w) : (" + d + ", " + d + ") -> " + d + "\n";
   s += "  %zero = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>\n";
   s += "  %sum = \"stablehlo.reduce\"(%sel, %zero) ({\n  ^bb0(%u: tensor<f32>, %o: tensor<f32>):\n";
@@ -97,7 +102,71 @@ void checkFusedMatchesUnfused(int64_t n, ThreadPool* pool) {
   CHECK(std::isnan(gotSum) == std::isnan(wantSum));
 }
 
+// A softmax-like program: iota masks, broadcasts of row statistics and of a bias (with permuted
+// broadcast dimensions), and reshapes inside the chains.
+std::string positionModule(int64_t rows, int64_t cols) {
+  const std::string r = std::to_string(rows), c = std::to_string(cols);
+  const std::string m = "tensor<" + r + "x" + c + "xf32>", rowT = "tensor<" + r + "xf32>", row1 = "tensor<" + r + "x1xf32>",
+                    ci = "tensor<" + r + "x" + c + "xi32>", mp = "tensor<" + r + "x" + c + "xi1>", bias = "tensor<" + c + "xf32>",
+                    flat = "tensor<" + std::to_string(rows * cols) + "xf32>", tr = "tensor<" + c + "x" + r + "xf32>";
+  std::string s = "func.func public @main(%x: " + m + ", %bias: " + bias + ", %t: " + tr + ") -> (" + m + ", " + flat + ", " + ci + ") {\n";
+  s += "  %i = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> " + ci + "\n";
+  s += "  %j = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> " + ci + "\n";
+  s += "  %le = \"stablehlo.compare\"(%j, %i) {comparison_direction = #stablehlo<comparison_direction LE>} : (" + ci + ", " + ci + ") -> " + mp + "\n";
+  s += "  %ninf = \"stablehlo.constant\"() {value = dense<0xFF800000> : " + m + "} : () -> " + m + "\n";
+  s += "  %bb = \"stablehlo.broadcast_in_dim\"(%bias) {broadcast_dimensions = array<i64: 1>} : (" + bias + ") -> " + m + "\n";
+  s += "  %xb = \"stablehlo.add\"(%x, %bb) : (" + m + ", " + m + ") -> " + m + "\n";
+  s += "  %masked = \"stablehlo.select\"(%le, %xb, %ninf) : (" + mp + ", " + m + ", " + m + ") -> " + m + "\n";
+  s += "  %lo = \"stablehlo.constant\"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>\n";
+  s += "  %mx = \"stablehlo.reduce\"(%masked, %lo) ({\n  ^bb0(%u: tensor<f32>, %o: tensor<f32>):\n";
+  s += "    %q = \"stablehlo.maximum\"(%u, %o) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n";
+  s += "    \"stablehlo.return\"(%q) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 1>} : (" + m + ", tensor<f32>) -> " + rowT + "\n";
+  s += "  %mx1 = \"stablehlo.reshape\"(%mx) : (" + rowT + ") -> " + row1 + "\n";
+  s += "  %mb = \"stablehlo.broadcast_in_dim\"(%mx1) {broadcast_dimensions = array<i64: 0, 1>} : (" + row1 + ") -> " + m + "\n";
+  s += "  %sub = \"stablehlo.subtract\"(%masked, %mb) : (" + m + ", " + m + ") -> " + m + "\n";
+  s += "  %e = \"stablehlo.exponential\"(%sub) : (" + m + ") -> " + m + "\n";
+  s += "  %tb = \"stablehlo.broadcast_in_dim\"(%t) {broadcast_dimensions = array<i64: 1, 0>} : (" + tr + ") -> " + m + "\n";
+  s += "  %w = \"stablehlo.multiply\"(%e, %tb) : (" + m + ", " + m + ") -> " + m + "\n";
+  s += "  %f = \"stablehlo.reshape\"(%w) : (" + m + ") -> " + flat + "\n";
+  s += "  %f2 = \"stablehlo.add\"(%f, %f) : (" + flat + ", " + flat + ") -> " + flat + "\n";
+  s += "  \"func.return\"(%w, %f2, %j) : (" + m + ", " + flat + ", " + ci + ") -> ()\n}\n";
+  return s;
+}
+
+void checkPositionsFusedMatchUnfused(int64_t rows, int64_t cols, ThreadPool* pool) {
+  const std::string text = positionModule(rows, cols);
+  Module fused = parseModule(text), reference = parseModule(text);
+  std::vector<Literal> args = {f32({rows, cols}, inputs(rows * cols, 3)), f32({cols}, inputs(cols, 4)),
+                               f32({cols, rows}, inputs(rows * cols, 5))};
+  ThreadPoolScope scope(pool);
+  auto got = interpret(fused, *fused.find("main"), args);
+  auto want = interpret(reference, *reference.find("main"), args, false);
+  CHECK_EQ(got.size(), want.size());
+  for (size_t r = 0; r < got.size() && r < want.size(); ++r)
+    if (got[r].type != want[r].type || got[r].bytes != want[r].bytes)
+      ::tpjrt::test::report(__FILE__, __LINE__, "result " + std::to_string(r) + " differs for " + std::to_string(rows) + "x" +
+                                                    std::to_string(cols) + (pool ? " on a pool" : " on one thread"));
+}
+
 }  // namespace
+
+TEST(iota_broadcast_and_reshape_run_fused_by_position) {
+  ThreadPool three(3);
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{2, 3}, {7, 129}, {64, 64}, {33, 1000}, {300, 257}}) {
+    checkPositionsFusedMatchUnfused(rows, cols, nullptr);
+    checkPositionsFusedMatchUnfused(rows, cols, &three);
+  }
+  Module m = parseModule(positionModule(64, 64));
+  RegionPlan plan = planRegion(m.find("main")->body);
+  // Before the reduce: iota, iota, compare, broadcast, add, select; after it: broadcast, subtract, exp,
+  // broadcast, multiply, reshape, add (the row reshape has fewer elements and runs alone).
+  CHECK_EQ(plan.groups.size(), size_t(2));
+  if (plan.groups.size() == 2) {
+    CHECK_EQ(plan.groups[0].steps.size(), size_t(6));
+    CHECK_EQ(plan.groups[1].steps.size(), size_t(7));  // the permuting broadcast reads an argument
+    CHECK_EQ(plan.groups[1].outputs.size(), size_t(2));  // %w and %f2
+  }
+}
 
 TEST(fused_chains_equal_op_by_op_results_across_tiles_and_pieces) {
   ThreadPool three(3);
