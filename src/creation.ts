@@ -183,5 +183,5 @@ export function fromHost(storage: ArrayBufferView, dtype: DType, shape: readonly
   const buffer = callNative({ op: "bufferFromHost", device: target.name }, () =>
     client.bufferFromHost(storage, dtypes[dtype].pjrt, [...shape], null, target.deviceIndex),
   );
-  return new Tensor(buffer, target.name, dtype);
+  return new Tensor(buffer, target.client.buffers, target.name, dtype, Object.freeze([...shape]));
 }

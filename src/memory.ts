@@ -2,6 +2,10 @@
  * @file Tensor lifetimes: live-tensor counters per device, `tidy` scopes, and the
  * FinalizationRegistry safety net that frees buffers of tensors collected without dispose().
  *
+ * Most tensors of eager code are disposed soon after they are made, so a small new tensor joins the
+ * registry only at the next flush (a microtask, or every YOUNG_LIMIT tensors); one disposed before
+ * then never touches the registry, which costs more than the rest of a small op.
+ *
  * Scopes follow the async call chain (AsyncLocalStorage): a tensor belongs to the innermost tidy
  * whose `fn` — including everything it awaits — created it. Two async tidies that interleave on the
  * event loop therefore never take each other's tensors, and code outside any tidy that runs during
@@ -9,7 +13,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ArgumentError } from "./runtime/errors.js";
-import type { NativeBuffer } from "./runtime/native.js";
+import type { BufferHandle, NativeBuffers } from "./runtime/native.js";
 
 /** Anything that can be owned by a scope and disposed. */
 export interface Owned {
@@ -26,11 +30,22 @@ export interface MemoryInfo extends DeviceMemory {
   devices: Record<string, DeviceMemory>;
 }
 
-interface Held {
-  buffer: NativeBuffer;
-  bytes: number;
-  device: string;
+/** What the safety net needs to free an owner's buffer. The owner keeps it current. */
+export interface Held {
+  /** The addon functions that issued `buffer` (tests swap addons; a handle means nothing to another). */
+  buffers: NativeBuffers;
+  /** DISPOSED once the owner let it go. */
+  buffer: BufferHandle;
+  readonly bytes: number;
+  readonly device: string;
+  /** In the registry (else still young, or disposed young). */
+  registered: boolean;
 }
+
+export const DISPOSED = -1;
+/** Young tensors at most before a flush, and the size from which a tensor is registered at once. */
+const YOUNG_LIMIT = 256;
+const YOUNG_MAX_BYTES = 1 << 16;
 
 interface Scope {
   readonly owned: Set<Owned>;
@@ -59,7 +74,7 @@ const collected = new FinalizationRegistry<Held>((held) => {
   }
   count(held.device, -1, -held.bytes);
   try {
-    held.buffer.dispose();
+    held.buffers.dispose(held.buffer);
   } catch {
     // nothing to report to at finalization time
   }
@@ -71,23 +86,49 @@ function liveScope(scope: Scope | undefined): Scope | undefined {
   return scope;
 }
 
+// Fixed-size so that refilling them after each flush never regrows them.
+const youngOwners: (Owned | undefined)[] = new Array<Owned | undefined>(YOUNG_LIMIT).fill(undefined);
+const youngHeld: (Held | undefined)[] = new Array<Held | undefined>(YOUNG_LIMIT).fill(undefined);
+let youngCount = 0;
+let flushQueued = false;
+
+function register(owner: Owned, held: Held): void {
+  collected.register(owner, held, owner);
+  held.registered = true;
+}
+
+/** Registers the young tensors still live. */
+function flushYoung(): void {
+  flushQueued = false;
+  for (let i = 0; i < youngCount; i++) {
+    if (youngHeld[i]!.buffer !== DISPOSED) register(youngOwners[i]!, youngHeld[i]!);
+    youngOwners[i] = undefined;
+    youngHeld[i] = undefined;
+  }
+  youngCount = 0;
+}
+
 /** Starts accounting for a new tensor: counters, the innermost tidy scope, the GC safety net. */
-export function track(owner: Owned, buffer: NativeBuffer, bytes: number, device: string): void {
-  count(device, 1, bytes);
+export function track(owner: Owned, held: Held): void {
+  count(held.device, 1, held.bytes);
   if (liveScopes.size !== 0) liveScope(currentScope.getStore())?.owned.add(owner);
-  collected.register(owner, { buffer, bytes, device }, owner);
+  if (held.bytes >= YOUNG_MAX_BYTES) return register(owner, held);
+  youngOwners[youngCount] = owner;
+  youngHeld[youngCount] = held;
+  if (++youngCount === YOUNG_LIMIT) flushYoung();
+  else if (!flushQueued) {
+    flushQueued = true;
+    queueMicrotask(flushYoung);
+  }
 }
 
-/** The owner now holds `buffer` instead of the one it was tracked with (in-place ops). */
-export function retrack(owner: Owned, buffer: NativeBuffer, bytes: number, device: string): void {
-  collected.unregister(owner);
-  collected.register(owner, { buffer, bytes, device }, owner);
-}
-
-/** Stops accounting for a tensor that was disposed. */
-export function untrack(owner: Owned, bytes: number, device: string): void {
-  count(device, -1, -bytes);
-  collected.unregister(owner);
+/** Stops accounting for a tensor that was disposed (the owner has set `held.buffer` to DISPOSED). */
+export function untrack(owner: Owned, held: Held): void {
+  count(held.device, -1, -held.bytes);
+  if (held.registered) {
+    collected.unregister(owner);
+    held.registered = false;
+  }
   if (liveScopes.size !== 0) for (const scope of liveScopes) scope.owned.delete(owner);
 }
 

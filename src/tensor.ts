@@ -2,12 +2,12 @@
  * @file Tensor: shape, dtype, device and the device buffer that holds its values.
  * Creation from JS data lives in src/creation.ts; ops come later (src/ops/).
  */
-import { type DataArray, type DType, dtypeFromPjrt, dtypes } from "./dtype.js";
+import { type DataArray, type DType, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
 import { formatTensor } from "./format.js";
-import { retrack, track, untrack } from "./memory.js";
+import { DISPOSED, type Held, track, untrack } from "./memory.js";
 import { callNative, callNativeAsync, DisposedError, ShapeError } from "./runtime/errors.js";
-import type { NativeBuffer } from "./runtime/native.js";
+import type { BufferHandle, NativeBuffers } from "./runtime/native.js";
 
 /** A scalar as `item()` returns it: number for floats and 8–32-bit ints, bigint for 64-bit ints, boolean for bool. */
 export type Scalar = number | bigint | boolean;
@@ -16,7 +16,7 @@ export type NestedArray = Scalar | NestedArray[];
 
 export function numelOf(shape: readonly number[]): number {
   let n = 1;
-  for (const d of shape) n *= d;
+  for (let i = 0; i < shape.length; i++) n *= shape[i]!;
   return n;
 }
 
@@ -28,7 +28,8 @@ export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D): 
   return storage as DataArray<D>;
 }
 
-let bufferOfTensor: (t: Tensor) => NativeBuffer;
+let bufferOfTensor: (t: Tensor) => BufferHandle;
+let hostBytesOfTensor: (t: Tensor) => ArrayBuffer;
 let adoptBuffer: (target: Tensor, source: Tensor) => void;
 
 /** The interned aval id a tensor caches for eager signatures (-1: not interned yet; see trace/avals.ts). */
@@ -40,40 +41,38 @@ export class Tensor<D extends DType = DType> {
   readonly dtype: D;
   /** Canonical device string, "cpu:0". */
   readonly device: string;
-  #buffer: NativeBuffer | null;
-  readonly #bytes: number;
+  /** The buffer, its addon functions and size: what the GC safety net (memory.ts) frees. */
+  readonly #held: Held;
   #aval = -1;
   /** Recorded for PyTorch compatibility; autograd is not implemented yet, so nothing reads it. */
   requiresGrad = false;
 
   static {
     bufferOfTensor = (t) => t.#live("use");
+    hostBytesOfTensor = (t) => t.#hostBytesSync();
     avalSlot.get = (t) => t.#aval;
     avalSlot.set = (t, id) => {
       t.#aval = id;
     };
     adoptBuffer = (target, source) => {
       const old = target.#live("write into");
+      const oldBuffers = target.#held.buffers;
       const buffer = source.#live("move");
-      source.#buffer = null;
-      untrack(source, source.#bytes, source.device);
-      target.#buffer = buffer;
-      retrack(target, buffer, target.#bytes, target.device);
-      old.dispose();
+      source.#held.buffer = DISPOSED;
+      untrack(source, source.#held);
+      target.#held.buffer = buffer;
+      target.#held.buffers = source.#held.buffers;
+      oldBuffers.dispose(old);
     };
   }
 
-  /**
-   * Wraps a native buffer (takes ownership). Use torch.tensor() to create tensors from data.
-   * `dtype` and a frozen `shape`, when the caller knows them, save reading them from the buffer.
-   */
-  constructor(buffer: NativeBuffer, device: string, dtype?: D, shape?: readonly number[]) {
-    this.dtype = dtype ?? (dtypeFromPjrt(buffer.type) as D);
-    this.shape = shape ?? Object.freeze([...buffer.dims]);
+  /** Wraps a device buffer (takes ownership). Use torch.tensor() to create tensors from data. `shape` is frozen. */
+  constructor(buffer: BufferHandle, buffers: NativeBuffers, device: string, dtype: D, shape: readonly number[]) {
+    this.dtype = dtype;
+    this.shape = shape;
     this.device = device;
-    this.#buffer = buffer;
-    this.#bytes = numelOf(this.shape) * dtypes[this.dtype].itemSize;
-    track(this, buffer, this.#bytes, device);
+    this.#held = { buffers, buffer, bytes: numelOf(shape) * dtypes[dtype].itemSize, device, registered: false };
+    track(this, this.#held);
   }
 
   get ndim(): number {
@@ -98,30 +97,35 @@ export class Tensor<D extends DType = DType> {
   }
 
   get isDisposed(): boolean {
-    return this.#buffer === null;
+    return this.#held.buffer === DISPOSED;
   }
 
-  #live(what: string): NativeBuffer {
-    if (this.#buffer === null) {
+  #live(what: string): BufferHandle {
+    const buffer = this.#held.buffer;
+    if (buffer === DISPOSED) {
       throw new DisposedError(
         `Tensor has been disposed: cannot ${what} a disposed ${this.dtype}[${this.shape.join(", ")}] tensor on ${this.device}`,
       );
     }
-    return this.#buffer;
+    return buffer;
   }
 
   /** The values, copied to the host (float16/bfloat16 as Float32Array, int64 as BigInt64Array, bool as Uint8Array). */
   async data(): Promise<DataArray<D>> {
     const buffer = this.#live("read");
-    const bytes = await callNativeAsync({ op: "toHost", device: this.device }, () => buffer.toHost());
+    const buffers = this.#held.buffers;
+    const bytes = await callNativeAsync({ op: "toHost", device: this.device }, () => buffers.toHost(buffer));
     return hostBytesToData(bytes, this.dtype);
   }
 
   /** data(), blocking until the values are on the host. */
   dataSync(): DataArray<D> {
+    return hostBytesToData(this.#hostBytesSync(), this.dtype);
+  }
+
+  #hostBytesSync(): ArrayBuffer {
     const buffer = this.#live("read");
-    const bytes = callNative({ op: "toHost", device: this.device }, () => buffer.toHostSync());
-    return hostBytesToData(bytes, this.dtype);
+    return callNative({ op: "toHost", device: this.device }, () => this.#held.buffers.toHostSync(buffer));
   }
 
   /** The single value of a one-element tensor. */
@@ -147,11 +151,12 @@ export class Tensor<D extends DType = DType> {
 
   /** Frees the device buffer now. Idempotent. */
   dispose(): void {
-    const buffer = this.#buffer;
-    if (buffer === null) return;
-    this.#buffer = null;
-    untrack(this, this.#bytes, this.device);
-    buffer.dispose();
+    const held = this.#held;
+    const buffer = held.buffer;
+    if (buffer === DISPOSED) return;
+    held.buffer = DISPOSED;
+    untrack(this, held);
+    held.buffers.dispose(buffer);
   }
 
   [Symbol.dispose](): void {
@@ -160,7 +165,7 @@ export class Tensor<D extends DType = DType> {
 
   /** The values as PyTorch prints them: `tensor([[1.0000, 2.0000],\n        [3.0000, 4.0000]])`. */
   toString(): string {
-    if (this.#buffer === null) return `tensor(<disposed>, size=[${this.shape.join(", ")}], dtype=${this.dtype}, device='${this.device}')`;
+    if (this.#held.buffer === DISPOSED) return `tensor(<disposed>, size=[${this.shape.join(", ")}], dtype=${this.dtype}, device='${this.device}')`;
     return formatTensor(this);
   }
 
@@ -181,7 +186,12 @@ export function rebind(target: Tensor, source: Tensor): void {
   adoptBuffer(target, source);
 }
 
-/** The native buffer of a live tensor (DisposedError otherwise). For the runtime, not the public API. */
-export function bufferOf(t: Tensor): NativeBuffer {
+/** The buffer handle of a live tensor (DisposedError otherwise). For the runtime, not the public API. */
+export function bufferOf(t: Tensor): BufferHandle {
   return bufferOfTensor(t);
+}
+
+/** The tensor's raw bytes on the host (no dtype conversion). For the runtime, not the public API. */
+export function hostBytesSync(t: Tensor): ArrayBuffer {
+  return hostBytesOfTensor(t);
 }

@@ -119,7 +119,7 @@ describe("the primitive table", () => {
     const exe = await target.client.native.compileGraph(toNative(graph), { numReplicas: 1, numPartitions: 1 });
     const a = torch.tensor([1, 2, 3], { dtype: "float32" });
     const b = torch.tensor([1, 1, 1], { dtype: "float32" });
-    const [out] = exe.run([bufferOf(a), bufferOf(b)]).map((buf) => new Tensor(buf, target.name));
+    const [out] = exe.run([bufferOf(a), bufferOf(b)]).map((buf) => new Tensor(buf, target.client.buffers, target.name, "float32", [3]));
     expect(out!.tolist()).toEqual([2, 6, 12]);
     for (const t of [a, b, out!]) t.dispose();
     exe.dispose();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
 import { addon } from "../src/runtime/addon.js";
 import { topologyBounds, topologyNamedValues } from "../src/runtime/compile.js";
-import { resetClientsForTests } from "../src/runtime/clients.js";
+import { resetClientsForTests, resolveDevice } from "../src/runtime/clients.js";
 import { addonFileName, cpuPluginFileName, packageRoot } from "../src/runtime/paths.js";
 import { scanTpuChips } from "../src/plugins/tpuChips.js";
 import { realHost } from "../src/plugins/host.js";
@@ -181,6 +181,27 @@ describe.skipIf(missing !== undefined)(`runtime on the real addon${missing ? ` (
     for (const t of [a, b, c!, d!]) t.dispose();
     exe.dispose();
     expect(addon().liveCounts()).toMatchObject({ buffers: before.buffers, executables: before.executables });
+  });
+
+  it("names buffers by handles that go stale when disposed, even once their slot holds a new buffer", () => {
+    const { buffers } = addon();
+    const client = resolveDevice("cpu").client.native;
+    const before = addon().liveCounts().buffers;
+    const exe = client.compileSync(addMlir, { numReplicas: 1, numPartitions: 1 });
+    const a = client.bufferFromHost(new Float32Array([1, 2, 3]), 11, [3], null, 0);
+    const first = exe.call(a, a) as number;
+    expect(Array.from(new Float32Array(buffers.toHostSync(first)))).toEqual([2, 4, 6]);
+    buffers.dispose(first);
+    buffers.dispose(first); // a second dispose is ignored
+    const second = exe.call(a, a) as number; // takes the freed slot
+    expect(second).not.toBe(first);
+    expect(() => buffers.toHostSync(first)).toThrow(/^Buffer has been disposed$/);
+    expect(() => exe.call(a, first)).toThrow(/^Buffer has been disposed$/);
+    expect(() => exe.call(a, 0.5)).toThrow(TypeError);
+    expect(buffers.info(second)).toEqual({ type: 11, dims: [3], byteSize: 12, onDeviceSize: 12, deviceIndex: 0 });
+    for (const h of [a, second]) buffers.dispose(h);
+    exe.dispose();
+    expect(addon().liveCounts().buffers).toBe(before);
   });
 
   it("turns a bad module into CompileError", async () => {

@@ -1,8 +1,8 @@
-// Module entry: registers the classes and exports buildInfo, loadPlugin, liveCounts and printGraph
+// Module entry: registers the classes and exports buildInfo, loadPlugin, liveCounts, printGraph and buffers
 // (NativeAddon in src/runtime/native.ts).
 #include <napi.h>
 
-#include "buffer_wrap.h"
+#include "buffer_functions.h"
 #include "client_wrap.h"
 #include "convert.h"
 #include "errors.h"
@@ -65,13 +65,13 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   AddonState& s = state(env);
   PluginWrap::define(env, s);
   ClientWrap::define(env, s);
-  BufferWrap::define(env, s);
   ExecutableWrap::define(env, s);
   keepSigprofIgnoredAtTeardown(env);
   exports.Set("buildInfo", Napi::Function::New<BuildInfo>(env, "buildInfo"));
   exports.Set("loadPlugin", Napi::Function::New<LoadPlugin>(env, "loadPlugin"));
   exports.Set("liveCounts", Napi::Function::New<LiveCounts>(env, "liveCounts"));
   exports.Set("printGraph", Napi::Function::New<PrintGraph>(env, "printGraph"));
+  exports.Set("buffers", bufferFunctions(env));
   return exports;
 }
 

@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-#include "buffer_wrap.h"
 #include "convert.h"
 #include "errors.h"
 #include "executable_wrap.h"
@@ -130,7 +129,7 @@ Napi::Value ClientWrap::BufferFromHost(const Napi::CallbackInfo& info) {
 
   std::unique_ptr<Buffer> buffer =
       guard(env, call, [&] { return client->bufferFromHost(bytes.data, type, dims, byteStrides, deviceIndex); });
-  return BufferWrap::create(env, {std::move(buffer), client.get(), hostResident_});
+  return state(env).buffers.add(env, std::move(buffer), client.get(), hostResident_);
 }
 
 Napi::Value ClientWrap::Compile(const Napi::CallbackInfo& info) {

@@ -1,6 +1,6 @@
 #include "executable_wrap.h"
 
-#include "buffer_wrap.h"
+#include "buffer_table.h"
 #include "convert.h"
 #include "errors.h"
 #include "state.h"
@@ -19,7 +19,6 @@ void ExecutableWrap::define(Napi::Env env, AddonState& state) {
                                        InstanceAccessor<&ExecutableWrap::OutputDims>("outputDims", kProp),
                                        InstanceAccessor<&ExecutableWrap::Fingerprint>("fingerprint", kProp),
                                        InstanceMethod<&ExecutableWrap::Run>("run"),
-                                       InstanceMethod<&ExecutableWrap::Call>("call"),
                                        InstanceMethod<&ExecutableWrap::Dispose>("dispose"),
                                    });
   state.executableClass = Napi::Persistent(cls);
@@ -31,15 +30,24 @@ Napi::Object ExecutableWrap::create(Napi::Env env, Init init) {
 
 ExecutableWrap::ExecutableWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<ExecutableWrap>(info) {
   Init init = takeInit<ExecutableWrap>(info);
-  executable_ = std::move(init.executable);
-  client_ = init.client;
-  hostResident_ = init.hostResident;
+  core_ = std::make_shared<ExecutableCore>();
+  core_->executable = std::move(init.executable);
+  core_->client = init.client;
+  core_->hostResident = init.hostResident;
+  core_->buffers = &state(info.Env()).buffers;
+  using Shared = std::shared_ptr<ExecutableCore>;
+  auto* data = new Shared(core_);
+  Napi::Function call = Napi::Function::New<&ExecutableWrap::Call>(info.Env(), "call", data);
+  call.AddFinalizer([](Napi::Env, Shared* shared) { delete shared; }, data);
+  info.This().As<Napi::Object>().DefineProperty(Napi::PropertyDescriptor::Value("call", call, napi_enumerable));
 }
 
-LoadedExecutable& ExecutableWrap::live(const char* call) const {
-  if (!executable_) throwUsageError(Env(), call, "Executable has been disposed");
-  return *executable_;
+LoadedExecutable& ExecutableCore::live(Napi::Env env, const char* call) const {
+  if (!executable) throwUsageError(env, call, "Executable has been disposed");
+  return *executable;
 }
+
+LoadedExecutable& ExecutableWrap::live(const char* call) const { return core_->live(Env(), call); }
 
 Napi::Value ExecutableWrap::NumOutputs(const Napi::CallbackInfo& info) {
   const char* call = "Executable.numOutputs";
@@ -70,49 +78,57 @@ Napi::Value ExecutableWrap::Fingerprint(const Napi::CallbackInfo& info) {
 Napi::Value ExecutableWrap::Run(const Napi::CallbackInfo& info) {
   const char* call = "Executable.run";
   Napi::Env env = info.Env();
-  if (!info[0].IsArray()) throwTypeError(env, call, "args must be an array of Buffers");
+  if (!info[0].IsArray()) throwTypeError(env, call, "args must be an array of buffer handles");
   Napi::Array argArray = info[0].As<Napi::Array>();
   // Held for the call: reading the array may run JS (getters) that disposes a buffer.
   std::vector<std::shared_ptr<Buffer>> held(argArray.Length());
   std::vector<const Buffer*> args(held.size());
   for (uint32_t i = 0; i < held.size(); ++i) {
-    held[i] = BufferWrap::argument(argArray.Get(i), client_, call, "args", static_cast<int>(i));
+    held[i] = core_->buffers->share(core_->argument(env, argArray.Get(i), call, static_cast<int>(i)));
     args[i] = held[i].get();
   }
-  std::vector<std::unique_ptr<Buffer>> outputs = execute(env, call, args.data(), args.size());
-  Napi::Array result = Napi::Array::New(env, outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) result.Set(static_cast<uint32_t>(i), wrapOutput(env, std::move(outputs[i])));
-  return result;
+  std::vector<std::unique_ptr<Buffer>> outputs = core_->execute(env, call, args.data(), args.size());
+  return core_->handlesOf(env, std::move(outputs));
 }
 
-// The eager hot path: the buffers come as arguments (no array to build and read, and no JS can run
+// The eager hot path: the handles come as arguments (no array to build and read, and no JS can run
 // between reading them and the execute, so nothing needs holding) and one output comes back bare.
 Napi::Value ExecutableWrap::Call(const Napi::CallbackInfo& info) {
   const char* call = "Executable.call";
   Napi::Env env = info.Env();
+  ExecutableCore& core = **static_cast<std::shared_ptr<ExecutableCore>*>(info.Data());
   constexpr size_t kInline = 8;
   const size_t count = info.Length();
   const Buffer* inlineArgs[kInline];
   std::vector<const Buffer*> heapArgs(count > kInline ? count : 0);
   const Buffer** args = count > kInline ? heapArgs.data() : inlineArgs;
-  for (size_t i = 0; i < count; ++i) args[i] = BufferWrap::argument(info[i], client_, call, "args", static_cast<int>(i)).get();
-  std::vector<std::unique_ptr<Buffer>> outputs = execute(env, call, args, count);
-  if (outputs.size() == 1) return wrapOutput(env, std::move(outputs[0]));
-  Napi::Array result = Napi::Array::New(env, outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) result.Set(static_cast<uint32_t>(i), wrapOutput(env, std::move(outputs[i])));
+  for (size_t i = 0; i < count; ++i) args[i] = core.argument(env, info[i], call, static_cast<int>(i)).get();
+  std::vector<std::unique_ptr<Buffer>> outputs = core.execute(env, call, args, count);
+  if (outputs.size() == 1) return core.buffers->add(env, std::move(outputs[0]), core.client, core.hostResident);
+  return core.handlesOf(env, std::move(outputs));
+}
+
+const BufferTable::Entry& ExecutableCore::argument(Napi::Env env, napi_value value, const char* call, int index) const {
+  const BufferTable::Entry& entry = buffers->get(env, value, call, "args", index);
+  if (entry.client != client) throwTypeError(env, call, argumentName("args", index) + " belongs to a different client");
+  return entry;
+}
+
+std::vector<std::unique_ptr<Buffer>> ExecutableCore::execute(Napi::Env env, const char* call, const Buffer* const* args,
+                                                             size_t count) {
+  LoadedExecutable& loaded = live(env, call);
+  return guard(env, call, [&] { return loaded.execute(args, count); });
+}
+
+Napi::Array ExecutableCore::handlesOf(Napi::Env env, std::vector<std::unique_ptr<Buffer>> outputs) const {
+  std::vector<Napi::Value> handles;
+  handles.reserve(outputs.size());
+  for (auto& output : outputs) handles.push_back(buffers->add(env, std::move(output), client, hostResident));
+  Napi::Array result = Napi::Array::New(env, handles.size());
+  for (size_t i = 0; i < handles.size(); ++i) result.Set(static_cast<uint32_t>(i), handles[i]);
   return result;
 }
 
-std::vector<std::unique_ptr<Buffer>> ExecutableWrap::execute(Napi::Env env, const char* call, const Buffer* const* args,
-                                                             size_t count) {
-  LoadedExecutable& executable = live(call);
-  return guard(env, call, [&] { return executable.execute(args, count); });
-}
-
-Napi::Object ExecutableWrap::wrapOutput(Napi::Env env, std::unique_ptr<Buffer> buffer) {
-  return BufferWrap::create(env, {std::move(buffer), client_, hostResident_});
-}
-
-void ExecutableWrap::Dispose(const Napi::CallbackInfo&) { executable_.reset(); }
+void ExecutableWrap::Dispose(const Napi::CallbackInfo&) { core_->executable.reset(); }
 
 }  // namespace tpjrt::addon

@@ -8,11 +8,27 @@
 #include <string>
 #include <vector>
 
+#include "buffer_table.h"
 #include "runtime.h"
 
 namespace tpjrt::addon {
 
 struct AddonState;
+
+// What running needs. The wrap and its `call` function share it, so the eager hot path finds it
+// through the function's data instead of unwrapping `this`.
+struct ExecutableCore {
+  std::unique_ptr<LoadedExecutable> executable;  // null once disposed
+  const Client* client = nullptr;                // identity only, to check the arguments
+  bool hostResident = false;                     // passed on to the output buffers
+  BufferTable* buffers = nullptr;                // the environment's, which outlives every executable
+
+  LoadedExecutable& live(Napi::Env env, const char* call) const;
+  // The live buffer behind handle `value`, which must belong to this executable's client.
+  const BufferTable::Entry& argument(Napi::Env env, napi_value value, const char* call, int index) const;
+  std::vector<std::unique_ptr<Buffer>> execute(Napi::Env env, const char* call, const Buffer* const* args, size_t count);
+  Napi::Array handlesOf(Napi::Env env, std::vector<std::unique_ptr<Buffer>> outputs) const;
+};
 
 class ExecutableWrap : public Napi::ObjectWrap<ExecutableWrap> {
  public:
@@ -32,20 +48,16 @@ class ExecutableWrap : public Napi::ObjectWrap<ExecutableWrap> {
 
  private:
   LoadedExecutable& live(const char* call) const;
+  static Napi::Value Call(const Napi::CallbackInfo& info);
 
   Napi::Value NumOutputs(const Napi::CallbackInfo& info);
   Napi::Value OutputTypes(const Napi::CallbackInfo& info);
   Napi::Value OutputDims(const Napi::CallbackInfo& info);
   Napi::Value Fingerprint(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
-  Napi::Value Call(const Napi::CallbackInfo& info);
-  std::vector<std::unique_ptr<Buffer>> execute(Napi::Env env, const char* call, const Buffer* const* args, size_t count);
-  Napi::Object wrapOutput(Napi::Env env, std::unique_ptr<Buffer> buffer);
   void Dispose(const Napi::CallbackInfo& info);
 
-  std::unique_ptr<LoadedExecutable> executable_;
-  const Client* client_ = nullptr;
-  bool hostResident_ = false;
+  std::shared_ptr<ExecutableCore> core_;
 };
 
 }  // namespace tpjrt::addon

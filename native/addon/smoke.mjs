@@ -13,6 +13,7 @@ const ADD = `module {
   }
 }`;
 const opts = { numReplicas: 1, numPartitions: 1 };
+const buffers = addon.buffers;
 
 function expectNative(fn, { kind = Error, code, call }) {
   try {
@@ -69,16 +70,17 @@ console.log("memoryStats", client.memoryStats(0));
 expectNative(() => client.memoryStats(99), { kind: RangeError, code: 1002 });
 assert.equal(addon.liveCounts().clients, 1);
 
-// Host → device, argument checks.
+// Host → device, argument checks. Buffers are integer handles.
 const a = client.bufferFromHost(new Float32Array([1, 2, 3, 4]), F32, [4], null, 0);
 const b = client.bufferFromHost(new Float32Array([10, 20, 30, 40]), F32, [4], null, 0);
-assert.equal(a.type, F32);
-assert.deepEqual(a.dims, [4]);
-assert.equal(a.byteSize, 16);
-assert.equal(a.deviceIndex, 0);
-assert.equal(a.disposed, false);
-console.log("onDeviceSize", a.onDeviceSize);
-assert.deepEqual([...new Float32Array(a.toHostSync())], [1, 2, 3, 4]);
+assert.equal(typeof a, "number");
+const info = buffers.info(a);
+assert.equal(info.type, F32);
+assert.deepEqual(info.dims, [4]);
+assert.equal(info.byteSize, 16);
+assert.equal(info.deviceIndex, 0);
+console.log("onDeviceSize", info.onDeviceSize);
+assert.deepEqual([...new Float32Array(buffers.toHostSync(a))], [1, 2, 3, 4]);
 expectNative(() => client.bufferFromHost(new Float32Array(3), F32, [4], null, 0), { kind: RangeError, code: 1002 });
 expectNative(() => client.bufferFromHost([1, 2, 3, 4], F32, [4], null, 0), { kind: TypeError, code: 1002 });
 expectNative(() => client.bufferFromHost(new Float32Array(4), "f32", [4], null, 0), { kind: TypeError, code: 1002 });
@@ -88,12 +90,12 @@ expectNative(() => client.bufferFromHost(new Float32Array(4), F32, [-4], null, 0
 expectNative(() => client.bufferFromHost(new Float32Array(4), F32, [2, 2], [4, 16], 0), { kind: RangeError, code: 1002 });
 // A transposed view of a 2×2 (column-major strides) stays inside 16 bytes.
 const t = client.bufferFromHost(new Float32Array([1, 2, 3, 4]), F32, [2, 2], [4, 8], 0);
-console.log("strided [[1,3],[2,4]] →", [...new Float32Array(t.toHostSync())]);
-t.dispose();
+console.log("strided [[1,3],[2,4]] →", [...new Float32Array(buffers.toHostSync(t))]);
+buffers.dispose(t);
 // Zero-element buffer.
 const empty = client.bufferFromHost(new Float32Array(0), F32, [0, 3], null, 0);
-assert.equal(empty.toHostSync().byteLength, 0);
-empty.dispose();
+assert.equal(buffers.toHostSync(empty).byteLength, 0);
+buffers.dispose(empty);
 
 // Compile errors: sync throws, async rejects, same shape.
 const bad = expectNative(() => client.compileSync("module { this is not stablehlo }", opts), {});
@@ -113,25 +115,32 @@ console.log("executable", exe.numOutputs, exe.outputTypes, exe.outputDims, exe.f
 exeSync.dispose();
 
 const [c] = exe.run([a, b]);
-assert.deepEqual([...new Float32Array(await c.toHost())], [11, 22, 33, 44]);
-assert.deepEqual([...new Float32Array(c.toHostSync())], [11, 22, 33, 44]);
+assert.deepEqual([...new Float32Array(await buffers.toHost(c))], [11, 22, 33, 44]);
+assert.deepEqual([...new Float32Array(buffers.toHostSync(c))], [11, 22, 33, 44]);
 
 // call(...buffers): the eager path, the one output bare.
 const called = exe.call(a, b);
-assert.deepEqual([...new Float32Array(called.toHostSync())], [11, 22, 33, 44]);
-called.dispose();
+assert.deepEqual([...new Float32Array(buffers.toHostSync(called))], [11, 22, 33, 44]);
+buffers.dispose(called);
+const { call } = exe; // works detached from the executable object
+const detached = call(a, b);
+assert.deepEqual([...new Float32Array(buffers.toHostSync(detached))], [11, 22, 33, 44]);
+buffers.dispose(detached);
 
-// Wrong objects where a Buffer belongs: TypeError, never a crash.
-for (const wrong of [{}, client, exe, null, 7]) expectNative(() => exe.call(a, wrong), { kind: TypeError, code: 1002 });
-assert.match(expectNative(() => exe.call(a, {}), {}).message, /args\[1\] must be a native Buffer/);
+// Anything but a handle where a buffer belongs: TypeError, never a crash. A number that is no live
+// handle is a "disposed" error.
+for (const wrong of [{}, client, exe, null, -1, 1.5, 2 ** 31, "1"]) expectNative(() => exe.call(a, wrong), { kind: TypeError, code: 1002 });
+assert.match(expectNative(() => exe.call(a, {}), {}).message, /args\[1\] must be a buffer handle/);
+for (const stale of [7, 12345, 2 ** 30 - 1]) assert.equal(expectNative(() => exe.call(a, stale), { code: 1002 }).message, "Buffer has been disposed");
 expectNative(() => exe.run([a, {}]), { kind: TypeError, code: 1002 });
 expectNative(() => exe.run([a, client]), { kind: TypeError, code: 1002 });
 expectNative(() => exe.run([a, exe]), { kind: TypeError, code: 1002 });
 expectNative(() => exe.run([a, null]), { kind: TypeError, code: 1002 });
 expectNative(() => exe.run(a), { kind: TypeError, code: 1002 });
-expectNative(() => new a.constructor(), { kind: TypeError, code: 1002 });
+expectNative(() => buffers.toHostSync({}), { kind: TypeError, code: 1002 });
+expectNative(() => buffers.dispose("x"), { kind: TypeError, code: 1002 });
+expectNative(() => new exe.constructor(), { kind: TypeError, code: 1002 });
 expectNative(() => new client.constructor(), { kind: TypeError, code: 1002 });
-assert.throws(() => a.constructor.prototype.toHostSync.call({}));
 // Wrong argument count or shapes reach the runtime/plugin and come back as errors.
 const runErr = expectNative(() => exe.run([a]), {});
 console.log("run with 1 arg:", runErr.nativeCode, runErr.nativeCall, runErr.message.slice(0, 120));
@@ -141,50 +150,55 @@ const client2 = plugin.createClient([]);
 const foreign = client2.bufferFromHost(new Float32Array(4), F32, [4], null, 0);
 expectNative(() => exe.run([a, foreign]), { kind: TypeError, code: 1002 });
 expectNative(() => exe.call(a, foreign), { kind: TypeError, code: 1002 });
-foreign.dispose();
+buffers.dispose(foreign);
 client2.close();
 
-// Dispose: idempotent; use after dispose is an Error with nativeCode 1002.
-c.dispose();
-c.dispose();
-assert.equal(c.disposed, true);
-const disposedErr = expectNative(() => c.toHostSync(), { code: 1002 });
+// Dispose: idempotent; use after dispose is an Error with nativeCode 1002, also once the slot holds
+// a new buffer (the handle's generation differs).
+buffers.dispose(c);
+buffers.dispose(c);
+const disposedErr = expectNative(() => buffers.toHostSync(c), { code: 1002 });
 assert.equal(disposedErr.message, "Buffer has been disposed");
-await expectReject(c.toHost(), { code: 1002 }); // promise methods reject, never throw
+await expectReject(buffers.toHost(c), { code: 1002 }); // promise methods reject, never throw
 expectNative(() => exe.run([a, c]), { code: 1002 });
 expectNative(() => exe.call(a, c), { code: 1002 });
+const reused = exe.call(a, b);
+assert.notEqual(reused, c);
+expectNative(() => exe.call(a, c), { code: 1002 });
+buffers.dispose(c);
+assert.deepEqual([...new Float32Array(buffers.toHostSync(reused))], [11, 22, 33, 44]);
+buffers.dispose(reused);
 
 // Dispose while an async read is in flight: the read still completes.
 const [d] = exe.run([a, b]);
-const pending = d.toHost();
-d.dispose();
+const pending = buffers.toHost(d);
+buffers.dispose(d);
 assert.deepEqual([...new Float32Array(await pending)], [11, 22, 33, 44]);
 
-// Finalizers free undisposed buffers once JS yields.
+// Handles are plain numbers: nothing frees one but dispose (src/memory.ts frees those of tensors).
 const before = addon.liveCounts().buffers;
-(() => {
-  for (let i = 0; i < 1000; i++) exe.run([a, b]);
-})();
+const kept = Array.from({ length: 1000 }, () => exe.call(a, b));
 assert.equal(addon.liveCounts().buffers, before + 1000);
 await gcAndYield();
-console.log("after gc of 1000 undisposed outputs:", addon.liveCounts());
+assert.equal(addon.liveCounts().buffers, before + 1000);
+for (const h of kept) buffers.dispose(h);
 assert.equal(addon.liveCounts().buffers, before);
 
 // Cost of one cache-hit run + dispose.
-for (let i = 0; i < 2000; i++) exe.run([a, b])[0].dispose();
+for (let i = 0; i < 2000; i++) buffers.dispose(exe.call(a, b));
 const N = 20000;
 const t0 = process.hrtime.bigint();
-for (let i = 0; i < N; i++) exe.run([a, b])[0].dispose();
+for (let i = 0; i < N; i++) buffers.dispose(exe.call(a, b));
 const t1 = process.hrtime.bigint();
-console.log(`run+dispose: ${(Number(t1 - t0) / 1e3 / N).toFixed(2)} µs per cycle (${N} cycles)`);
+console.log(`call+dispose: ${(Number(t1 - t0) / 1e3 / N).toFixed(2)} µs per cycle (${N} cycles)`);
 const t2 = process.hrtime.bigint();
 for (let i = 0; i < N; i++) {
-  const [o] = exe.run([a, b]);
-  o.toHostSync();
-  o.dispose();
+  const o = exe.call(a, b);
+  buffers.toHostSync(o);
+  buffers.dispose(o);
 }
 const t3 = process.hrtime.bigint();
-console.log(`run+toHostSync+dispose: ${(Number(t3 - t2) / 1e3 / N).toFixed(2)} µs per cycle`);
+console.log(`call+toHostSync+dispose: ${(Number(t3 - t2) / 1e3 / N).toFixed(2)} µs per cycle`);
 
 // Ahead-of-time compile: whatever the plugin says, the error has the native shape.
 try {
@@ -195,8 +209,8 @@ try {
   assert.equal(typeof e.nativeCode, "number");
 }
 
-a.dispose();
-b.dispose();
+buffers.dispose(a);
+buffers.dispose(b);
 exe.dispose();
 expectNative(() => exe.run([]), { code: 1002 });
 countsZero();

@@ -31,8 +31,16 @@ AddonState& state(Napi::Env env) {
 void adjustExternalBytes(napi_env env, int64_t delta) {
   if (delta == 0) return;
   gExternalBytes += delta;
+  if (env == nullptr) return;
+  // V8 needs no byte-exact account: small changes are reported once they add up (one environment
+  // per thread, so the sum is this environment's).
+  constexpr int64_t kReportStep = 64 << 10;
+  thread_local int64_t unreported = 0;
+  unreported += delta;
+  if (unreported > -kReportStep && unreported < kReportStep) return;
   int64_t ignored;
-  napi_adjust_external_memory(env, delta, &ignored);
+  napi_adjust_external_memory(env, unreported, &ignored);
+  unreported = 0;
 }
 
 int64_t externalBytes() { return gExternalBytes.load(); }

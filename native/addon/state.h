@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "buffer_table.h"
+
 namespace tpjrt {
 class Client;
 }
@@ -16,13 +18,15 @@ class Client;
 namespace tpjrt::addon {
 
 struct AddonState {
-  Napi::FunctionReference pluginClass, clientClass, bufferClass, executableClass;
+  Napi::FunctionReference pluginClass, clientClass, executableClass;
+  BufferTable buffers;
   std::map<std::string, Napi::ObjectReference> plugins;  // by path; plugins are never unloaded
 };
 
 AddonState& state(Napi::Env env);
 
-// Host bytes reported to V8 through napi_adjust_external_memory; safe to call from finalizers.
+// Host bytes counted for liveCounts() and reported to V8 through napi_adjust_external_memory (in
+// steps; not at all when `env` is null: at environment teardown); safe to call from finalizers.
 void adjustExternalBytes(napi_env env, int64_t delta);
 int64_t externalBytes();
 

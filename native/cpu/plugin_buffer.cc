@@ -1,12 +1,25 @@
 // PJRT_Buffer_* queries, deletion and device-to-device copies.
 #include "plugin_buffer.h"
 
+#include <array>
+
 #include "plugin_error.h"
 #include "plugin_event.h"
 #include "plugin_slots.h"
 #include "plugin_types.h"
 
 namespace tpjrt::cpu {
+namespace {
+
+// Row-major minor_to_major of rank r is the last r entries; higher ranks get their own array.
+constexpr size_t kSharedLayoutRank = 64;
+const std::array<int64_t, kSharedLayoutRank> kDescending = [] {
+  std::array<int64_t, kSharedLayoutRank> a{};
+  for (size_t k = 0; k < kSharedLayoutRank; ++k) a[k] = int64_t(kSharedLayoutRank - 1 - k);
+  return a;
+}();
+
+}  // namespace
 
 PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value) {
   auto buffer = std::make_unique<PJRT_Buffer>();
@@ -15,29 +28,30 @@ PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* 
   buffer->type = value.type;
   buffer->bufferType = bufferTypeOf(value.type.element);
   size_t rank = value.type.dims.size();
-  for (size_t k = 0; k < rank; ++k) buffer->minorToMajor.push_back(int64_t(rank - 1 - k));
+  if (rank <= kSharedLayoutRank) {
+    buffer->minorToMajor = kDescending.data() + (kSharedLayoutRank - rank);
+  } else {
+    buffer->ownLayout.resize(rank);
+    for (size_t k = 0; k < rank; ++k) buffer->ownLayout[k] = int64_t(rank - 1 - k);
+    buffer->minorToMajor = buffer->ownLayout.data();
+  }
   buffer->sizeInBytes = int64_t(value.bytes.size());
-  buffer->data = std::make_shared<const Literal>(std::move(value));
-  std::lock_guard<std::mutex> lock(client->mu);
+  buffer->data.store(std::make_shared<const Literal>(std::move(value)));
   client->recordAllocation(device, buffer->sizeInBytes);
   return buffer.release();
 }
 
 std::shared_ptr<const Literal> liveData(const PJRT_Buffer* buffer, const std::string& what) {
   requireNonNull(buffer, what.c_str());
-  std::lock_guard<std::mutex> lock(buffer->client->mu);
-  if (!buffer->data) fail(what + " has been deleted or donated");
-  return buffer->data;
+  std::shared_ptr<const Literal> data = dataOf(*buffer);
+  if (!data) fail(what + " has been deleted or donated");
+  return data;
 }
 
 namespace {
 
 void release(PJRT_Buffer& buffer) {
-  std::shared_ptr<const Literal> dropped;
-  std::lock_guard<std::mutex> lock(buffer.client->mu);
-  if (!buffer.data) return;
-  dropped.swap(buffer.data);
-  buffer.client->recordRelease(buffer.device, buffer.sizeInBytes);
+  if (buffer.data.exchange(nullptr)) buffer.client->recordRelease(buffer.device, buffer.sizeInBytes);
 }
 
 }  // namespace
@@ -72,9 +86,7 @@ PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args) {
 PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args) {
   return guarded("PJRT_Buffer_IsDeleted", [&] {
     TPJRT_CHECK_ARGS(PJRT_Buffer_IsDeleted_Args, args, is_deleted);
-    PJRT_Buffer& buffer = bufferOf(args->buffer);
-    std::lock_guard<std::mutex> lock(buffer.client->mu);
-    args->is_deleted = !buffer.data;
+    args->is_deleted = !dataOf(bufferOf(args->buffer));
   });
 }
 
@@ -121,8 +133,8 @@ PJRT_Error* bufferGetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args* args) {
     layout.struct_size = PJRT_Buffer_MemoryLayout_STRUCT_SIZE;
     layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
     layout.tiled.struct_size = PJRT_Buffer_MemoryLayout_Tiled_STRUCT_SIZE;
-    layout.tiled.minor_to_major = buffer.minorToMajor.data();
-    layout.tiled.minor_to_major_size = buffer.minorToMajor.size();
+    layout.tiled.minor_to_major = buffer.minorToMajor;
+    layout.tiled.minor_to_major_size = buffer.type.dims.size();
   });
 }
 
@@ -158,12 +170,7 @@ PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args) {
 PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args) {
   return guarded("PJRT_Buffer_ReadyEvent", [&] {
     TPJRT_CHECK_ARGS(PJRT_Buffer_ReadyEvent_Args, args, event);
-    PJRT_Buffer& buffer = bufferOf(args->buffer);
-    bool deleted;
-    {
-      std::lock_guard<std::mutex> lock(buffer.client->mu);
-      deleted = !buffer.data;
-    }
+    bool deleted = !dataOf(bufferOf(args->buffer));
     args->event = deleted ? newFailedEvent(PJRT_Error_Code_INVALID_ARGUMENT, "buffer has been deleted or donated")
                           : newReadyEvent();
   });

@@ -1,7 +1,9 @@
 // PJRT_Buffer: a dense row-major array in host memory, attributed to one device of a client.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ir.h"
@@ -13,11 +15,12 @@ struct PJRT_Buffer {
   PJRT_Device* device = nullptr;
   tpjrt::cpu::TensorType type;
   PJRT_Buffer_Type bufferType = PJRT_Buffer_Type_INVALID;
-  std::vector<int64_t> minorToMajor;  // GetMemoryLayout's answer: row-major
+  const int64_t* minorToMajor = nullptr;  // GetMemoryLayout's answer, row-major: rank-1 … 0
+  std::vector<int64_t> ownLayout;         // minorToMajor's storage where no shared one is long enough
   int64_t sizeInBytes = 0;
-  // NULL once deleted; guarded by client->mu. Executions and host reads hold their own reference,
-  // so deleting a buffer never frees data that is still being read.
-  std::shared_ptr<const tpjrt::cpu::Literal> data;
+  // NULL once deleted. Executions and host reads hold their own reference, so deleting a buffer
+  // never frees data that is still being read.
+  std::atomic<std::shared_ptr<const tpjrt::cpu::Literal>> data;
 };
 
 namespace tpjrt::cpu {
@@ -30,5 +33,7 @@ void destroyBuffer(PJRT_Buffer* buffer);
 
 // The buffer's data, or INVALID_ARGUMENT "<what> has been deleted or donated".
 std::shared_ptr<const Literal> liveData(const PJRT_Buffer* buffer, const std::string& what);
+// The same, for callers that name the buffer only when it fails; NULL once deleted.
+inline std::shared_ptr<const Literal> dataOf(const PJRT_Buffer& buffer) { return buffer.data.load(); }
 
 }  // namespace tpjrt::cpu

@@ -46,18 +46,25 @@ void ClientState::requireOwnMemory(const PJRT_Memory* memory, const char* what) 
     fail(std::string(what) + " is not a memory of this client");
 }
 
+namespace {
+void raiseTo(std::atomic<int64_t>& value, int64_t candidate) {
+  int64_t seen = value.load(std::memory_order_relaxed);
+  while (seen < candidate && !value.compare_exchange_weak(seen, candidate, std::memory_order_relaxed)) {
+  }
+}
+}  // namespace
+
 void ClientState::recordAllocation(PJRT_Device* device, int64_t bytes) {
   DeviceStats& s = device->stats;
-  s.bytesInUse += bytes;
-  s.peakBytesInUse = std::max(s.peakBytesInUse, s.bytesInUse);
-  s.largestAllocSize = std::max(s.largestAllocSize, bytes);
-  ++s.numAllocs;
-  ++s.liveBuffers;
+  raiseTo(s.peakBytesInUse, s.bytesInUse.fetch_add(bytes, std::memory_order_relaxed) + bytes);
+  raiseTo(s.largestAllocSize, bytes);
+  s.numAllocs.fetch_add(1, std::memory_order_relaxed);
+  s.liveBuffers.fetch_add(1, std::memory_order_relaxed);
 }
 
 void ClientState::recordRelease(PJRT_Device* device, int64_t bytes) {
-  device->stats.bytesInUse -= bytes;
-  --device->stats.liveBuffers;
+  device->stats.bytesInUse.fetch_sub(bytes, std::memory_order_relaxed);
+  device->stats.liveBuffers.fetch_sub(1, std::memory_order_relaxed);
 }
 
 ClientState& stateOf(PJRT_Client* client) {

@@ -3,9 +3,9 @@
 // handle first never leaves them dangling.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,12 +15,13 @@
 namespace tpjrt::cpu {
 struct ClientState;
 
+// Updated without a lock by every buffer made or freed; a reader sees each counter on its own.
 struct DeviceStats {
-  int64_t bytesInUse = 0;
-  int64_t peakBytesInUse = 0;
-  int64_t numAllocs = 0;  // allocations ever made
-  int64_t largestAllocSize = 0;
-  int64_t liveBuffers = 0;
+  std::atomic<int64_t> bytesInUse{0};
+  std::atomic<int64_t> peakBytesInUse{0};
+  std::atomic<int64_t> numAllocs{0};  // allocations ever made
+  std::atomic<int64_t> largestAllocSize{0};
+  std::atomic<int64_t> liveBuffers{0};
 };
 }  // namespace tpjrt::cpu
 
@@ -44,7 +45,7 @@ struct PJRT_Device {
   PJRT_DeviceDescription description;
   PJRT_Memory memory;
   PJRT_Memory* memories[1] = {nullptr};  // AddressableMemories
-  tpjrt::cpu::DeviceStats stats;         // guarded by client->mu
+  tpjrt::cpu::DeviceStats stats;
 };
 
 namespace tpjrt::cpu {
@@ -61,8 +62,6 @@ struct ClientState {
   ClientState(const ClientState&) = delete;
   ClientState& operator=(const ClientState&) = delete;
 
-  // Guards every buffer's and executable's mutable state and the device stats.
-  mutable std::mutex mu;
   std::vector<std::unique_ptr<PJRT_Device>> devices;
   std::vector<PJRT_Device*> deviceList;
   std::vector<PJRT_Memory*> memoryList;
@@ -74,7 +73,6 @@ struct ClientState {
   void requireOwnDevice(const PJRT_Device* device, const char* what) const;
   void requireOwnMemory(const PJRT_Memory* memory, const char* what) const;
 
-  // Call with mu held.
   void recordAllocation(PJRT_Device* device, int64_t bytes);
   void recordRelease(PJRT_Device* device, int64_t bytes);
 };

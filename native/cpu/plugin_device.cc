@@ -105,11 +105,7 @@ PJRT_Error* deviceMemoryStats(PJRT_Device_MemoryStats_Args* args) {
     using Args = PJRT_Device_MemoryStats_Args;
     TPJRT_CHECK_ARGS(Args, args, bytes_in_use);
     requireNonNull(args->device, "device");
-    DeviceStats stats;
-    {
-      std::lock_guard<std::mutex> lock(args->device->client->mu);
-      stats = args->device->stats;
-    }
+    const DeviceStats& stats = args->device->stats;
     args->bytes_in_use = stats.bytesInUse;
     if (TPJRT_HAS_FIELD(Args, args, peak_bytes_in_use_is_set)) {
       args->peak_bytes_in_use = stats.peakBytesInUse;

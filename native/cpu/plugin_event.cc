@@ -9,13 +9,18 @@
 namespace tpjrt::cpu {
 
 PJRT_Event* newReadyEvent() {
-  auto* event = new PJRT_Event;
-  event->ready = true;
-  return event;
+  static PJRT_Event* const ready = [] {
+    auto* event = new PJRT_Event;
+    event->immortal = true;
+    event->ready = true;
+    return event;
+  }();
+  return ready;
 }
 
 PJRT_Event* newFailedEvent(PJRT_Error_Code code, const std::string& message) {
-  auto* event = newReadyEvent();
+  auto* event = new PJRT_Event;
+  event->ready = true;
   event->failure.emplace(code, message);
   return event;
 }
@@ -48,7 +53,7 @@ void makeReady(PJRT_Event* event, std::optional<std::pair<PJRT_Error_Code, std::
 PJRT_Error* eventDestroy(PJRT_Event_Destroy_Args* args) {
   return guarded("PJRT_Event_Destroy", [&] {
     TPJRT_CHECK_ARGS(PJRT_Event_Destroy_Args, args, event);
-    if (!args->event) return;
+    if (!args->event || args->event->immortal) return;
     std::unique_ptr<PJRT_Event> event(args->event);
     // Nobody can set the event any more; let anyone still waiting for it know.
     bool pending;
@@ -89,6 +94,7 @@ PJRT_Error* eventAwait(PJRT_Event_Await_Args* args) {
   PJRT_Error* misuse = guarded("PJRT_Event_Await", [&] {
     TPJRT_CHECK_ARGS(PJRT_Event_Await_Args, args, event);
     requireNonNull(args->event, "event");
+    if (args->event->immortal) return;
     std::unique_lock<std::mutex> lock(args->event->mu);
     args->event->becameReady.wait(lock, [&] { return args->event->ready; });
     result = copyFailure(*args->event);

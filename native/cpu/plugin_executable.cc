@@ -282,18 +282,14 @@ PJRT_Error* loadedDestroy(PJRT_LoadedExecutable_Destroy_Args* args) {
 PJRT_Error* loadedDelete(PJRT_LoadedExecutable_Delete_Args* args) {
   return guarded("PJRT_LoadedExecutable_Delete", [&] {
     TPJRT_CHECK_ARGS(PJRT_LoadedExecutable_Delete_Args, args, executable);
-    PJRT_LoadedExecutable& loaded = loadedOf(args->executable);
-    std::lock_guard<std::mutex> lock(loaded.client->mu);
-    loaded.deleted = true;
+    loadedOf(args->executable).deleted = true;
   });
 }
 
 PJRT_Error* loadedIsDeleted(PJRT_LoadedExecutable_IsDeleted_Args* args) {
   return guarded("PJRT_LoadedExecutable_IsDeleted", [&] {
     TPJRT_CHECK_ARGS(PJRT_LoadedExecutable_IsDeleted_Args, args, is_deleted);
-    PJRT_LoadedExecutable& loaded = loadedOf(args->executable);
-    std::lock_guard<std::mutex> lock(loaded.client->mu);
-    args->is_deleted = loaded.deleted;
+    args->is_deleted = loadedOf(args->executable).deleted;
   });
 }
 

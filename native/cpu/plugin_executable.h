@@ -2,6 +2,7 @@
 // the device-independent PJRT_Executable and the PJRT_LoadedExecutable bound to one device.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,7 +48,7 @@ struct PJRT_LoadedExecutable {
   std::shared_ptr<tpjrt::cpu::ClientState> client;
   std::shared_ptr<const tpjrt::cpu::CompiledProgram> program;
   PJRT_Device* devices[1] = {nullptr};  // AddressableDevices: the one device it runs on
-  bool deleted = false;                 // guarded by client->mu
+  std::atomic<bool> deleted{false};
 };
 
 namespace tpjrt::cpu {

@@ -1,6 +1,8 @@
 // PJRT_LoadedExecutable_Execute: checks the arguments against main's parameters, runs the
 // interpreter synchronously and hands back new output buffers and ready completion events.
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "element_type.h"
 #include "plugin_buffer.h"
@@ -16,17 +18,28 @@ namespace {
 
 using Args = PJRT_LoadedExecutable_Execute_Args;
 
-// Output buffers made so far; freed again unless the call succeeds.
+// Output buffers made so far; freed again unless the call succeeds. Few outputs need no allocation.
 class PendingOutputs {
  public:
-  ~PendingOutputs() {
-    for (PJRT_Buffer* b : buffers_) destroyBuffer(b);
+  explicit PendingOutputs(size_t count) {
+    if (count > kInline) heap_.resize(count);
   }
-  void add(PJRT_Buffer* b) { buffers_.push_back(b); }
-  std::vector<PJRT_Buffer*> release() { return std::move(buffers_); }
+  ~PendingOutputs() {
+    for (size_t i = 0; i < size_; ++i) destroyBuffer(data()[i]);
+  }
+  void add(PJRT_Buffer* b) { data()[size_++] = b; }
+  // Hands every buffer to `out`; none is freed any more.
+  void release(PJRT_Buffer** out) {
+    for (size_t i = 0; i < size_; ++i) out[i] = data()[i];
+    size_ = 0;
+  }
 
  private:
-  std::vector<PJRT_Buffer*> buffers_;
+  static constexpr size_t kInline = 4;
+  PJRT_Buffer** data() { return heap_.empty() ? inline_ : heap_.data(); }
+  PJRT_Buffer* inline_[kInline] = {};
+  std::vector<PJRT_Buffer*> heap_;
+  size_t size_ = 0;
 };
 
 PJRT_Device* runDevice(const Args* args, const PJRT_LoadedExecutable& loaded) {
@@ -41,48 +54,55 @@ PJRT_Device* runDevice(const Args* args, const PJRT_LoadedExecutable& loaded) {
   return args->execute_device;
 }
 
-// The arguments share the buffers' literals: the interpreter only reads them.
-std::vector<std::shared_ptr<const Literal>> gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded,
-                                                            const PJRT_Device* device) {
+std::string argumentName(size_t i) { return "argument " + std::to_string(i); }
+
+// The arguments share the buffers' literals: the interpreter only reads them. `values` is the
+// calling thread's own vector, reused from run to run.
+void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, const PJRT_Device* device,
+                     std::vector<std::shared_ptr<const Literal>>& values) {
   const Function& main = loaded.program->main();
   const auto& params = main.body.argTypes;
   if (args->num_args != params.size())
     fail("main takes " + std::to_string(params.size()) + " arguments but num_args is " +
          std::to_string(args->num_args));
-  std::vector<std::shared_ptr<const Literal>> values;
-  if (params.empty()) return values;
+  if (params.empty()) return;
   requireNonNull(args->argument_lists, "argument_lists");
   requireNonNull(args->argument_lists[0], "argument_lists[0]");
-  values.reserve(params.size());
   for (size_t i = 0; i < params.size(); ++i) {
     const PJRT_Buffer* buffer = args->argument_lists[0][i];
-    std::string what = "argument " + std::to_string(i);
-    requireNonNull(buffer, what.c_str());
-    if (buffer->client != loaded.client) fail(what + " belongs to another client");
+    if (buffer == nullptr) fail(argumentName(i) + " is NULL");
+    if (buffer->client != loaded.client) fail(argumentName(i) + " belongs to another client");
     if (buffer->type != params[i])
-      fail(what + " has type " + typeString(buffer->type) + " but main expects " + typeString(params[i]));
+      fail(argumentName(i) + " has type " + typeString(buffer->type) + " but main expects " + typeString(params[i]));
     if (buffer->device != device)
-      fail(what + " is on device " + std::to_string(buffer->device->id) + " but the executable runs on device " +
-           std::to_string(device->id) + " (copy it with PJRT_Buffer_CopyToDevice)");
-    values.push_back(liveData(buffer, what));
+      fail(argumentName(i) + " is on device " + std::to_string(buffer->device->id) +
+           " but the executable runs on device " + std::to_string(device->id) +
+           " (copy it with PJRT_Buffer_CopyToDevice)");
+    std::shared_ptr<const Literal> data = dataOf(*buffer);
+    if (!data) fail(argumentName(i) + " has been deleted or donated");
+    values.push_back(std::move(data));
   }
-  return values;
 }
+
+// Empties the thread's argument vector however the run ends, keeping its capacity.
+struct ArgumentsScope {
+  std::vector<std::shared_ptr<const Literal>>& values;
+  ~ArgumentsScope() { values.clear(); }
+};
 
 PJRT_Error* execute(Args* args) {
   return guarded("PJRT_LoadedExecutable_Execute", [&] {
     TPJRT_CHECK_ARGS(Args, args, device_complete_events);
     requireNonNull(args->executable, "executable");
     const PJRT_LoadedExecutable& loaded = *args->executable;
-    {
-      std::lock_guard<std::mutex> lock(loaded.client->mu);
-      if (loaded.deleted) fail("the executable has been deleted");
-    }
+    if (loaded.deleted) fail("the executable has been deleted");
     requireNonNull(args->options, "options (pass a zero-filled PJRT_ExecuteOptions)");
     if (args->num_devices != 1)
       fail("num_devices is " + std::to_string(args->num_devices) + " but the executable runs on 1 device");
     PJRT_Device* device = runDevice(args, loaded);
-    std::vector<std::shared_ptr<const Literal>> inputs = gatherArguments(args, loaded, device);
+    thread_local std::vector<std::shared_ptr<const Literal>> inputs;
+    ArgumentsScope release{inputs};
+    gatherArguments(args, loaded, device, inputs);
 
     const CompiledProgram& program = *loaded.program;
     const Function& main = program.main();
@@ -106,12 +126,10 @@ PJRT_Error* execute(Args* args) {
         fail("the interpreter returned " + typeString(results[i].type) + " for result " + std::to_string(i) +
              " but main declares " + typeString(main.resultTypes[i]), ErrorCode::Internal);
 
-    PendingOutputs outputs;
+    PendingOutputs outputs(numOutputs);
     for (auto& result : results) outputs.add(newBuffer(loaded.client, device, std::move(result)));
-    std::unique_ptr<PJRT_Event> done(args->device_complete_events ? newReadyEvent() : nullptr);
-    std::vector<PJRT_Buffer*> made = outputs.release();
-    for (size_t i = 0; i < made.size(); ++i) args->output_lists[0][i] = made[i];
-    if (args->device_complete_events) args->device_complete_events[0] = done.release();
+    outputs.release(args->output_lists[0]);
+    if (args->device_complete_events) args->device_complete_events[0] = newReadyEvent();
   });
 }
 

@@ -115,9 +115,8 @@ PJRT_Error* bufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args) {
       requireNonNull(args->data, "data");
       gatherStrided(static_cast<const uint8_t*>(args->data), dims, strides, width, value.bytes.data());
     }
-    std::unique_ptr<PJRT_Event> done(newReadyEvent());
     args->buffer = newBuffer(args->client->state, device, std::move(value));
-    args->done_with_host_buffer = done.release();
+    args->done_with_host_buffer = newReadyEvent();
   });
 }
 

@@ -46,12 +46,19 @@ Buffer::Buffer(std::shared_ptr<Client> client, PJRT_Buffer* handle, int deviceIn
     auto dims = TPJRT_ARGS(PJRT_Buffer_Dimensions);
     dims.buffer = handle_;
     TPJRT_CALL(plugin, PJRT_Buffer_Dimensions, dims);
-    if (dims.num_dims > 0 && dims.dims != nullptr) dims_.assign(dims.dims, dims.dims + dims.num_dims);
+    auto list = std::make_shared<std::vector<int64_t>>();
+    if (dims.num_dims > 0 && dims.dims != nullptr) list->assign(dims.dims, dims.dims + dims.num_dims);
+    dims_ = std::move(list);
   } catch (...) {
     destroyHandle(plugin, handle_);
     --liveBuffers;
     throw;
   }
+}
+
+Buffer::Buffer(std::shared_ptr<Client> client, PJRT_Buffer* handle, int deviceIndex, BufferType type, Dims dims)
+    : client_(std::move(client)), handle_(handle), deviceIndex_(deviceIndex), dims_(std::move(dims)), type_(type) {
+  ++liveBuffers;
 }
 
 Buffer::~Buffer() {
@@ -72,7 +79,7 @@ size_t Buffer::onDeviceSizeInBytes() const {
 
 size_t Buffer::hostSizeInBytes() const {
   size_t size = byteWidthOf(type_);
-  for (int64_t d : dims_) size *= static_cast<size_t>(d);
+  for (int64_t d : *dims_) size *= static_cast<size_t>(d);
   return size;
 }
 

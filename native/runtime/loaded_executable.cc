@@ -35,12 +35,32 @@ LoadedExecutable::LoadedExecutable(std::shared_ptr<Client> client, PJRT_LoadedEx
       for (size_t i = 0; i < client_->devices().size(); ++i)
         if (client_->deviceHandle(static_cast<int>(i)) == devices.addressable_devices[0]) deviceIndex_ = static_cast<int>(i);
     }
+    cacheOutputShapes();
   } catch (...) {
     detail::destroyExecutable(plugin, executable_);
     destroyLoaded(plugin, handle_);
     --liveExecutables;
     throw;
   }
+}
+
+// Outputs keep the types and dims the executable declares; without an answer from the plugin each
+// output buffer asks for its own.
+void LoadedExecutable::cacheOutputShapes() {
+  const Plugin& plugin = client_->plugin();
+  if (!TPJRT_HAS(plugin, PJRT_Executable_OutputElementTypes) || !TPJRT_HAS(plugin, PJRT_Executable_OutputDimensions))
+    return;
+  std::vector<BufferType> types;
+  std::vector<std::vector<int64_t>> dims;
+  try {
+    types = detail::outputTypes(plugin, executable_);
+    dims = detail::outputDims(plugin, executable_);
+  } catch (const RuntimeError&) {
+    return;
+  }
+  if (types.size() != numOutputs_ || dims.size() != numOutputs_) return;
+  outputTypes_ = std::move(types);
+  for (auto& d : dims) outputDims_.push_back(std::make_shared<const std::vector<int64_t>>(std::move(d)));
 }
 
 LoadedExecutable::~LoadedExecutable() {
@@ -120,7 +140,8 @@ std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const Buffer* con
     PJRT_Buffer* out = outputs[i];
     if (out == nullptr) continue;
     try {
-      results.emplace_back(new Buffer(client_, out, deviceIndex_));
+      results.emplace_back(outputDims_.empty() ? new Buffer(client_, out, deviceIndex_)
+                                               : new Buffer(client_, out, deviceIndex_, outputTypes_[i], outputDims_[i]));
     } catch (...) {
       if (!wrapFailure) wrapFailure = std::current_exception();
     }

@@ -79,7 +79,7 @@ class Buffer {
   Buffer& operator=(const Buffer&) = delete;
 
   BufferType elementType() const;
-  const std::vector<int64_t>& dims() const { return dims_; }
+  const std::vector<int64_t>& dims() const { return *dims_; }
   size_t onDeviceSizeInBytes() const;
   size_t hostSizeInBytes() const;  // dense row-major size
   int deviceIndex() const { return deviceIndex_; }
@@ -92,11 +92,15 @@ class Buffer {
  private:
   friend class Client;
   friend class LoadedExecutable;
+  using Dims = std::shared_ptr<const std::vector<int64_t>>;
+  // Asks the plugin for the buffer's type and dims.
   Buffer(std::shared_ptr<Client> client, PJRT_Buffer* handle, int deviceIndex);
+  // For a buffer whose type and dims the caller knows (an executable's output): no plugin calls.
+  Buffer(std::shared_ptr<Client> client, PJRT_Buffer* handle, int deviceIndex, BufferType type, Dims dims);
   std::shared_ptr<Client> client_;
   PJRT_Buffer* handle_;
   int deviceIndex_;
-  std::vector<int64_t> dims_;
+  Dims dims_;  // shared with the executable that made the buffer, if one did
   BufferType type_;
 };
 
@@ -124,12 +128,16 @@ class LoadedExecutable {
  private:
   friend class Client;
   LoadedExecutable(std::shared_ptr<Client> client, PJRT_LoadedExecutable* handle);
+  void cacheOutputShapes();
   std::shared_ptr<Client> client_;
   PJRT_LoadedExecutable* handle_;
   PJRT_Executable* executable_ = nullptr;  // the device-independent view, owned
   size_t numOutputs_ = 0;
   int deviceIndex_ = 0;  // client device index of the executable's single device (-1: several)
   size_t numDevices_ = 1;
+  // Every output's type and dims, handed to the output buffers; empty where the plugin did not say.
+  std::vector<BufferType> outputTypes_;
+  std::vector<std::shared_ptr<const std::vector<int64_t>>> outputDims_;
 };
 
 class Client : public std::enable_shared_from_this<Client> {

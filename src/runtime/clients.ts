@@ -9,7 +9,7 @@ import { discoverPlugin, markPluginInUse, type PluginEntry, pluginEntry, pluginN
 import { scanTpuChips, type TpuChips } from "../plugins/tpuChips.js";
 import { addon } from "./addon.js";
 import { callNative, DeviceError, PluginError } from "./errors.js";
-import type { NativeClient, NativeDeviceInfo, NativePlugin } from "./native.js";
+import type { NativeBuffers, NativeClient, NativeDeviceInfo, NativePlugin } from "./native.js";
 
 export interface LoadedPlugin {
   readonly name: string;
@@ -26,6 +26,8 @@ export interface ClientEntry {
   readonly plugin: LoadedPlugin;
   readonly native: NativeClient;
   readonly devices: readonly NativeDeviceInfo[];
+  /** The buffer functions of the addon that made the client: its buffer handles belong to them. */
+  readonly buffers: NativeBuffers;
 }
 
 const installHints: Record<string, string> = {
@@ -118,7 +120,7 @@ export function getClient(name: string): ClientEntry {
     markPluginInUse(name);
     const native = callNative(context, () => plugin.native.createClient([...plugin.entry.options]));
     const devices = callNative({ ...context, op: "devices" }, () => native.devices());
-    const entry: ClientEntry = { name, plugin, native, devices };
+    const entry: ClientEntry = { name, plugin, native, devices, buffers: addon().buffers };
     clients.set(name, entry);
     return entry;
   } catch (error) {
@@ -140,6 +142,18 @@ export interface ResolvedDevice {
   readonly deviceIndex: number;
 }
 
+/**
+ * One string object per device name: tensors and cache entries then compare and look up devices by
+ * identity (eager dispatch does both on every op) instead of by their characters.
+ */
+const deviceNames = new Map<string, string>();
+function internName(name: string): string {
+  const known = deviceNames.get(name);
+  if (known !== undefined) return known;
+  deviceNames.set(name, name);
+  return name;
+}
+
 /** Parses a device string and finds its client and device, with a DeviceError for a bad index. */
 export function resolveDevice(spec: DeviceLike | undefined): ResolvedDevice {
   const device = parseDevice(spec);
@@ -150,7 +164,7 @@ export function resolveDevice(spec: DeviceLike | undefined): ResolvedDevice {
       `device ${formatDevice(device)} does not exist; '${device.type}' has ${client.devices.length} device(s)${have ? ` (${have})` : ""}`,
     );
   }
-  return { device, name: formatDevice(device), client, deviceIndex: device.index };
+  return { device, name: internName(formatDevice(device)), client, deviceIndex: device.index };
 }
 
 /** Tests only: forgets loaded plugins and clients (without closing them). */

@@ -5,7 +5,7 @@ import { type DType, dtypeFromPjrt } from "../dtype.js";
 import { bufferOf, Tensor } from "../tensor.js";
 import type { ResolvedDevice } from "./clients.js";
 import { ArgumentError, callNative, DeviceError, DisposedError } from "./errors.js";
-import type { NativeBuffer, NativeExecutable } from "./native.js";
+import type { BufferHandle, NativeBuffers, NativeExecutable } from "./native.js";
 
 export interface OutputInfo {
   dtype: DType;
@@ -18,14 +18,18 @@ export class Executable {
   readonly outputs: readonly OutputInfo[];
   readonly fingerprint: string | null;
   #native: NativeExecutable | null;
+  readonly #buffers: NativeBuffers;
+  readonly #shapes: readonly (readonly number[])[];
 
   /** Created by torch.runtime.compile(). */
   constructor(native: NativeExecutable, target: ResolvedDevice) {
     this.#native = native;
+    this.#buffers = target.client.buffers;
     this.device = target.name;
     this.fingerprint = native.fingerprint;
     const dims = native.outputDims;
     this.outputs = Object.freeze(native.outputTypes.map((type, i) => ({ dtype: dtypeFromPjrt(type), shape: [...(dims[i] ?? [])] })));
+    this.#shapes = this.outputs.map((o) => Object.freeze([...o.shape]));
   }
 
   get numOutputs(): number {
@@ -36,7 +40,7 @@ export class Executable {
     return this.#native === null;
   }
 
-  #args(inputs: readonly Tensor[]): { native: NativeExecutable; buffers: NativeBuffer[] } {
+  #args(inputs: readonly Tensor[]): { native: NativeExecutable; buffers: BufferHandle[] } {
     const native = this.#native;
     if (native === null) throw new DisposedError(`Executable has been disposed: cannot run it (device ${this.device})`);
     if (!Array.isArray(inputs)) throw new ArgumentError("exe.run(inputs): inputs must be an array of tensors");
@@ -50,8 +54,8 @@ export class Executable {
     return { native, buffers };
   }
 
-  #wrap(outputs: NativeBuffer[]): Tensor[] {
-    return outputs.map((buffer) => new Tensor(buffer, this.device));
+  #wrap(outputs: BufferHandle[]): Tensor[] {
+    return outputs.map((buffer, i) => new Tensor(buffer, this.#buffers, this.device, this.outputs[i]!.dtype, this.#shapes[i]!));
   }
 
   /** Runs the program; the outputs are new tensors the caller owns. */

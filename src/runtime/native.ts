@@ -93,16 +93,26 @@ export interface NativeGraph {
   outputs: number[];
 }
 
-export interface NativeBuffer {
-  readonly type: number;
-  readonly dims: number[];
-  readonly byteSize: number; // dense host size
-  readonly onDeviceSize: number;
-  readonly deviceIndex: number;
-  readonly disposed: boolean;
-  toHost(): Promise<ArrayBuffer>;
-  toHostSync(): ArrayBuffer;
-  dispose(): void; // idempotent; frees device memory now
+/**
+ * A device buffer: a small integer naming a slot of the addon's buffer table (a stale handle is an
+ * error, never another buffer). Nothing frees a handle but `buffers.dispose`; Tensors do that.
+ */
+export type BufferHandle = number;
+
+export interface NativeBufferInfo {
+  type: number;
+  dims: number[];
+  byteSize: number; // dense host size
+  onDeviceSize: number;
+  deviceIndex: number;
+}
+
+/** What JS does with a buffer handle besides running it. */
+export interface NativeBuffers {
+  info(buffer: BufferHandle): NativeBufferInfo;
+  toHost(buffer: BufferHandle): Promise<ArrayBuffer>;
+  toHostSync(buffer: BufferHandle): ArrayBuffer;
+  dispose(buffer: BufferHandle): void; // frees device memory now; a handle already disposed is ignored
 }
 
 export interface NativeExecutable {
@@ -110,9 +120,9 @@ export interface NativeExecutable {
   readonly outputTypes: number[];
   readonly outputDims: number[][];
   readonly fingerprint: string | null;
-  run(args: NativeBuffer[]): NativeBuffer[]; // enqueues the run; outputs become ready later
-  /** run() with the buffers as arguments; the one output bare (an array when numOutputs is not 1). */
-  call(...args: NativeBuffer[]): NativeBuffer | NativeBuffer[];
+  run(args: BufferHandle[]): BufferHandle[]; // enqueues the run; outputs become ready later
+  /** run() with the handles as arguments; the one output bare (an array when numOutputs is not 1). */
+  call(...args: BufferHandle[]): BufferHandle | BufferHandle[];
   dispose(): void;
 }
 
@@ -129,7 +139,7 @@ export interface NativeClient {
     dims: number[],
     byteStrides: number[] | null,
     deviceIndex: number,
-  ): NativeBuffer;
+  ): BufferHandle;
   compile(mlir: string, options: NativeCompileOptions): Promise<NativeExecutable>;
   compileSync(mlir: string, options: NativeCompileOptions): NativeExecutable;
   compileGraph(graph: NativeGraph, options: NativeCompileOptions): Promise<NativeExecutable>;
@@ -164,6 +174,7 @@ export interface NativeAddon {
   loadPlugin(path: string): NativePlugin; // cached per path
   liveCounts(): NativeLiveCounts;
   printGraph(graph: NativeGraph): string; // the module compileGraph compiles
+  readonly buffers: NativeBuffers;
 }
 
 export interface NativeErrorFields {

@@ -6,11 +6,13 @@
  * Recency is a use stamp, so a hit writes one number; eviction (only on insert) scans for the oldest.
  */
 import { ArgumentError } from "../runtime/errors.js";
-import type { NativeExecutable } from "../runtime/native.js";
+import type { NativeBuffers, NativeExecutable } from "../runtime/native.js";
 import type { DType } from "../dtype.js";
 
 export interface CacheEntry {
   readonly native: NativeExecutable;
+  /** The buffer functions its output handles belong to. */
+  readonly buffers: NativeBuffers;
   /** Canonical device string the executable runs on. */
   readonly device: string;
   /** Output dtypes and (frozen) shapes, so wrapping outputs needs no native call. */

@@ -7,7 +7,7 @@ import { checkDeviceHolds } from "../device.js";
 import { resolveDevice } from "../runtime/clients.js";
 import { addon } from "../runtime/addon.js";
 import { DeviceError, isNativeError, mapNativeError } from "../runtime/errors.js";
-import type { NativeBuffer, NativeGraph } from "../runtime/native.js";
+import type { BufferHandle, NativeGraph } from "../runtime/native.js";
 import { avalSlot, bufferOf, Tensor } from "../tensor.js";
 import { avalOf, internAval } from "./avals.js";
 import { type CacheEntry, type CacheNode, cacheRoot, insert, lookup, step, stepOrCreate } from "./cache.js";
@@ -64,7 +64,7 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
       return { dtype, shape: Object.freeze([...shape]) };
     });
     const outputAvals = outputs.map((o) => internAval(o.dtype, o.shape));
-    return { native, device: target.name, outputs, outputAvals, single };
+    return { native, buffers: target.client.buffers, device: target.name, outputs, outputAvals, single };
   } catch (error) {
     if (!isNativeError(error)) throw error;
     let module: string | undefined;
@@ -88,7 +88,7 @@ export function dispatch(op: string, statics: string, inputs: readonly Tensor[],
     insert(signature(op, statics, inputs, on, true)!, entry, performance.now() - start);
   }
   const native = entry.native;
-  let out: NativeBuffer | NativeBuffer[];
+  let out: BufferHandle | BufferHandle[];
   try {
     // one native crossing; the common arities skip building an argument array
     const n = inputs.length;
@@ -99,16 +99,16 @@ export function dispatch(op: string, statics: string, inputs: readonly Tensor[],
   } catch (error) {
     throw mapNativeError(error, { op, device: entry.device });
   }
-  if (!Array.isArray(out)) {
+  if (typeof out === "number") {
     const t = wrapOutput(entry, out, 0);
     return entry.single ? t : [t];
   }
   return out.map((b, k) => wrapOutput(entry, b, k));
 }
 
-function wrapOutput(entry: CacheEntry, buffer: NativeBuffer, k: number): Tensor {
+function wrapOutput(entry: CacheEntry, buffer: BufferHandle, k: number): Tensor {
   const aval = entry.outputs[k]!;
-  const t = new Tensor(buffer, entry.device, aval.dtype, aval.shape);
+  const t = new Tensor(buffer, entry.buffers, entry.device, aval.dtype, aval.shape);
   avalSlot.set(t, entry.outputAvals[k]!);
   return t;
 }

@@ -4,7 +4,8 @@
 import type {
   NativeAddon,
   NativeAotResult,
-  NativeBuffer,
+  NativeBufferInfo,
+  NativeBuffers,
   NativeClient,
   NativeCompileOptions,
   NativeDeviceInfo,
@@ -37,32 +38,30 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
   const loadedPaths: string[] = [];
   const createOptions: NativeNamedValue[][] = [];
 
-  const makeBuffer = (bytes: Uint8Array, type: number, dims: number[], deviceIndex: number): NativeBuffer => {
-    let data: Uint8Array | null = bytes;
+  // Handles index `buffers`; a disposed one is null, and handles are never reused.
+  const buffers: ({ bytes: Uint8Array; info: NativeBufferInfo } | null)[] = [];
+  const makeBuffer = (bytes: Uint8Array, type: number, dims: number[], deviceIndex: number): number => {
     counts.buffers += 1;
     counts.externalBytes += bytes.byteLength;
-    const live = (call: string): Uint8Array => {
-      if (!data) throw nativeError("buffer was disposed", 1002, call);
-      return data;
-    };
-    return {
-      type,
-      dims: [...dims],
-      byteSize: bytes.byteLength,
-      onDeviceSize: bytes.byteLength,
-      deviceIndex,
-      get disposed() {
-        return data === null;
-      },
-      toHost: async () => live("toHost").slice().buffer,
-      toHostSync: () => live("toHost").slice().buffer,
-      dispose() {
-        if (!data) return;
-        counts.buffers -= 1;
-        counts.externalBytes -= data.byteLength;
-        data = null;
-      },
-    };
+    buffers.push({ bytes, info: { type, dims: [...dims], byteSize: bytes.byteLength, onDeviceSize: bytes.byteLength, deviceIndex } });
+    return buffers.length - 1;
+  };
+  const live = (handle: number, call: string) => {
+    const buffer = buffers[handle];
+    if (!buffer) throw nativeError("Buffer has been disposed", 1002, call);
+    return buffer;
+  };
+  const bufferFunctions: NativeBuffers = {
+    info: (h) => ({ ...live(h, "buffers.info").info }),
+    toHost: async (h) => live(h, "buffers.toHost").bytes.slice().buffer,
+    toHostSync: (h) => live(h, "buffers.toHostSync").bytes.slice().buffer,
+    dispose(h) {
+      const buffer = buffers[h];
+      if (!buffer) return;
+      counts.buffers -= 1;
+      counts.externalBytes -= buffer.bytes.byteLength;
+      buffers[h] = null;
+    },
   };
 
   const makeExecutable = (): NativeExecutable => {
@@ -75,7 +74,10 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
       fingerprint: "fake",
       run(args) {
         if (disposed) throw nativeError("executable was disposed", 1002, "PJRT_LoadedExecutable_Execute");
-        return args.map((b) => makeBuffer(new Uint8Array(b.toHostSync()), b.type, b.dims, b.deviceIndex));
+        return args.map((h) => {
+          const { bytes, info } = live(h, "Executable.run");
+          return makeBuffer(bytes.slice(), info.type, info.dims, info.deviceIndex);
+        });
       },
       call(...args) {
         const outputs = this.run(args);
@@ -138,6 +140,7 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
     createOptions,
     buildInfo: () => ({ napiVersion: 8, pjrtApiMajor: 0, pjrtApiMinor: 0, compiler: "fake" }),
     liveCounts: () => ({ ...counts }),
+    buffers: bufferFunctions,
     printGraph: (graph) => JSON.stringify(graph),
     loadPlugin(path) {
       let plugin = plugins.get(path);

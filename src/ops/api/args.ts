@@ -93,16 +93,18 @@ export function lift(v: Operand, dtype: DType, shape: readonly number[]): Tracer
  * scalars are static (they are in the signature and become constants). At least one tensor.
  */
 export function run(op: string, args: readonly TensorOrScalar[], statics: string, body: (xs: Operand[]) => Tracer): Tensor {
-  const tensors: Tensor[] = [];
   let key = statics;
+  let numTensors = 0;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a instanceof Tensor) tensors.push(a);
+    if (a instanceof Tensor) numTensors++;
     else if (isScalar(a)) key += `|${i}:${typeof a === "boolean" ? a : Object.is(a, -0) ? "-0" : a}`;
     else checkTensor(op, a, `argument ${i + 1}`);
   }
-  if (tensors.length === 0) throw new ArgumentError(`${op}: expected at least one Tensor argument, got only scalars`);
-  for (const t of tensors) checkTensor(op, t);
+  if (numTensors === 0) throw new ArgumentError(`${op}: expected at least one Tensor argument, got only scalars`);
+  // all tensors (the common case): the argument list is the input list
+  const tensors = numTensors === args.length ? (args as readonly Tensor[]) : args.filter((a): a is Tensor => a instanceof Tensor);
+  for (let i = 0; i < tensors.length; i++) checkTensor(op, tensors[i]);
   return dispatch1(op, key, tensors, (tracers) => {
     let k = 0;
     return body(args.map((a) => (a instanceof Tensor ? tracers[k++]! : (a as ScalarArg))));

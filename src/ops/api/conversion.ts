@@ -7,8 +7,8 @@ import { fromHost } from "../../creation.js";
 import { type DType, dtypes, isDType } from "../../dtype.js";
 import { checkDeviceHolds, type DeviceLike, parseDevice } from "../../device.js";
 import { resolveDevice } from "../../runtime/clients.js";
-import { ArgumentError, callNative } from "../../runtime/errors.js";
-import { bufferOf, Tensor } from "../../tensor.js";
+import { ArgumentError } from "../../runtime/errors.js";
+import { hostBytesSync, Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { checkTensor, run } from "./args.js";
@@ -61,7 +61,7 @@ export function to(x: Tensor, target?: ToTarget, options?: ToOptions): Tensor {
 
 /** A copy of `x` on another device, through the host. */
 function moveTo(x: Tensor, device: string): Tensor {
-  const bytes = callNative({ op: "toHost", device: x.device }, () => bufferOf(x).toHostSync());
+  const bytes = hostBytesSync(x);
   const storage = new dtypes[x.dtype].storage(bytes, 0, bytes.byteLength / dtypes[x.dtype].itemSize);
   return fromHost(storage, x.dtype, x.shape, device);
 }
