@@ -104,7 +104,7 @@ const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const header = [
   `Run ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB,`,
   `load average ${os.loadavg()[0].toFixed(1)}; Node ${process.version}; PyTorch ${pt.version ?? `not measured (${pt.error})`};`,
-  `numpy ${peer.numpy ?? "—"}; ${threads} threads for the peers, ${process.env.TORCH_PJRT_CPU_THREADS} for torch-pjrt's CPU plugin (its matrix products use them; other kernels run on one thread so far).`,
+  `numpy ${peer.numpy ?? "—"}; ${threads} threads for the peers, ${process.env.TORCH_PJRT_CPU_THREADS} for torch-pjrt's CPU plugin.`,
   `"ours vs PyTorch" > 1 means we are faster. Medians after warm-up; results checked before timing.`,
 ].join("\n");
 console.log(`\n${header}\n\n${table.join("\n")}`);
