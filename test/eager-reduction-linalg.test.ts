@@ -149,6 +149,17 @@ describe("eager reductions and linear algebra (more)", () => {
       expectTensor(torch.einsum("i,i,i->", torch.tensor([1, 2, 3], { dtype: "int32" }), torch.tensor([1, 2, 3], { dtype: "int32" }), torch.tensor([1, 1, 2], { dtype: "int32" })), { dtype: "int32", shape: [], values: [1 + 4 + 18] });
     }));
 
+  test("a dim passed positionally is an error, not a sum over everything", () =>
+    scoped(() => {
+      const a = f32([2, 3]);
+      for (const call of [() => a.sum(-1 as never), () => torch.mean(a, 1 as never), () => a.amax([0] as never), () => torch.std(a, -1 as never), () => torch.any(a, 0 as never), () => torch.norm(a, null as never)]) {
+        expectError(call, torch.ArgumentError, "options must be an object such as { dim: -1, keepdim: true }");
+      }
+      const v = valuesOf(a);
+      const rows = [0, 1].map((r) => v.slice(3 * r, 3 * r + 3).reduce((x, y) => x + y, 0));
+      valuesOf(a.sum({ dim: -1 })).forEach((got, r) => expect(got).toBeCloseTo(rows[r]!, 5));
+    }));
+
   test("einsum errors name the equation's problem", () =>
     scoped(() => {
       const a = f32([2, 3]);

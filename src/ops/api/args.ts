@@ -29,6 +29,13 @@ export function checkTensor(op: string, t: unknown, what = "input"): Tensor {
   return t;
 }
 
+/** Options must be an object: `x.sum(-1)` would otherwise reduce everything (PyTorch's positional dim). */
+export function checkOptions(op: string, options: unknown, example = "{ dim: -1, keepdim: true }"): void {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new ArgumentError(`${op}: options must be an object such as ${example}, got ${describe(options)}`);
+  }
+}
+
 function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array (wrap it with torch.tensor)";

@@ -6,7 +6,7 @@ import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, normDim, normDims, run, runMany } from "./args.js";
+import { checkOptions, checkTensor, fmtShape, normDim, normDims, run, runMany } from "./args.js";
 import { maximum, minimum } from "./pointwise.js";
 
 export interface ReduceOptions {
@@ -29,6 +29,7 @@ function keep(r: Tracer, x: Tracer, dims: readonly number[], keepdim: boolean | 
 
 function reduction(op: string, kind: e.ReduceKind, a: Tensor, o: ReduceOptions, dtypeOf: (x: Tracer) => DType, after?: (r: Tracer, n: number) => Tracer): Tensor {
   checkTensor(op, a);
+  checkOptions(op, o);
   return run(op, [a], dimKey(o) + "|" + ((o as SumOptions).dtype ?? ""), ([x]) => {
     const t = x as Tracer;
     const dims = normDims(op, o.dim, t.ndim);
@@ -78,6 +79,7 @@ function nonEmpty(op: string, x: Tracer, dims: readonly number[]): void {
 function extreme(op: "amax" | "amin") {
   return (a: Tensor, options: ReduceOptions = {}): Tensor => {
     checkTensor(op, a);
+    checkOptions(op, options);
     return run(op, [a], dimKey(options), ([x]) => {
       const t = x as Tracer;
       const dims = normDims(op, options.dim, t.ndim);

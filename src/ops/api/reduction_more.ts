@@ -8,7 +8,7 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, normDims, run, runMany } from "./args.js";
+import { checkOptions, checkTensor, fmtShape, normDims, run, runMany } from "./args.js";
 import type { ReduceOptions } from "./reduction.js";
 
 type Dim = number | readonly number[];
@@ -36,6 +36,7 @@ const nonzero = (x: Tracer): Tracer => (x.dtype === "bool" ? x : e.compare(x, e.
 function logical(op: "all" | "any") {
   return (a: Tensor, options: ReduceOptions = {}): Tensor => {
     checkTensor(op, a);
+    checkOptions(op, options);
     return run(op, [a], key(options.dim, options.keepdim), ([x]) => {
       const t = x as Tracer;
       // An explicit empty list reduces nothing (PyTorch); no dim reduces everything.
@@ -88,18 +89,21 @@ const varKey = (o: VarOptions): string => key(o.dim, o.keepdim, o.correction ?? 
 /** Variance over `dim` with `correction` (default 1); floating inputs only. */
 export function variance(a: Tensor, options: VarOptions = {}): Tensor {
   checkTensor("var", a);
+  checkOptions("var", options);
   return run("var", [a], varKey(options), ([x]) => moments("var", x as Tracer, options, false).spread);
 }
 
 /** Standard deviation over `dim` with `correction` (default 1); floating inputs only. */
 export function std(a: Tensor, options: VarOptions = {}): Tensor {
   checkTensor("std", a);
+  checkOptions("std", options);
   return run("std", [a], varKey(options), ([x]) => moments("std", x as Tracer, options, true).spread);
 }
 
 /** [variance, mean] over `dim` (PyTorch's tuple as an array). */
 export function varMean(a: Tensor, options: VarOptions = {}): [Tensor, Tensor] {
   checkTensor("varMean", a);
+  checkOptions("varMean", options);
   const [v, m] = runMany("varMean", [a], varKey(options), ([x]) => {
     const { spread, mean } = moments("varMean", x!, options, false);
     return [spread, mean];
@@ -110,6 +114,7 @@ export function varMean(a: Tensor, options: VarOptions = {}): [Tensor, Tensor] {
 /** [standard deviation, mean] over `dim` (PyTorch's tuple as an array). */
 export function stdMean(a: Tensor, options: VarOptions = {}): [Tensor, Tensor] {
   checkTensor("stdMean", a);
+  checkOptions("stdMean", options);
   const [s, m] = runMany("stdMean", [a], varKey(options), ([x]) => {
     const { spread, mean } = moments("stdMean", x!, options, true);
     return [spread, mean];
@@ -148,6 +153,7 @@ export interface NormOptions extends ReduceOptions {
 /** The vector p-norm over `dim` (all by default); floating inputs only. */
 export function norm(a: Tensor, options: NormOptions = {}): Tensor {
   checkTensor("norm", a);
+  checkOptions("norm", options);
   const p = options.p ?? 2;
   if (p === "nuc") throw new ArgumentError('norm: p = "nuc" (the nuclear norm) is not supported yet: it needs a singular value decomposition');
   if (p !== "fro" && typeof p !== "number") throw new ArgumentError(`norm: p must be a number or "fro", got ${JSON.stringify(p)}`);
