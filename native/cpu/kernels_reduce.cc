@@ -123,8 +123,32 @@ void foldColumns(const S* x, S init, const FoldShape& f, S* out) {
   });
 }
 
+// Rows at least this long, when there are few of them, are folded in pieces of this many elements
+// (each piece from its own first element, the pieces then combined in order), so that a full reduction
+// uses the pool too. The pieces depend only on k, so results do not depend on the thread count.
+inline constexpr int64_t kRowPiece = kParallelElements;
+inline constexpr int64_t kFewRows = 8;
+
 template <class S, BinaryOp kOp>
 void foldRows(const S* x, S init, int64_t n, int64_t k, S* out) {
+  if (n < kFewRows && k >= 2 * kRowPiece) {
+    const int64_t pieces = (k + kRowPiece - 1) / kRowPiece;
+    std::vector<S> partial(size_t(n * pieces));
+    parallelRange(n * pieces, 1, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        const int64_t begin = i % pieces * kRowPiece, length = std::min(kRowPiece, k - begin);
+        const S* piece = x + i / pieces * k + begin;
+        partial[size_t(i)] = i % pieces == 0 ? foldRow<S, kOp>(piece, init, length) : foldRow<S, kOp>(piece + 1, piece[0], length - 1);
+      }
+    });
+    for (int64_t j = 0; j < n; ++j) {
+      auto acc = Num<S>::load(partial[size_t(j * pieces)]);
+      for (int64_t p = 1; p < pieces; ++p)
+        acc = Num<S>::load(Num<S>::store(combine(kOp, acc, Num<S>::load(partial[size_t(j * pieces + p)]))));
+      out[j] = Num<S>::store(acc);
+    }
+    return;
+  }
   parallelRange(n, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
     for (int64_t j = b; j < e; ++j) out[j] = foldRow<S, kOp>(x + j * k, init, k);
   });

@@ -337,4 +337,32 @@ TEST(kernels_split_over_a_pool_give_the_single_thread_results) {
   for (int64_t c : covered) CHECK_EQ(c, 1);
 }
 
+TEST(a_full_reduction_of_a_long_row_is_split_in_pieces_the_same_way_on_any_pool) {
+  // 300,001 elements into one sum (and a max with a non-identity init): pieces of 64K elements, so the
+  // result must not depend on the pool, must be close to float64, and init must count exactly once.
+  const int64_t n = 300001;
+  std::vector<float> t(static_cast<size_t>(n));
+  double exact = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    t[size_t(i)] = float(std::sin(double(i)) * 6);
+    exact += double(t[size_t(i)]);
+  }
+  auto text = [](const char* op) {
+    return std::string("func.func public @main(%x: tensor<300001xf32>, %i: tensor<f32>) -> tensor<f32> {\n") +
+           "  %r = \"stablehlo.reduce\"(%x, %i) ({\n  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n" + "    %c = \"stablehlo." + op +
+           "\"(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n" +
+           "    \"stablehlo.return\"(%c) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 0>} : (tensor<300001xf32>, tensor<f32>) -> tensor<f32>\n" +
+           "  \"func.return\"(%r) : (tensor<f32>) -> ()\n}\n";
+  };
+  Literal vec = f32({n}, t), ten = f32({}, {10}), big = f32({}, {100});
+  Literal sumAlone = runText(text("add"), {vec, ten})[0];
+  Literal maxAlone = runText(text("maximum"), {vec, big})[0];
+  CHECK(std::fabs(double(read<float>(sumAlone)[0]) - (exact + 10)) < 1e-2);
+  CHECK(read<float>(maxAlone)[0] == 100.0f);
+  ThreadPool pool(3);
+  ThreadPoolScope scope(&pool);
+  checkSameFloats(runText(text("add"), {vec, ten})[0], sumAlone, "full sum on a pool");
+  checkSameFloats(runText(text("maximum"), {vec, big})[0], maxAlone, "full max on a pool");
+}
+
 TEST_MAIN()
