@@ -1,6 +1,7 @@
 // Private to the CPU plugin: float32 exp, logistic and tanh written so that a plain loop over them
-// auto-vectorises (no calls, no branches) in float32 lanes. Over every float32 input they are within
-// 2 ulp of the correctly rounded value (tests/fast_paths_test.cc sweeps them; the op tests allow 4).
+// auto-vectorises (no calls, no branches) in float32 lanes. Over all 2^32 float32 inputs they are
+// within 0.99 (exp), 1.46 (tanh) and 2.41 (logistic) ulp of the exact value, so at most two float
+// steps from the correctly rounded one (tests/fast_paths_test.cc sweeps them; the op tests allow 4).
 #pragma once
 
 #include <bit>
