@@ -1,8 +1,10 @@
 // A fixed set of worker threads that kernels split big work over. parallelFor runs items on the
 // calling thread and on the workers, so it never waits on a busy pool and may be called from many
-// threads at once (concurrent executes share their client's pool). The destructor joins the workers.
+// threads at once (concurrent executes share their client's pool). Idle workers spin for 50 µs before
+// they sleep, so the next kernel of a program finds them awake. The destructor joins the workers.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -37,7 +39,8 @@ class ThreadPool {
   std::mutex mu_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<Job>> queue_;  // one entry per worker invited to help with a job
-  bool stopping_ = false;
+  std::atomic<int64_t> queued_{0};           // queue_.size(), read without the lock by spinning workers
+  std::atomic<bool> stopping_{false};
   std::vector<std::thread> workers_;
 };
 
