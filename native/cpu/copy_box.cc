@@ -72,13 +72,10 @@ void transposeBlock(const U* from, int64_t fromRow, U* to, int64_t toRow, int64_
     for (int64_t j = 0; j < cols; ++j) to[i * toRow + j] = from[i + j * fromRow];
 }
 
-struct Box {
-  std::vector<int64_t> dims, src, dst;
-};
+}  // namespace
 
-// `b` is `dims` without its size-1 dimensions and with mergeable neighbours merged.
-Box simplify(const std::vector<int64_t>& dims, const std::vector<int64_t>& src, const std::vector<int64_t>& dst) {
-  Box b;
+StridedBox simplifyBox(const std::vector<int64_t>& dims, const std::vector<int64_t>& src, const std::vector<int64_t>& dst) {
+  StridedBox b;
   for (size_t d = 0; d < dims.size(); ++d) {
     if (dims[d] == 1) continue;
     if (!b.dims.empty() && b.src.back() == src[d] * dims[d] && b.dst.back() == dst[d] * dims[d]) {
@@ -93,6 +90,8 @@ Box simplify(const std::vector<int64_t>& dims, const std::vector<int64_t>& src, 
   }
   return b;
 }
+
+namespace {
 
 // Calls fn(item, s, t) for the flat indices [begin, end) of the row-major space `dims`, with the
 // source and destination offsets (base plus index · strides) of each.
@@ -133,7 +132,7 @@ void splitItems(int64_t items, int64_t elementsPerItem, Fn&& fn) {
 }
 
 template <size_t W>
-void copySimplified(const uint8_t* srcBytes, int64_t srcOffset, uint8_t* dstBytes, int64_t dstOffset, Box b) {
+void copySimplified(const uint8_t* srcBytes, int64_t srcOffset, uint8_t* dstBytes, int64_t dstOffset, StridedBox b) {
   using U = typename Unsigned<W>::T;
   const U* from = reinterpret_cast<const U*>(srcBytes);
   U* to = reinterpret_cast<U*>(dstBytes);
@@ -151,7 +150,7 @@ void copySimplified(const uint8_t* srcBytes, int64_t srcOffset, uint8_t* dstByte
 
   if (across != last) {
     const int64_t m = b.dims[across], sa = b.dst[across];  // src stride of `across` is 1
-    Box outer;
+    StridedBox outer;
     for (size_t d = 0; d < last; ++d)
       if (d != across) {
         outer.dims.push_back(b.dims[d]);
@@ -174,7 +173,7 @@ void copySimplified(const uint8_t* srcBytes, int64_t srcOffset, uint8_t* dstByte
     return;
   }
 
-  Box outer{{b.dims.begin(), b.dims.end() - 1}, {b.src.begin(), b.src.end() - 1}, {b.dst.begin(), b.dst.end() - 1}};
+  StridedBox outer{{b.dims.begin(), b.dims.end() - 1}, {b.src.begin(), b.src.end() - 1}, {b.dst.begin(), b.dst.end() - 1}};
   int64_t items = 1;
   for (int64_t d : outer.dims) items *= d;
   splitItems(items, n, [&](int64_t begin, int64_t end) {
@@ -199,7 +198,7 @@ void copyBoxOfWidth(const uint8_t* src, int64_t srcOffset, const std::vector<int
     total *= d;
   }
   if (total > kSmallBox) {
-    copySimplified<W>(src, srcOffset, dst, dstOffset, simplify(dims, srcStrides, dstStrides));
+    copySimplified<W>(src, srcOffset, dst, dstOffset, simplifyBox(dims, srcStrides, dstStrides));
     return;
   }
   const size_t rank = dims.size();

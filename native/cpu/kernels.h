@@ -145,6 +145,18 @@ void copyBox(const uint8_t* src, int64_t srcOffset, const std::vector<int64_t>& 
              int64_t dstOffset, const std::vector<int64_t>& dstStrides, const std::vector<int64_t>& dims,
              size_t width);
 
+// A box of `dims` read through `src` strides and written through `dst` strides, without its size-1
+// dimensions and with neighbours that are contiguous on both sides merged into one (copy_box.cc).
+struct StridedBox {
+  std::vector<int64_t> dims, src, dst;
+};
+StridedBox simplifyBox(const std::vector<int64_t>& dims, const std::vector<int64_t>& src, const std::vector<int64_t>& dst);
+
+// For broadcast_in_dim: the operand's element stride along each result dimension (0 where it is
+// broadcast); fails when `map` does not describe a valid broadcast.
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& map,
+                                      const std::vector<int64_t>& resultDims);
+
 // The operand permuted so that its dimension perm[i] becomes dimension i.
 Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm);
 

@@ -63,17 +63,22 @@ Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result) {
   });
 }
 
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& map,
+                                      const std::vector<int64_t>& resultDims) {
+  requireRank(map, operandDims.size(), "broadcast_dimensions");
+  const std::vector<int64_t> operandStrides = rowMajorStrides(operandDims);
+  std::vector<int64_t> strides(resultDims.size(), 0);
+  for (size_t i = 0; i < map.size(); ++i) {
+    if (map[i] < 0 || size_t(map[i]) >= resultDims.size()) fail("broadcast_dimensions out of range");
+    if (operandDims[i] == resultDims[size_t(map[i])]) strides[size_t(map[i])] = operandStrides[i];
+    else if (operandDims[i] != 1) fail("operand dimension does not match the result dimension");
+  }
+  return strides;
+}
+
 Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType& result) {
   const Literal& x = *in[0];
-  const auto& map = i64ArrayAttr(op, "broadcast_dimensions");
-  requireRank(map, x.type.dims.size(), "broadcast_dimensions");
-  auto xStrides = rowMajorStrides(x.type.dims);
-  std::vector<int64_t> srcStrides(result.dims.size(), 0);
-  for (size_t i = 0; i < map.size(); ++i) {
-    if (map[i] < 0 || size_t(map[i]) >= result.dims.size()) fail("broadcast_dimensions out of range");
-    if (x.type.dims[i] == result.dims[size_t(map[i])]) srcStrides[size_t(map[i])] = xStrides[i];
-    else if (x.type.dims[i] != 1) fail("operand dimension does not match the result dimension");
-  }
+  const std::vector<int64_t> srcStrides = broadcastStrides(x.type.dims, i64ArrayAttr(op, "broadcast_dimensions"), result.dims);
   Literal out = uninitializedLiteral(result);
   copyBox(x.bytes.data(), 0, srcStrides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
           byteWidth(result.element));
