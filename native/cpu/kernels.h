@@ -187,7 +187,7 @@ const KernelInfo* findKernel(const std::string& name);
 Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result);
 
 enum class UnaryOp {
-  Negate, Abs, Sign, Not, Exp, Expm1, Log, Log1p, Logistic, Tanh, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan,
+  Negate, Abs, Sign, Not, Exp, Expm1, Log, Log1p, Logistic, Tanh, Erf, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan,
   Floor, Ceil, RoundEven, RoundAwayFromZero, IsFinite, Popcnt, CountLeadingZeros
 };
 ElementLoop unaryLoop(UnaryOp op, ElementType x, ElementType result);

@@ -2,14 +2,14 @@
 // over-wide shifts give what XLA CPU gives.
 #include <algorithm>
 
-#include "kernels.h"
+#include "isa_loops.h"
 
 namespace tpjrt::cpu {
 
 namespace {
 
 template <class S, class F>
-void binaryRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+TPJRT_LOOP_BODY void binaryRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   const S* pa = static_cast<const S*>(in[0]);
   const S* pb = static_cast<const S*>(in[1]);
   S* o = static_cast<S*>(out);
@@ -31,7 +31,7 @@ void binaryRange(const void* const* in, const bool* splat, void* out, int64_t n)
 // The loop applying `f` (a lambda without captures) to every pair of elements.
 template <class S, class F>
 ElementLoop mapBinary(F) {
-  return &binaryRange<S, F>;
+  return isaLoop<&binaryRange<S, F>>();
 }
 
 template <class T>

@@ -1,5 +1,5 @@
 // compare, select and clamp.
-#include "kernels.h"
+#include "isa_loops.h"
 
 namespace tpjrt::cpu {
 
@@ -36,7 +36,7 @@ auto totalOrderKey(C v) {
 }
 
 template <class S, class F>
-void compareRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+TPJRT_LOOP_BODY void compareRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   const S* pa = static_cast<const S*>(in[0]);
   const S* pb = static_cast<const S*>(in[1]);
   auto* o = static_cast<Pred*>(out);
@@ -59,12 +59,12 @@ template <class S, class Key>
 ElementLoop compareWith(Direction d) {
   using C = ComputeOf<S>;
   switch (d) {
-    case Direction::EQ: return compareRange<S, decltype([](C x, C y) { return Key{}(x) == Key{}(y); })>;
-    case Direction::NE: return compareRange<S, decltype([](C x, C y) { return Key{}(x) != Key{}(y); })>;
-    case Direction::GE: return compareRange<S, decltype([](C x, C y) { return Key{}(x) >= Key{}(y); })>;
-    case Direction::GT: return compareRange<S, decltype([](C x, C y) { return Key{}(x) > Key{}(y); })>;
-    case Direction::LE: return compareRange<S, decltype([](C x, C y) { return Key{}(x) <= Key{}(y); })>;
-    case Direction::LT: return compareRange<S, decltype([](C x, C y) { return Key{}(x) < Key{}(y); })>;
+    case Direction::EQ: return isaLoop<&compareRange<S, decltype([](C x, C y) { return Key{}(x) == Key{}(y); })>>();
+    case Direction::NE: return isaLoop<&compareRange<S, decltype([](C x, C y) { return Key{}(x) != Key{}(y); })>>();
+    case Direction::GE: return isaLoop<&compareRange<S, decltype([](C x, C y) { return Key{}(x) >= Key{}(y); })>>();
+    case Direction::GT: return isaLoop<&compareRange<S, decltype([](C x, C y) { return Key{}(x) > Key{}(y); })>>();
+    case Direction::LE: return isaLoop<&compareRange<S, decltype([](C x, C y) { return Key{}(x) <= Key{}(y); })>>();
+    case Direction::LT: return isaLoop<&compareRange<S, decltype([](C x, C y) { return Key{}(x) < Key{}(y); })>>();
   }
   fail("unknown comparison direction", ErrorCode::Internal);
 }
@@ -77,7 +77,7 @@ template <> struct Bits<4> { using T = uint32_t; };
 template <> struct Bits<8> { using T = uint64_t; };
 
 template <size_t W>
-void selectRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+TPJRT_LOOP_BODY void selectRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   using T = typename Bits<W>::T;
   const auto* p = static_cast<const Pred*>(in[0]);
   const T* pt = static_cast<const T*>(in[1]);
@@ -95,7 +95,7 @@ void selectRange(const void* const* in, const bool* splat, void* out, int64_t n)
 }
 
 template <class S>
-void clampRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+TPJRT_LOOP_BODY void clampRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   const S* pl = static_cast<const S*>(in[0]);
   const S* px = static_cast<const S*>(in[1]);
   const S* ph = static_cast<const S*>(in[2]);
@@ -138,10 +138,10 @@ ElementLoop selectLoop(const Op&, const std::vector<ElementType>& in, ElementTyp
   if (in.size() != 3 || in[0] != ElementType::Pred || in[1] != result || in[2] != result)
     fail("not defined for " + typeList(in, result));
   switch (byteWidth(result)) {
-    case 1: return selectRange<1>;
-    case 2: return selectRange<2>;
-    case 4: return selectRange<4>;
-    case 8: return selectRange<8>;
+    case 1: return isaLoop<&selectRange<1>>();
+    case 2: return isaLoop<&selectRange<2>>();
+    case 4: return isaLoop<&selectRange<4>>();
+    case 8: return isaLoop<&selectRange<8>>();
     default: fail("unsupported element width", ErrorCode::Internal);
   }
 }
@@ -149,7 +149,7 @@ ElementLoop selectLoop(const Op&, const std::vector<ElementType>& in, ElementTyp
 ElementLoop clampLoop(const Op&, const std::vector<ElementType>& in, ElementType result) {
   if (in.size() != 3 || in[0] != result || in[1] != result || in[2] != result)
     fail("not defined for " + typeList(in, result));
-  return dispatchType(result, [](auto tag) -> ElementLoop { return clampRange<decltype(tag)>; });
+  return dispatchType(result, [](auto tag) -> ElementLoop { return isaLoop<&clampRange<decltype(tag)>>(); });
 }
 
 }  // namespace tpjrt::cpu

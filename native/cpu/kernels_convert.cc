@@ -1,14 +1,14 @@
 // convert (value conversion between any two element types) and bitcast_convert (bit reinterpretation).
 #include <algorithm>
 
-#include "kernels.h"
+#include "isa_loops.h"
 
 namespace tpjrt::cpu {
 
 namespace {
 
 template <class From, class To>
-void convertRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+TPJRT_LOOP_BODY void convertRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   const From* px = static_cast<const From*>(in[0]);
   To* o = static_cast<To*>(out);
   if (splat[0]) {
@@ -22,7 +22,7 @@ void convertRange(const void* const* in, const bool* splat, void* out, int64_t n
 
 ElementLoop convertLoop(ElementType from, ElementType to) {
   return dispatchType(from, [&](auto fromTag) -> ElementLoop {
-    return dispatchType(to, [&](auto toTag) -> ElementLoop { return convertRange<decltype(fromTag), decltype(toTag)>; });
+    return dispatchType(to, [&](auto toTag) -> ElementLoop { return isaLoop<&convertRange<decltype(fromTag), decltype(toTag)>>(); });
   });
 }
 

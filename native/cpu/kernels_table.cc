@@ -35,6 +35,7 @@ const std::unordered_map<std::string, KernelInfo>& table() {
       {"stablehlo.log_plus_one", {nullptr, unaryLoopOf<UnaryOp::Log1p>, 1, 1}},
       {"stablehlo.logistic", {nullptr, unaryLoopOf<UnaryOp::Logistic>, 1, 1}},
       {"stablehlo.tanh", {nullptr, unaryLoopOf<UnaryOp::Tanh>, 1, 1}},
+      {"chlo.erf", {nullptr, unaryLoopOf<UnaryOp::Erf>, 1, 1}},
       {"stablehlo.sqrt", {nullptr, unaryLoopOf<UnaryOp::Sqrt>, 1, 1}},
       {"stablehlo.rsqrt", {nullptr, unaryLoopOf<UnaryOp::Rsqrt>, 1, 1}},
       {"stablehlo.cbrt", {nullptr, unaryLoopOf<UnaryOp::Cbrt>, 1, 1}},

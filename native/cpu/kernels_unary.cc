@@ -1,17 +1,17 @@
-// Element-wise unary ops: negate, abs, sign, not, the float math functions, rounding, is_finite,
+// Element-wise unary ops: negate, abs, sign, not, the float math functions (with CHLO's erf), rounding, is_finite,
 // popcnt and count_leading_zeros.
 #include <algorithm>
 #include <bit>
 
 #include "fast_math.h"
-#include "kernels.h"
+#include "isa_loops.h"
 
 namespace tpjrt::cpu {
 
 namespace {
 
 template <class S, class R, class F>
-void unaryRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+TPJRT_LOOP_BODY void unaryRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   const S* x = static_cast<const S*>(in[0]);
   R* o = static_cast<R*>(out);
   const F f{};
@@ -25,45 +25,8 @@ void unaryRange(const void* const* in, const bool* splat, void* out, int64_t n) 
 // The loop applying `f` (a lambda without captures) to every element.
 template <class S, class R = S, class F>
 ElementLoop mapUnary(F) {
-  return &unaryRange<S, R, F>;
+  return isaLoop<&unaryRange<S, R, F>>();
 }
-
-// float32 exp, logistic and tanh loops, compiled twice on x86-64 GCC (AVX2 and baseline SSE2; the
-// loader picks one for the CPU). Both do the same operations in the same order (no FMA), so their
-// results are identical. Each loop is a pure function of its range, so a thread pool can split [0, n)
-// into chunks and run the same loop on each.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TPJRT_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
-#else
-#define TPJRT_AVX2_CLONE
-#endif
-TPJRT_AVX2_CLONE void expLoop(const float* x, float* o, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) o[i] = fastmath::exp(x[i]);
-}
-TPJRT_AVX2_CLONE void logisticLoop(const float* x, float* o, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) o[i] = fastmath::logistic(x[i]);
-}
-TPJRT_AVX2_CLONE void tanhLoop(const float* x, float* o, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) o[i] = fastmath::tanh(x[i]);
-}
-
-void applyFloat32(void (*loop)(const float*, float*, int64_t), const void* const* in, const bool* splat, void* out,
-                  int64_t n) {
-  const float* x = static_cast<const float*>(in[0]);
-  float* o = static_cast<float*>(out);
-  if (splat[0]) {  // compute once
-    float v;
-    loop(x, &v, 1);
-    std::fill_n(o, n, v);
-  } else {
-    loop(x, o, n);
-  }
-}
-void expRange(const void* const* in, const bool* splat, void* out, int64_t n) { applyFloat32(expLoop, in, splat, out, n); }
-void logisticRange(const void* const* in, const bool* splat, void* out, int64_t n) {
-  applyFloat32(logisticLoop, in, splat, out, n);
-}
-void tanhRange(const void* const* in, const bool* splat, void* out, int64_t n) { applyFloat32(tanhLoop, in, splat, out, n); }
 
 template <class C>
 C logistic(C x) {
@@ -81,17 +44,20 @@ ElementLoop floatUnary(UnaryOp op) {
     case UnaryOp::Sign:
       return mapUnary<S>([](C v) { return (std::isnan(v) || v == 0) ? v : std::copysign(C(1), v); });
     case UnaryOp::Exp:
-      if constexpr (std::is_same_v<S, float>) return expRange;
+      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::exp(v); });
       else return mapUnary<S>([](C v) { return std::exp(v); });
     case UnaryOp::Expm1: return mapUnary<S>([](C v) { return std::expm1(v); });
     case UnaryOp::Log: return mapUnary<S>([](C v) { return std::log(v); });
     case UnaryOp::Log1p: return mapUnary<S>([](C v) { return std::log1p(v); });
     case UnaryOp::Logistic:
-      if constexpr (std::is_same_v<S, float>) return logisticRange;
+      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::logistic(v); });
       else return mapUnary<S>([](C v) { return logistic(v); });
     case UnaryOp::Tanh:
-      if constexpr (std::is_same_v<S, float>) return tanhRange;
+      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::tanh(v); });
       else return mapUnary<S>([](C v) { return std::tanh(v); });
+    case UnaryOp::Erf:
+      if constexpr (std::is_same_v<C, float>) return mapUnary<S>([](float v) { return fastmath::erf(v); });
+      else return mapUnary<S>([](C v) { return std::erf(v); });
     case UnaryOp::Sqrt: return mapUnary<S>([](C v) { return std::sqrt(v); });
     case UnaryOp::Rsqrt: return mapUnary<S>([](C v) { return C(1) / std::sqrt(v); });
     case UnaryOp::Cbrt: return mapUnary<S>([](C v) { return std::cbrt(v); });

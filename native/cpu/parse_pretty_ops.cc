@@ -43,7 +43,7 @@ const std::set<std::string>& plainOps() {
       "stablehlo.round_nearest_even", "stablehlo.round_nearest_afz", "stablehlo.is_finite", "stablehlo.select",
       "stablehlo.clamp", "stablehlo.convert", "stablehlo.bitcast_convert", "stablehlo.reshape",
       "stablehlo.dynamic_update_slice", "stablehlo.popcnt", "stablehlo.count_leading_zeros", "stablehlo.real",
-      "stablehlo.imag", "stablehlo.complex"};
+      "stablehlo.imag", "stablehlo.complex", "chlo.erf"};
   return ops;
 }
 
@@ -60,6 +60,10 @@ TypeSignature Parser::parseTypeSignature() {
   }
   do sig.list.push_back(parseType());
   while (s.consume(','));
+  if (sig.list.size() == 1 && s.consume("->")) {  // `operand-type -> result-type`, as CHLO's unary ops print
+    sig.functional = true;
+    sig.results.push_back(parseType());
+  }
   return sig;
 }
 

@@ -447,6 +447,7 @@ const std::map<std::string, OpRule>& rules() {
       {"stablehlo.log_plus_one", unary<floating>},
       {"stablehlo.logistic", unary<floating>},
       {"stablehlo.tanh", unary<floating>},
+      {"chlo.erf", unary<floating>},
       {"stablehlo.sqrt", unary<floating>},
       {"stablehlo.rsqrt", unary<floating>},
       {"stablehlo.cbrt", unary<floating>},

@@ -117,6 +117,11 @@ std::string attrString(const Attr& attr, const Node& node) {
   return "";
 }
 
+// Ops are StableHLO's unless named with their dialect (`chlo.erf`).
+std::string qualifiedName(const std::string& op) {
+  return op.find('.') == std::string::npos ? "stablehlo." + op : op;
+}
+
 std::string typeList(const std::vector<TensorType>& types) {
   std::string out = "(";
   for (size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + typeString(types[i]);
@@ -169,7 +174,7 @@ class Printer {
     } else {
       names_.push_back(base);
     }
-    out_ << " = \"stablehlo." << node.op << "\"(";
+    out_ << " = \"" << qualifiedName(node.op) << "\"(";
     std::vector<TensorType> operandTypes;
     for (size_t i = 0; i < node.operands.size(); ++i) {
       out_ << (i ? ", " : "") << names_[node.operands[i]];

@@ -30,6 +30,7 @@ export const sin = (a: T): T => bind1("sin", [a], none);
 export const cos = (a: T): T => bind1("cos", [a], none);
 export const tanh = (a: T): T => bind1("tanh", [a], none);
 export const logistic = (a: T): T => bind1("logistic", [a], none);
+export const erf = (a: T): T => bind1("erf", [a], none);
 export const floor = (a: T): T => bind1("floor", [a], none);
 export const ceil = (a: T): T => bind1("ceil", [a], none);
 export const isFinite = (a: T): T => bind1("is_finite", [a], none);

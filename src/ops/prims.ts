@@ -25,7 +25,7 @@ export interface PrimParams extends WindowPrimParams {
   add: None; sub: None; mul: None; div: None; rem: None; pow: None; max: None; min: None; atan2: None;
   and: None; or: None; xor: None; shl: None; shr_arith: None; shr_logical: None;
   not: None; neg: None; abs: None; sign: None; exp: None; expm1: None; log: None; log1p: None;
-  logistic: None; tanh: None; sqrt: None; rsqrt: None; cbrt: None; sin: None; cos: None; tan: None;
+  logistic: None; tanh: None; erf: None; sqrt: None; rsqrt: None; cbrt: None; sin: None; cos: None; tan: None;
   floor: None; ceil: None; round_even: None; round_afz: None; is_finite: None;
   compare: { direction: CompareDirection };
   select: None;
@@ -296,6 +296,7 @@ export const prims = {
   log1p: unary("log_plus_one", "float"),
   logistic: unary("logistic", "float"),
   tanh: unary("tanh", "float"),
+  erf: unary("chlo.erf", "float"), // CHLO, which every XLA-based plugin legalises; StableHLO has no erf
   sqrt: unary("sqrt", "float"),
   rsqrt: unary("rsqrt", "float"),
   cbrt: unary("cbrt", "float"),

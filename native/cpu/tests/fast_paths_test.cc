@@ -1,6 +1,6 @@
 // The interpreter's fast paths agree with its generic ones: single-op reduce bodies against the lane-mode
 // evaluation of the same body (a two-input reduce always takes the generic path), the float32
-// exp/logistic/tanh loops (within two ulps) against the float64 kernels rounded to float32, and splat operands kept as one
+// exp/logistic/tanh/erf loops (within two ulps) against the float64 kernels rounded to float32, and splat operands kept as one
 // element against the same program with the splat materialised (returned as well).
 #include <cmath>
 #include <cstring>
@@ -206,7 +206,7 @@ TEST(reduce_fast_path_float_sum_is_close_to_float64) {
   }
 }
 
-TEST(float32_exp_logistic_tanh_within_two_ulps_of_float64_kernels) {
+TEST(float32_exp_logistic_tanh_erf_within_two_ulps_of_float64_kernels) {
   std::vector<float> xs = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-30f, -1e-30f, 2.4e-4f, -2.5e-4f, 88.72f, 88.73f,
                            -87.3f, -103.9f, -104.5f, 9.99f, 10.5f, -20.0f, 109.0f, -111.0f, 1e-45f, 0.55f, -0.55f,
                            0.552280903f, -3.46247768f, 15.646101f};
@@ -219,10 +219,10 @@ TEST(float32_exp_logistic_tanh_within_two_ulps_of_float64_kernels) {
   }
   const int64_t n = int64_t(xs.size());
   std::vector<double> xd(xs.begin(), xs.end());
-  for (const char* op : {"exponential", "logistic", "tanh"}) {
+  for (const char* op : {"stablehlo.exponential", "stablehlo.logistic", "stablehlo.tanh", "chlo.erf"}) {
     auto mod = [&](const char* t) {
       std::string ty = "tensor<" + std::to_string(n) + "x" + t + ">";
-      return "func.func public @main(%x: " + ty + ") -> " + ty + " {\n  %r = \"stablehlo." + op + "\"(%x) : (" + ty + ") -> " +
+      return "func.func public @main(%x: " + ty + ") -> " + ty + " {\n  %r = \"" + op + "\"(%x) : (" + ty + ") -> " +
              ty + "\n  \"func.return\"(%r) : (" + ty + ") -> ()\n}\n";
     };
     auto got = read<float>(runText(mod("f32"), {f32({n}, xs)})[0]);

@@ -207,7 +207,7 @@ TEST(module_rules) {
 
 TEST(unsupported_ops_are_named) {
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"stablehlo.fft\"(%a) {fft_length = array<i64: 4>} : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'stablehlo.fft'");
-  CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"chlo.erf\"(%a) : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'chlo.erf'");
+  CHECK_THROWS(verify(op("%a: tensor<4xf32>", "\"chlo.lgamma\"(%a) : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")), "line 2: unsupported op 'chlo.lgamma'");
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "stablehlo.reduce(%a init: %a) applies stablehlo.frob across dimensions = [0] : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>", "tensor<f32>")), "init value tensor<4xf32> must be a 0-d tensor");
 }
 
@@ -220,7 +220,7 @@ TEST(error_codes) {
     }
     return ErrorCode::Internal;
   };
-  CHECK(codeOf(op("%a: tensor<4xf32>", "\"chlo.erf\"(%a) : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")) == ErrorCode::Unimplemented);
+  CHECK(codeOf(op("%a: tensor<4xf32>", "\"chlo.lgamma\"(%a) : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>")) == ErrorCode::Unimplemented);
   CHECK(codeOf(op("%a: tensor<4xf32>", "stablehlo.erf %a : tensor<4xf32>", "tensor<4xf32>")) == ErrorCode::Unimplemented);
   CHECK(codeOf(op("%a: tensor<4xf32>", "stablehlo.sine %b : tensor<4xf32>", "tensor<4xf32>")) == ErrorCode::InvalidArgument);
   CHECK(codeOf(op("%a: tensor<4xi32>", "stablehlo.sine %a : tensor<4xi32>", "tensor<4xi32>")) == ErrorCode::InvalidArgument);
@@ -232,6 +232,9 @@ TEST(elementwise_rules) {
   CHECK_THROWS(verify(op("%a: tensor<4xf32>", "stablehlo.and %a, %a : tensor<4xf32>", "tensor<4xf32>")), "line 2: stablehlo.and: operand type tensor<4xf32> must have a boolean or integer element type");
   CHECK_THROWS(verify(op("%a: tensor<4xi1>", "stablehlo.shift_left %a, %a : tensor<4xi1>", "tensor<4xi1>")), "stablehlo.shift_left: operand type tensor<4xi1> must have an integer element type");
   CHECK_THROWS(verify(op("%a: tensor<4xi32>", "stablehlo.sine %a : tensor<4xi32>", "tensor<4xi32>")), "line 2: stablehlo.sine: operand type tensor<4xi32> must have a floating-point element type");
+  CHECK(accepted(op("%a: tensor<4xbf16>", "chlo.erf %a : tensor<4xbf16> -> tensor<4xbf16>", "tensor<4xbf16>")));  // as JAX prints it
+  CHECK_THROWS(verify(op("%a: tensor<4xi32>", "\"chlo.erf\"(%a) : (tensor<4xi32>) -> tensor<4xi32>", "tensor<4xi32>")), "line 2: chlo.erf: operand type tensor<4xi32> must have a floating-point element type");
+  CHECK_THROWS(verify(op("%a: tensor<4xf32>", "chlo.erf %a : tensor<4xf32> -> tensor<4xf64>", "tensor<4xf64>")), "chlo.erf: result type tensor<4xf64> differs from operand type tensor<4xf32>");
   CHECK_THROWS(verify(op("%a: tensor<4xui32>", "stablehlo.abs %a : tensor<4xui32>", "tensor<4xui32>")), "stablehlo.abs: operand type tensor<4xui32> must have a signed integer or floating-point element type");
   CHECK_THROWS(verify(op("%a: tensor<4xi1>", "stablehlo.subtract %a, %a : tensor<4xi1>", "tensor<4xi1>")), "must have an integer or floating-point element type");
   CHECK_THROWS(verify(op("%a: tensor<4xi32>", "stablehlo.atan2 %a, %a : tensor<4xi32>", "tensor<4xi32>")), "floating-point");

@@ -9,7 +9,6 @@ import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
 import { checkTensor, normDim, run } from "./args.js";
 import { c, expm1, floatUnit, log1p, opmath, requireFloat, slice, type T } from "./nn_common.js";
-import { erfTracer } from "./pointwise_more.js";
 
 const relu0 = (x: T): T => e.max(x, c(x, 0));
 /** x > 0 ? x : neg(x), with NaN kept (it fails the comparison and neg(NaN) is NaN). */
@@ -64,7 +63,7 @@ export function gelu(a: Tensor, options: { approximate?: "none" | "tanh" } = {})
   if (approximate !== "none" && approximate !== "tanh") throw new ArgumentError(`gelu: approximate must be "none" or "tanh", got ${JSON.stringify(approximate)}`);
   return floatUnit("gelu", a, approximate, (x) => {
     const half = e.mul(c(x, 0.5), x);
-    if (approximate === "none") return e.mul(half, e.add(c(x, 1), erfTracer(e.mul(x, c(x, Math.SQRT1_2)))));
+    if (approximate === "none") return e.mul(half, e.add(c(x, 1), e.erf(e.mul(x, c(x, Math.SQRT1_2)))));
     const inner = e.mul(c(x, Math.sqrt(2 / Math.PI)), e.add(x, e.mul(c(x, 0.044715), e.mul(x, e.mul(x, x)))));
     return e.mul(half, e.add(c(x, 1), e.tanh(inner)));
   });

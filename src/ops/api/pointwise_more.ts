@@ -101,9 +101,9 @@ export const acosh = floatUnary("acosh", (x) => {
 
 export const atanh = floatUnary("atanh", (x) => e.mul(c(x, 0.5), log1pp(e.div(e.mul(c(x, 2), x), e.sub(c(x, 1), x)))));
 
-// erf in float64: Taylor series for |x| ≤ 2, erfc's continued fraction (60 terms, converged to
-// float64 there) above. In float32: Taylor for |x| ≤ 1, Numerical Recipes' Chebyshev erfc (relative
-// error < 1.2e-7, an ulp) above.
+// erf is a primitive (chlo.erf). erfc, where 1 − erf would cancel: in float64, Taylor series for |x| ≤ 2
+// and erfc's continued fraction (60 terms, converged to float64 there) above; in float32, Taylor for
+// |x| ≤ 1 and Numerical Recipes' Chebyshev erfc (relative error < 1.2e-7, an ulp) above.
 const TAYLOR_TERMS = 40;
 const taylorCoef = Array.from({ length: TAYLOR_TERMS }, (_, n) => {
   let f = 1;
@@ -132,14 +132,7 @@ function erfcPos(z: T): T {
   for (let i = 8; i >= 0; i--) p = e.add(e.mul(p, t), c(z, NR[i]!));
   return e.mul(t, e.exp(e.sub(p, e.mul(z, z))));
 }
-/** erf on a float32/float64 tracer (also used by nn.functional.gelu). */
-export function erfTracer(x: T): T {
-  const ax = e.abs(x);
-  const big = e.sub(c(x, 1), erfcPos(ax));
-  const signedBig = e.select(e.compare(x, c(x, 0), "LT"), e.neg(big), big);
-  return e.select(e.compare(ax, c(x, erfSplit(x.dtype)), "LE"), erfSmall(x), signedBig);
-}
-export const erf = floatUnary("erf", erfTracer);
+export const erf = floatUnary("erf", e.erf);
 export const erfc = floatUnary("erfc", (x) => {
   const ax = e.abs(x);
   const pos = erfcPos(ax);
@@ -162,8 +155,7 @@ export const erfinv = floatUnary("erfinv", (y) => {
   const tail = horner(GILES_B, e.sub(e.sqrt(w), c(y, 3)));
   let x = e.mul(e.select(e.compare(w, c(y, 5), "LT"), central, tail), y);
   if (y.dtype === "float64") {
-    const ax = e.abs(x);
-    const erfx = e.select(e.compare(ax, c(x, erfSplit(x.dtype)), "LE"), erfSmall(x), e.mul(un("sign")(x), e.sub(c(x, 1), erfcPos(ax))));
+    const erfx = e.erf(x);
     const slope = e.mul(c(x, 2 / Math.sqrt(Math.PI)), e.exp(e.neg(e.mul(x, x))));
     const step = e.sub(x, e.div(e.sub(erfx, y), slope));
     x = e.select(e.isFinite(step), step, x);

@@ -1,0 +1,127 @@
+// Every element-wise loop gives the same bits in its AVX2 version as in its baseline version
+// (native/cpu/isa_loops.h): each op runs on inputs with specials and a tail that is not a whole vector,
+// once with the loops this CPU picks and once with the baseline loops, and the outputs must match byte
+// for byte. On a CPU without AVX2 both runs take the baseline loops and the test says so.
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "cpu_features.h"
+#include "element_type.h"
+#include "stablehlo.h"
+#include "test_modules.h"
+
+using namespace tpjrt::cpu;
+using namespace tpjrt::cpu::test;
+
+namespace {
+
+constexpr int64_t kN = 1037;  // a multiple of neither 8 nor 16
+
+// Values from -60 to 60 on an irregular grid, with the float specials among them.
+std::vector<double> sampleValues(int salt) {
+  std::vector<double> v(kN);
+  for (int64_t i = 0; i < kN; ++i) v[size_t(i)] = std::sin(double(i * (7 + salt)) * 0.37) * std::exp2(double(i % 13) - 6.0) * 1.7;
+  v[3] = NAN;
+  v[17] = INFINITY;
+  v[29] = -INFINITY;
+  v[41] = -0.0;
+  v[53] = 0.0;
+  v[kN - 1] = 1e-40;
+  return v;
+}
+
+Literal literalOf(const std::string& type, int salt) {
+  const std::vector<double> v = sampleValues(salt);
+  if (type == "f64") return make(ElementType::F64, {kN}, v);
+  if (type == "f32") return f32({kN}, std::vector<float>(v.begin(), v.end()));
+  std::vector<int32_t> ints(v.size());
+  for (size_t i = 0; i < v.size(); ++i) ints[i] = std::isfinite(v[i]) ? int32_t(v[i] * 1000) : int32_t(i) - 500;
+  if (type == "i32") return make(ElementType::S32, {kN}, ints);
+  throw std::runtime_error("no sample literal of " + type);
+}
+
+// A module applying `op` (StableHLO's unless qualified) to `arity` parameters of `in` giving `out`; `extra` is inserted before `:`.
+std::string moduleOf(const std::string& op, int arity, const std::string& in, const std::string& out,
+                     const std::string& extra = "") {
+  const std::string ti = "tensor<" + std::to_string(kN) + "x" + in + ">", to = "tensor<" + std::to_string(kN) + "x" + out + ">";
+  std::string params, args, types;
+  for (int i = 0; i < arity; ++i) {
+    params += (i ? ", " : "") + std::string("%p") + std::to_string(i) + ": " + ti;
+    args += (i ? ", " : "") + std::string("%p") + std::to_string(i);
+    types += (i ? ", " : "") + ti;
+  }
+  const std::string name = op.find('.') == std::string::npos ? "stablehlo." + op : op;
+  return "func.func public @main(" + params + ") -> " + to + " {\n  %r = \"" + name + "\"(" + args + ")" + extra +
+         " : (" + types + ") -> " + to + "\n  \"func.return\"(%r) : (" + to + ") -> ()\n}\n";
+}
+
+Literal run(const std::string& text, const std::vector<Literal>& args, bool baseline) {
+  useBaselineLoops(baseline);
+  Module m = parseModule(text);
+  Literal out = interpret(m, *m.find("main"), args)[0];
+  useBaselineLoops(false);
+  return out;
+}
+
+void checkBothVersionsAgree(const std::string& text, const std::vector<Literal>& args, const std::string& what) {
+  const Literal picked = run(text, args, false), baseline = run(text, args, true);
+  CHECK(picked.bytes.size() == baseline.bytes.size());
+  if (picked.bytes.size() == baseline.bytes.size() &&
+      std::memcmp(picked.bytes.data(), baseline.bytes.data(), picked.bytes.size()) != 0)
+    ::tpjrt::test::report(__FILE__, __LINE__, what + ": the AVX2 and baseline loops differ");
+}
+
+}  // namespace
+
+TEST(the_cpu_picks_avx2_loops_when_it_has_avx2) {
+  CHECK(avx2LoopsEnabled() == cpuHasAvx2Fma());
+  if (!cpuHasAvx2Fma()) std::printf("note: this CPU has no AVX2+FMA, so both versions compared below are the baseline loops\n");
+}
+
+TEST(unary_loops_agree) {
+  for (const char* t : {"f32", "f64"})
+    for (const char* op : {"negate", "abs", "sign", "exponential", "exponential_minus_one", "log", "log_plus_one", "logistic",
+                           "tanh", "sqrt", "rsqrt", "cbrt", "sine", "cosine", "floor", "ceil", "round_nearest_even",
+                           "round_nearest_afz"})
+      checkBothVersionsAgree(moduleOf(op, 1, t, t), {literalOf(t, 0)}, std::string(op) + " " + t);
+  for (const char* t : {"f32", "f64"}) checkBothVersionsAgree(moduleOf("chlo.erf", 1, t, t), {literalOf(t, 0)}, std::string("erf ") + t);
+  checkBothVersionsAgree(moduleOf("is_finite", 1, "f32", "i1"), {literalOf("f32", 0)}, "is_finite");
+  for (const char* op : {"negate", "abs", "sign", "not", "popcnt", "count_leading_zeros"})
+    checkBothVersionsAgree(moduleOf(op, 1, "i32", "i32"), {literalOf("i32", 0)}, std::string(op) + " i32");
+}
+
+TEST(binary_loops_agree) {
+  for (const char* t : {"f32", "f64"})
+    for (const char* op : {"add", "subtract", "multiply", "divide", "remainder", "power", "maximum", "minimum", "atan2"})
+      checkBothVersionsAgree(moduleOf(op, 2, t, t), {literalOf(t, 0), literalOf(t, 1)}, std::string(op) + " " + t);
+  for (const char* op : {"add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or", "xor",
+                         "shift_left", "shift_right_arithmetic", "shift_right_logical"})
+    checkBothVersionsAgree(moduleOf(op, 2, "i32", "i32"), {literalOf("i32", 0), literalOf("i32", 1)}, std::string(op) + " i32");
+}
+
+TEST(compare_select_clamp_and_convert_loops_agree) {
+  for (const char* dir : {"EQ", "NE", "GE", "GT", "LE", "LT"})
+    for (const char* kind : {"FLOAT", "TOTALORDER"}) {
+      const std::string attrs = std::string(" {comparison_direction = #stablehlo<comparison_direction ") + dir +
+                                ">, compare_type = #stablehlo<comparison_type " + kind + ">}";
+      checkBothVersionsAgree(moduleOf("compare", 2, "f32", "i1", attrs), {literalOf("f32", 0), literalOf("f32", 1)},
+                             std::string("compare ") + dir + " " + kind);
+    }
+  checkBothVersionsAgree(moduleOf("clamp", 3, "f32", "f32"), {literalOf("f32", 0), literalOf("f32", 1), literalOf("f32", 2)}, "clamp");
+  const std::string n = std::to_string(kN);
+  const std::string select = "func.func public @main(%a: tensor<" + n + "xf32>, %b: tensor<" + n + "xf32>) -> tensor<" + n +
+                             "xf32> {\n  %p = \"stablehlo.compare\"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<" +
+                             n + "xf32>, tensor<" + n + "xf32>) -> tensor<" + n + "xi1>\n  %r = \"stablehlo.select\"(%p, %a, %b) : (tensor<" + n +
+                             "xi1>, tensor<" + n + "xf32>, tensor<" + n + "xf32>) -> tensor<" + n + "xf32>\n  \"func.return\"(%r) : (tensor<" +
+                             n + "xf32>) -> ()\n}\n";
+  checkBothVersionsAgree(select, {literalOf("f32", 0), literalOf("f32", 1)}, "select");
+  for (const char* to : {"f16", "bf16", "f64", "i32", "i8", "ui64", "i1"})
+    checkBothVersionsAgree(moduleOf("convert", 1, "f32", to), {literalOf("f32", 0)}, std::string("convert f32 to ") + to);
+  checkBothVersionsAgree(moduleOf("convert", 1, "i32", "f32"), {literalOf("i32", 0)}, "convert i32 to f32");
+}
+
+TEST_MAIN()
