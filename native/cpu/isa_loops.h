@@ -1,9 +1,11 @@
 // Element-wise loops compiled twice on x86-64: for the baseline ISA and for AVX2+FMA, the second
 // chosen when the CPU has it. The plugin is built with -ffp-contract=off, so both versions do the same
-// operations in the same order and give identical results; only the vector width differs.
+// operations in the same order and give identical results (up to the payload of a NaN); only the vector
+// width differs.
 //
-// A loop body is a function template marked TPJRT_LOOP_BODY (always inlined, so that each version is
-// vectorised for its own ISA); isaLoop<&body<...>>() returns the version for this CPU.
+// A loop body is a function (template) marked TPJRT_LOOP_BODY (always inlined, so that each version is
+// vectorised for its own ISA); isaVersion<&body<...>>() returns the version for this CPU, isaLoop the
+// same for element-wise loops.
 #pragma once
 
 #include <cstdint>
@@ -15,25 +17,33 @@
 
 namespace tpjrt::cpu {
 
+// The versions of one loop body: a function of any signature.
 template <auto Body>
-void baselineLoop(const void* const* in, const bool* splat, void* out, int64_t n) {
-  Body(in, splat, out, n);
-}
-
+struct IsaVersions;
+template <class R, class... A, R (*Body)(A...)>
+struct IsaVersions<Body> {
+  static R baseline(A... a) { return Body(a...); }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TPJRT_HAS_AVX2_LOOPS 1
-template <auto Body>
-__attribute__((target("avx2,fma"))) void avx2Loop(const void* const* in, const bool* splat, void* out, int64_t n) {
-  Body(in, splat, out, n);
-}
+  __attribute__((target("avx2,fma"))) static R avx2(A... a) { return Body(a...); }
 #endif
+  static auto pick() {
+#ifdef TPJRT_HAS_AVX2_LOOPS
+    if (avx2LoopsEnabled()) return &avx2;
+#endif
+    return &baseline;
+  }
+};
+
+// The version of `Body` for this CPU.
+template <auto Body>
+auto isaVersion() {
+  return IsaVersions<Body>::pick();
+}
 
 template <auto Body>
 ElementLoop isaLoop() {
-#ifdef TPJRT_HAS_AVX2_LOOPS
-  if (avx2LoopsEnabled()) return &avx2Loop<Body>;
-#endif
-  return &baselineLoop<Body>;
+  return isaVersion<Body>();
 }
 
 }  // namespace tpjrt::cpu

@@ -3,6 +3,7 @@
 // (the interpreter passes a lane-shaped type when it evaluates a reduce body over many lanes at once).
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -116,22 +117,33 @@ ComputeOf<D> convertValue(C v) {
 // Reads element `i` of an integer or pred literal as int64 (unsigned values above INT64_MAX saturate).
 int64_t readIndex(const Literal& l, int64_t i = 0);
 
-// NaN-propagating maximum/minimum that order -0 below +0, as XLA CPU does.
+// NaN-propagating maximum/minimum that order -0 below +0, as XLA CPU does. Floats are chosen without
+// branches, so that loops over them vectorise: of two equal values the bitwise AND (maximum) or OR
+// (minimum) is +0 (or -0) for a pair of zeros and the value itself otherwise; a NaN operand wins, the
+// first if both are.
+template <class C>
+C sameOrSignedZero(C a, C b, bool forMax) {
+  using Bits = std::conditional_t<sizeof(C) == 4, uint32_t, uint64_t>;
+  const Bits x = std::bit_cast<Bits>(a), y = std::bit_cast<Bits>(b);
+  return std::bit_cast<C>(forMax ? Bits(x & y) : Bits(x | y));
+}
 template <class C>
 C maxValue(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
-    if (std::isnan(a)) return a;
-    if (std::isnan(b)) return b;
-    if (a == b) return std::signbit(a) ? b : a;
+    C m = a > b ? a : b;
+    m = a == b ? sameOrSignedZero(a, b, true) : m;
+    m = b != b ? b : m;
+    return a != a ? a : m;
   }
   return a < b ? b : a;
 }
 template <class C>
 C minValue(C a, C b) {
   if constexpr (std::is_floating_point_v<C>) {
-    if (std::isnan(a)) return a;
-    if (std::isnan(b)) return b;
-    if (a == b) return std::signbit(a) ? a : b;
+    C m = b < a ? b : a;
+    m = a == b ? sameOrSignedZero(a, b, false) : m;
+    m = b != b ? b : m;
+    return a != a ? a : m;
   }
   return b < a ? b : a;
 }

@@ -6,7 +6,7 @@
 #include <memory>
 #include <optional>
 
-#include "kernels.h"
+#include "isa_loops.h"
 #include "thread_pool.h"
 
 namespace tpjrt::cpu {
@@ -69,7 +69,7 @@ C combine(BinaryOp op, C a, C b) {
 // independent accumulators combined at the end, so that the loop vectorises (float sums then add in a
 // different order than a left fold, as XLA's vectorised reductions do).
 template <class S, BinaryOp kOp>
-S foldRow(const S* row, S init, int64_t k) {
+TPJRT_LOOP_BODY S foldRow(const S* row, S init, int64_t k) {
   using C = ComputeOf<S>;
   auto step = [](C acc, C v) { return Num<S>::load(Num<S>::store(combine(kOp, acc, v))); };
   C acc = Num<S>::load(init);
@@ -80,6 +80,7 @@ S foldRow(const S* row, S init, int64_t k) {
       C lanes[kLanes];
       for (int64_t l = 0; l < kLanes; ++l) lanes[l] = row[l];
       for (r = kLanes; r + kLanes <= k; r += kLanes)
+#pragma GCC unroll 1  // left as a loop, the lanes are vectorised (with selects for maximum and minimum)
         for (int64_t l = 0; l < kLanes; ++l) lanes[l] = combine(kOp, lanes[l], row[r + l]);
       for (int64_t width = kLanes / 2; width > 0; width /= 2)
         for (int64_t l = 0; l < width; ++l) lanes[l] = combine(kOp, lanes[l], lanes[l + width]);
@@ -88,6 +89,11 @@ S foldRow(const S* row, S init, int64_t k) {
   }
   for (; r < k; ++r) acc = step(acc, Num<S>::load(row[r]));
   return Num<S>::store(acc);
+}
+
+template <class S, BinaryOp kOp>
+TPJRT_LOOP_BODY void foldRowRange(const S* x, S init, int64_t k, S* out, int64_t begin, int64_t end) {
+  for (int64_t j = begin; j < end; ++j) out[j] = foldRow<S, kOp>(x + j * k, init, k);
 }
 
 // The reduction of a single-op body, over an input seen as groups of dimensions that are all kept or
@@ -149,9 +155,9 @@ void foldRows(const S* x, S init, int64_t n, int64_t k, S* out) {
     }
     return;
   }
-  parallelRange(n, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(k, 1)), [&](int64_t b, int64_t e) {
-    for (int64_t j = b; j < e; ++j) out[j] = foldRow<S, kOp>(x + j * k, init, k);
-  });
+  const auto rows = isaVersion<&foldRowRange<S, kOp>>();
+  parallelRange(n, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(k, 1)),
+                [&](int64_t b, int64_t e) { rows(x, init, k, out, b, e); });
 }
 
 // With columns.runLength > 1 the input is folded in place by columns; otherwise x is [n, k] (n rows of

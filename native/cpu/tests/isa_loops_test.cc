@@ -1,7 +1,7 @@
 // Every element-wise loop gives the same bits in its AVX2 version as in its baseline version
 // (native/cpu/isa_loops.h): each op runs on inputs with specials and a tail that is not a whole vector,
 // once with the loops this CPU picks and once with the baseline loops, and the outputs must match byte
-// for byte. On a CPU without AVX2 both runs take the baseline loops and the test says so.
+// for byte (NaNs match any NaN). On a CPU without AVX2 both runs take the baseline loops and the test says so.
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -67,12 +67,25 @@ Literal run(const std::string& text, const std::vector<Literal>& args, bool base
   return out;
 }
 
+// Byte for byte, except that any two NaNs match: which operand's NaN an instruction passes on may
+// differ between the versions when the compiler swaps the operands of a commutative op.
+template <class F>
+bool sameFloats(const Literal& a, const Literal& b) {
+  const std::vector<F> x = read<F>(a), y = read<F>(b);
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!(std::isnan(x[i]) && std::isnan(y[i])) && std::memcmp(&x[i], &y[i], sizeof(F)) != 0) return false;
+  return true;
+}
+
 void checkBothVersionsAgree(const std::string& text, const std::vector<Literal>& args, const std::string& what) {
   const Literal picked = run(text, args, false), baseline = run(text, args, true);
   CHECK(picked.bytes.size() == baseline.bytes.size());
-  if (picked.bytes.size() == baseline.bytes.size() &&
-      std::memcmp(picked.bytes.data(), baseline.bytes.data(), picked.bytes.size()) != 0)
-    ::tpjrt::test::report(__FILE__, __LINE__, what + ": the AVX2 and baseline loops differ");
+  if (picked.bytes.size() != baseline.bytes.size()) return;
+  const ElementType t = picked.type.element;
+  const bool same = t == ElementType::F32   ? sameFloats<float>(picked, baseline)
+                    : t == ElementType::F64 ? sameFloats<double>(picked, baseline)
+                                            : std::memcmp(picked.bytes.data(), baseline.bytes.data(), picked.bytes.size()) == 0;
+  if (!same) ::tpjrt::test::report(__FILE__, __LINE__, what + ": the AVX2 and baseline loops differ");
 }
 
 }  // namespace
@@ -122,6 +135,27 @@ TEST(compare_select_clamp_and_convert_loops_agree) {
   for (const char* to : {"f16", "bf16", "f64", "i32", "i8", "ui64", "i1"})
     checkBothVersionsAgree(moduleOf("convert", 1, "f32", to), {literalOf("f32", 0)}, std::string("convert f32 to ") + to);
   checkBothVersionsAgree(moduleOf("convert", 1, "i32", "f32"), {literalOf("i32", 0)}, "convert i32 to f32");
+}
+
+TEST(row_reductions_agree) {
+  // kN elements as 17 rows of 61: every row has a vector part and a tail; row 0 holds a NaN, rows 0
+  // and 1 signed zeros.
+  for (const char* t : {"f32", "f64", "i32"})
+    for (const char* body : {"add", "maximum", "minimum", "multiply"}) {
+      const std::string in = std::string("tensor<17x61x") + t + ">", s = std::string("tensor<") + t + ">",
+                        out = std::string("tensor<17x") + t + ">";
+      const std::string text = "func.func public @main(%x: " + in + ", %i: " + s + ") -> " + out + " {\n" +
+                               "  %r = \"stablehlo.reduce\"(%x, %i) ({\n  ^bb0(%a: " + s + ", %b: " + s + "):\n" +
+                               "    %c = \"stablehlo." + body + "\"(%a, %b) : (" + s + ", " + s + ") -> " + s + "\n" +
+                               "    \"stablehlo.return\"(%c) : (" + s + ") -> ()\n  }) {dimensions = array<i64: 1>} : (" + in +
+                               ", " + s + ") -> " + out + "\n  \"func.return\"(%r) : (" + out + ") -> ()\n}\n";
+      Literal x = literalOf(t, 2);
+      x.type.dims = {17, 61};
+      Literal init = literalOf(t, 3);
+      init.type.dims = {};
+      init.bytes.resize(byteWidth(init.type.element));
+      checkBothVersionsAgree(text, {x, init}, std::string("reduce ") + body + " " + t);
+    }
 }
 
 TEST_MAIN()
