@@ -1,4 +1,6 @@
 // compare, select and clamp.
+#include <algorithm>
+
 #include "isa_loops.h"
 
 namespace tpjrt::cpu {
@@ -76,6 +78,17 @@ template <> struct Bits<2> { using T = uint16_t; };
 template <> struct Bits<4> { using T = uint32_t; };
 template <> struct Bits<8> { using T = uint64_t; };
 
+// Unit strides and a mask instead of a branch, so that it vectorises; a splat side is one value.
+template <class T, bool kSplatTrue, bool kSplatFalse>
+TPJRT_LOOP_BODY void selectMasked(const Pred* p, const T* pt, const T* pf, T* o, int64_t n) {
+  const T t0 = pt[0], f0 = pf[0];
+  for (int64_t i = 0; i < n; ++i) {
+    const T mask = T(T(0) - T(p[i].v != 0));
+    const T t = kSplatTrue ? t0 : pt[i], f = kSplatFalse ? f0 : pf[i];
+    o[i] = T((t & mask) | (f & T(~mask)));
+  }
+}
+
 template <size_t W>
 TPJRT_LOOP_BODY void selectRange(const void* const* in, const bool* splat, void* out, int64_t n) {
   using T = typename Bits<W>::T;
@@ -83,15 +96,17 @@ TPJRT_LOOP_BODY void selectRange(const void* const* in, const bool* splat, void*
   const T* pt = static_cast<const T*>(in[1]);
   const T* pf = static_cast<const T*>(in[2]);
   T* o = static_cast<T*>(out);
-  if (!splat[0] && !splat[1] && !splat[2]) {  // unit strides and a mask instead of a branch, so that it vectorises
-    for (int64_t i = 0; i < n; ++i) {
-      const T mask = T(T(0) - T(p[i].v != 0));
-      o[i] = T((pt[i] & mask) | (pf[i] & T(~mask)));
-    }
-    return;
+  if (splat[0]) {  // one choice for the whole range
+    const T* from = p[0].v ? pt : pf;
+    if (splat[p[0].v ? 1 : 2]) std::fill_n(o, n, from[0]);
+    else std::copy_n(from, n, o);
+  } else if (splat[1]) {
+    if (splat[2]) selectMasked<T, true, true>(p, pt, pf, o, n);
+    else selectMasked<T, true, false>(p, pt, pf, o, n);
+  } else {
+    if (splat[2]) selectMasked<T, false, true>(p, pt, pf, o, n);
+    else selectMasked<T, false, false>(p, pt, pf, o, n);
   }
-  const int64_t sp = splat[0] ? 0 : 1, st = splat[1] ? 0 : 1, sf = splat[2] ? 0 : 1;
-  for (int64_t i = 0; i < n; ++i) o[i] = p[i * sp].v ? pt[i * st] : pf[i * sf];
 }
 
 template <class S>

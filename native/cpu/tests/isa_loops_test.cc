@@ -132,6 +132,15 @@ TEST(compare_select_clamp_and_convert_loops_agree) {
                              "xi1>, tensor<" + n + "xf32>, tensor<" + n + "xf32>) -> tensor<" + n + "xf32>\n  \"func.return\"(%r) : (tensor<" +
                              n + "xf32>) -> ()\n}\n";
   checkBothVersionsAgree(select, {literalOf("f32", 0), literalOf("f32", 1)}, "select");
+  // Splat sides, as a mask with -inf or a guard with 0 makes them.
+  const std::string splats = "func.func public @main(%a: tensor<" + n + "xf32>, %b: tensor<" + n + "xf32>) -> tensor<" + n +
+                             "xf32> {\n  %p = \"stablehlo.compare\"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<" +
+                             n + "xf32>, tensor<" + n + "xf32>) -> tensor<" + n + "xi1>\n  %c = \"stablehlo.constant\"() {value = dense<0xFF800000> : tensor<" +
+                             n + "xf32>} : () -> tensor<" + n + "xf32>\n  %s = \"stablehlo.select\"(%p, %a, %c) : (tensor<" + n + "xi1>, tensor<" + n +
+                             "xf32>, tensor<" + n + "xf32>) -> tensor<" + n + "xf32>\n  %r = \"stablehlo.select\"(%p, %c, %s) : (tensor<" + n +
+                             "xi1>, tensor<" + n + "xf32>, tensor<" + n + "xf32>) -> tensor<" + n + "xf32>\n  \"func.return\"(%r) : (tensor<" + n +
+                             "xf32>) -> ()\n}\n";
+  checkBothVersionsAgree(splats, {literalOf("f32", 0), literalOf("f32", 1)}, "select with splat sides");
   for (const char* to : {"f16", "bf16", "f64", "i32", "i8", "ui64", "i1"})
     checkBothVersionsAgree(moduleOf("convert", 1, "f32", to), {literalOf("f32", 0)}, std::string("convert f32 to ") + to);
   checkBothVersionsAgree(moduleOf("convert", 1, "i32", "f32"), {literalOf("i32", 0)}, "convert i32 to f32");
