@@ -98,7 +98,7 @@ struct Region {
   std::vector<int> args;             // value ids of the block arguments
   std::vector<TensorType> argTypes;
   std::vector<Op> ops;               // ends with stablehlo.return or func.return
-  RegionMemo<RegionPlan> plan;       // how the interpreter runs the ops, made on the first run
+  RegionMemo<RegionPlan> plan;       // how the interpreter runs the ops: main's when compiled, others on first run
 };
 
 struct Function {

@@ -10,6 +10,7 @@
 #include "plugin_error.h"
 #include "plugin_slots.h"
 #include "plugin_types.h"
+#include "interpreter_plan.h"
 #include "stablehlo.h"
 
 namespace tpjrt::cpu {
@@ -77,6 +78,7 @@ std::shared_ptr<const CompiledProgram> compileProgram(std::string text, std::str
   program->parameterMemoryKindSizes.assign(f.body.argTypes.size(), sizeof(kMemoryKind) - 1);
   program->argumentBytes = bytesOf(f.body.argTypes);
   program->outputBytes = bytesOf(f.resultTypes);
+  f.body.plan.get([&] { return planRegion(f.body); });  // kernels, fused groups and scratch slots, once
   return program;
 }
 
