@@ -1,13 +1,16 @@
 // The GEMM driver: blocks C into cache-sized pieces (columns of B by nc, the contraction by kc, rows
 // of A by mc), packs each piece of A and B into micro-panels, and runs the register-tiled
-// micro-kernel over them. Threads take rectangles of C (and batch elements) as separate tasks, each
-// packing its own panels, so no task waits on another.
+// micro-kernel over them. Threads take whole batch elements when there are enough of them; otherwise
+// they first pack a block of B together, then take rectangles of C that each pack their own rows of
+// A, so no operand is packed twice. Every element of C is summed in the same order (kc blocks in
+// turn, each by the micro-kernel) however the work is split, so results do not depend on threads.
 #include "gemm.h"
 
 #include <algorithm>
 #include <cstring>
 #include <memory>
 
+#include "cpu_features.h"
 #include "error.h"
 #include "gemm_kernels.h"
 #include "thread_pool.h"
@@ -46,11 +49,8 @@ namespace {
 using gemm_detail::MicroKernel;
 
 bool cpuHas(GemmIsa isa) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  if (isa == GemmIsa::Avx2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (isa == GemmIsa::Avx512) return __builtin_cpu_supports("avx512f");
-#endif
+  if (isa == GemmIsa::Avx2) return cpuHasAvx2Fma();
+  if (isa == GemmIsa::Avx512) return cpuHasAvx512f();
   return false;
 }
 
@@ -91,8 +91,9 @@ Plan<T> makePlan(const GemmOptions& options) {
   return {k, pick(options.mc, k.mc, k.mr), pick(options.kc, k.kc, 1), pick(options.nc, k.nc, k.nr)};
 }
 
-// Per-thread packing buffers, grown on demand and kept for the next product.
-template <class T>
+// Per-thread buffers, grown on demand and kept for the next product: slot 0 for a task's own panels,
+// slot 1 for the B panels the calling thread shares with its pool.
+template <class T, int Slot>
 T* workspace(size_t elements) {
   thread_local std::unique_ptr<T[]> storage;
   thread_local size_t capacity = 0;
@@ -138,7 +139,9 @@ void packPanelsOf(T* dst, const T* src, int64_t rowStride, int64_t depthStride, 
 }
 
 template <class T>
-void packPanels(T* dst, const T* src, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, int width) {
+void packPanels(const MicroKernel<T>& kernel, T* dst, const T* src, int64_t rowStride, int64_t depthStride,
+                int64_t rows, int64_t depth, int width) {
+  if (depthStride == 1 && kernel.packRows) return kernel.packRows(dst, src, rowStride, rows, depth, width);
   switch (width) {
     case 4: return packPanelsOf<4>(dst, src, rowStride, depthStride, rows, depth);
     case 6: return packPanelsOf<6>(dst, src, rowStride, depthStride, rows, depth);
@@ -162,52 +165,108 @@ struct Block {
 };
 
 template <class T>
-void gemmBlock(const Plan<T>& plan, const Block<T>& x) {
-  if (x.m <= 0 || x.n <= 0) return;
-  if (x.k == 0) {
-    for (int64_t i = 0; i < x.m; ++i)
-      for (int64_t j = 0; j < x.n; ++j) x.c[i * x.cRow + j * x.cCol] = T(0);
-    return;
-  }
+void zeroFill(const Block<T>& x) {
+  for (int64_t i = 0; i < x.m; ++i)
+    for (int64_t j = 0; j < x.n; ++j) x.c[i * x.cRow + j * x.cCol] = T(0);
+}
+
+// Packs columns [j0, j0 + cols) of B's rows [pc, pc + kc) into NR-wide panels at dst.
+template <class T>
+void packB(const Plan<T>& plan, const Block<T>& x, T* dst, int64_t j0, int64_t cols, int64_t pc, int64_t kc) {
+  packPanels(plan.kernel, dst, x.b + pc * x.bRow + j0 * x.bCol, x.bCol, x.bRow, cols, kc, plan.kernel.nr);
+}
+
+// Rows [i0, i0 + rows) × columns [j0, j0 + cols) of C get the product of A's columns [pc, pc + kc)
+// with packedB (those columns of B, packed from j0), added to C when pc > 0. j0 is a multiple of NR
+// from the start of packedB's block.
+template <class T>
+void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, int64_t i0, int64_t rows, int64_t j0,
+                    int64_t cols, int64_t pc, int64_t kc) {
   const int MR = plan.kernel.mr, NR = plan.kernel.nr;
-  const size_t aSize = size_t(roundUp(plan.mc * plan.kc, 16)), bSize = size_t(roundUp(plan.nc * plan.kc, 16));
-  T* packA = workspace<T>(aSize + bSize + size_t(MR * NR));
-  T* packB = packA + aSize;  // sizes are multiples of 16 elements, so packB stays 64-byte aligned
-  T* tile = packB + bSize;
-  for (int64_t jc = 0; jc < x.n; jc += plan.nc) {
-    const int64_t nc = std::min(plan.nc, x.n - jc);
-    for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
-      const int64_t kc = std::min(plan.kc, x.k - pc);
-      const bool accumulate = pc > 0;
-      packPanels(packB, x.b + pc * x.bRow + jc * x.bCol, x.bCol, x.bRow, nc, kc, NR);
-      for (int64_t ic = 0; ic < x.m; ic += plan.mc) {
-        const int64_t mc = std::min(plan.mc, x.m - ic);
-        packPanels(packA, x.a + ic * x.aRow + pc * x.aCol, x.aRow, x.aCol, mc, kc, MR);
-        for (int64_t jr = 0; jr < nc; jr += NR) {
-          const int64_t nr = std::min<int64_t>(NR, nc - jr);
-          const T* bPanel = packB + jr * kc;
-          for (int64_t ir = 0; ir < mc; ir += MR) {
-            const int64_t mr = std::min<int64_t>(MR, mc - ir);
-            const T* aPanel = packA + ir * kc;
-            T* c = x.c + (ic + ir) * x.cRow + (jc + jr) * x.cCol;
-            if (mr == MR && nr == NR && x.cCol == 1) {
-              plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate);
-              continue;
-            }
-            plan.kernel.run(kc, aPanel, bPanel, tile, NR, false);
-            for (int64_t i = 0; i < mr; ++i)
-              for (int64_t j = 0; j < nr; ++j) {
-                T& out = c[i * x.cRow + j * x.cCol];
-                out = accumulate ? out + tile[i * NR + j] : tile[i * NR + j];
-              }
-          }
+  T* packA = workspace<T, 0>(size_t(roundUp(plan.mc * kc, 16) + MR * NR));
+  T* tile = packA + roundUp(plan.mc * kc, 16);
+  const bool accumulate = pc > 0;
+  for (int64_t ic = i0; ic < i0 + rows; ic += plan.mc) {
+    const int64_t mc = std::min(plan.mc, i0 + rows - ic);
+    packPanels(plan.kernel, packA, x.a + ic * x.aRow + pc * x.aCol, x.aRow, x.aCol, mc, kc, MR);
+    for (int64_t jr = 0; jr < cols; jr += NR) {
+      const int64_t nr = std::min<int64_t>(NR, cols - jr);
+      const T* bPanel = packedB + jr * kc;
+      for (int64_t ir = 0; ir < mc; ir += MR) {
+        const int64_t mr = std::min<int64_t>(MR, mc - ir);
+        const T* aPanel = packA + ir * kc;
+        T* c = x.c + (ic + ir) * x.cRow + (j0 + jr) * x.cCol;
+        if (mr == MR && nr == NR && x.cCol == 1) {
+          plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate);
+          continue;
         }
+        plan.kernel.run(kc, aPanel, bPanel, tile, NR, false);
+        for (int64_t i = 0; i < mr; ++i)
+          for (int64_t j = 0; j < nr; ++j) {
+            T& out = c[i * x.cRow + j * x.cCol];
+            out = accumulate ? out + tile[i * NR + j] : tile[i * NR + j];
+          }
       }
     }
   }
 }
 
+// The whole block on this thread.
+template <class T>
+void gemmBlock(const Plan<T>& plan, const Block<T>& x) {
+  if (x.m <= 0 || x.n <= 0) return;
+  if (x.k == 0) return zeroFill(x);
+  T* packedB = workspace<T, 1>(size_t(roundUp(plan.nc, plan.kernel.nr) * std::min(plan.kc, x.k)));
+  for (int64_t jc = 0; jc < x.n; jc += plan.nc) {
+    const int64_t nc = std::min(plan.nc, x.n - jc);
+    for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
+      const int64_t kc = std::min(plan.kc, x.k - pc);
+      packB(plan, x, packedB, jc, nc, pc, kc);
+      multiplyPacked(plan, x, packedB, 0, x.m, jc, nc, pc, kc);
+    }
+  }
+}
+
 constexpr int64_t kTasksPerThread = 2;
+
+// The most B elements the threads pack together at once: nc shrinks so that nc × k fits.
+constexpr int64_t kMaxSharedPanels = int64_t(1) << 21;
+
+// The whole block on the pool, in about `tasks` pieces: for each block of nc columns, B's panels for
+// every kc block are packed by all threads, then rectangles of C (rows first, columns only when the
+// rows run out) multiply them, each packing its own rows of A.
+template <class T>
+void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_t tasks) {
+  if (x.m <= 0 || x.n <= 0) return;
+  if (x.k == 0) return zeroFill(x);
+  const int64_t MR = plan.kernel.mr, NR = plan.kernel.nr;
+  const int64_t ncMax = std::clamp(kMaxSharedPanels / x.k / NR * NR, NR, plan.nc);
+  T* packed = workspace<T, 1>(size_t(roundUp(std::min(ncMax, x.n), NR) * x.k));
+  // Row pieces of at most mc rows (and at least 4 micro-tiles), as even as MR allows.
+  const int64_t tm = std::clamp(std::max(tasks, ceilDiv(x.m, plan.mc)), int64_t(1), std::max<int64_t>(1, x.m / (4 * MR)));
+  const int64_t mPiece = roundUp(ceilDiv(x.m, tm), MR), mPieces = ceilDiv(x.m, mPiece);
+  for (int64_t jc = 0; jc < x.n; jc += ncMax) {
+    const int64_t nc = std::min(ncMax, x.n - jc), width = roundUp(nc, NR);
+    const int64_t kBlocks = ceilDiv(x.k, plan.kc), panels = width / NR;
+    // The kc block at pc starts at packed + pc · width.
+    const int64_t packParts = std::clamp(ceilDiv(tasks, kBlocks), int64_t(1), panels);
+    pool.parallelFor(kBlocks * packParts, [&](int64_t t) {
+      const int64_t pc = t / packParts * plan.kc, kc = std::min(plan.kc, x.k - pc), part = t % packParts;
+      const int64_t j0 = panels * part / packParts * NR, j1 = std::min(nc, panels * (part + 1) / packParts * NR);
+      packB(plan, x, packed + pc * width + j0 * kc, jc + j0, j1 - j0, pc, kc);
+    });
+    const int64_t tn = std::clamp(ceilDiv(tasks, mPieces), int64_t(1), std::max<int64_t>(1, nc / (4 * NR)));
+    const int64_t nPiece = roundUp(ceilDiv(nc, tn), NR), nPieces = ceilDiv(nc, nPiece);
+    pool.parallelFor(mPieces * nPieces, [&](int64_t t) {
+      const int64_t i0 = t / nPieces * mPiece, j0 = t % nPieces * nPiece;
+      const int64_t rows = std::min(mPiece, x.m - i0), cols = std::min(nPiece, nc - j0);
+      for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
+        const int64_t kc = std::min(plan.kc, x.k - pc);
+        multiplyPacked(plan, x, packed + pc * width + j0 * kc, i0, rows, jc + j0, cols, pc, kc);
+      }
+    });
+  }
+}
 
 }  // namespace
 
@@ -240,13 +299,11 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
   if (swap) shape = {n, m, k, b.data, b.colStride, b.rowStride, a.data, a.colStride, a.rowStride, c, 1, n};
   const std::vector<int64_t>& aOffsets = swap ? b.batchOffsets : a.batchOffsets;
   const std::vector<int64_t>& bOffsets = swap ? a.batchOffsets : b.batchOffsets;
-  auto blockOf = [&](int64_t p, int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
+  auto blockOf = [&](int64_t p) {
     Block<T> x = shape;
-    x.m = rows;
-    x.n = cols;
-    x.a += aOffsets[size_t(p)] + i0 * shape.aRow;
-    x.b += bOffsets[size_t(p)] + j0 * shape.bCol;
-    x.c += p * m * n + i0 * shape.cRow + j0 * shape.cCol;
+    x.a += aOffsets[size_t(p)];
+    x.b += bOffsets[size_t(p)];
+    x.c += p * m * n;
     return x;
   };
 
@@ -254,32 +311,16 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
   const int64_t minParallel = options.minParallelFlops > 0 ? options.minParallelFlops : kGemmMinParallelFlops;
   const int threads = pool ? pool->size() : 1;
   if (threads == 1 || flops < minParallel) {
-    for (int64_t p = 0; p < batch; ++p) gemmBlock(plan, blockOf(p, 0, 0, shape.m, shape.n));
+    for (int64_t p = 0; p < batch; ++p) gemmBlock(plan, blockOf(p));
     return;
   }
-  // Rectangles of C per batch element, never thinner than four micro-tiles. A task packs its own rows
-  // of A and columns of B, so splitting the columns repacks all of A in every task and splitting the
-  // rows repacks all of B. Columns first (measured faster at similar sizes), rows first when C is at
-  // least twice as tall as wide (A at least twice B: 1024x1024x256 went from 77 to 120 GFLOP/s).
-  const int64_t MR = plan.kernel.mr, NR = plan.kernel.nr;
-  const int64_t perBatch = ceilDiv(threads * kTasksPerThread, batch);
-  const int64_t maxTn = std::max<int64_t>(1, shape.n / (4 * NR)), maxTm = std::max<int64_t>(1, shape.m / (4 * MR));
-  int64_t tn, tm;
-  if (shape.m < 2 * shape.n) {
-    tn = std::clamp<int64_t>(perBatch, 1, maxTn);
-    tm = std::clamp<int64_t>(ceilDiv(perBatch, tn), 1, maxTm);
-  } else {
-    tm = std::clamp<int64_t>(perBatch, 1, maxTm);
-    tn = std::clamp<int64_t>(ceilDiv(perBatch, tm), 1, maxTn);
+  // Whole batch elements per task when there are enough of them to keep every thread busy.
+  const int64_t tasks = threads * kTasksPerThread;
+  if (batch >= tasks) {
+    pool->parallelFor(batch, [&](int64_t p) { gemmBlock(plan, blockOf(p)); });
+    return;
   }
-  const int64_t nTile = roundUp(ceilDiv(shape.n, tn), NR), mTile = roundUp(ceilDiv(shape.m, tm), MR);
-  tn = ceilDiv(shape.n, nTile);
-  tm = ceilDiv(shape.m, mTile);
-  pool->parallelFor(batch * tm * tn, [&](int64_t task) {
-    const int64_t p = task / (tm * tn), r = task % (tm * tn);
-    const int64_t i0 = r / tn * mTile, j0 = r % tn * nTile;
-    gemmBlock(plan, blockOf(p, i0, j0, std::min(mTile, shape.m - i0), std::min(nTile, shape.n - j0)));
-  });
+  for (int64_t p = 0; p < batch; ++p) gemmShared(plan, blockOf(p), *pool, tasks);
 }
 
 template void gemm<float>(int64_t, int64_t, int64_t, const StridedMatrices<float>&, const StridedMatrices<float>&,

@@ -10,11 +10,18 @@ namespace tpjrt::cpu::gemm_detail {
 template <class T>
 using MicroKernelFn = void (*)(int64_t k, const T* a, const T* b, T* c, int64_t ldc, bool accumulate);
 
+// Packs rows × depth of an operand that is contiguous along the contraction (element (r, p) at
+// src[r * rowStride + p]) into panels of `width` rows: panel q holds, for each p, the values of rows
+// q·width.., zero past the end. Called with width mr or nr only.
+template <class T>
+using PackRowsFn = void (*)(T* dst, const T* src, int64_t rowStride, int64_t rows, int64_t depth, int width);
+
 template <class T>
 struct MicroKernel {
   int mr = 0, nr = 0;
   MicroKernelFn<T> run = nullptr;
   int64_t mc = 0, kc = 0, nc = 0;  // default cache blocks
+  PackRowsFn<T> packRows = nullptr;  // this ISA's packing of such operands; null: the portable one
 };
 
 MicroKernel<float> portableKernelF32();

@@ -116,7 +116,7 @@ void smallShapesEverywhere(const char* what) {
           options.isa = isa;
           options.minParallelFlops = 1;  // split even these small products when a pool is given
           checkProduct<T>(what, s, 1, t & 1, t & 2, 0, pool, options);
-          checkProduct<T>(what, s, 3, t & 1, t & 2, t == 3 ? 5 : 0, pool, options);
+          checkProduct<T>(what, s, 3, t & 1, t & 2, t >= 2 ? 5 : 0, pool, options);
         }
 }
 
@@ -139,7 +139,72 @@ void blockEdges(const char* what) {
   }
 }
 
+// C for one product, computed with `pool` (values are the same whatever the pool).
+template <class T>
+std::vector<T> productWith(const Shape& s, int64_t batch, bool ta, bool tb, int64_t pad, ThreadPool* pool,
+                           const GemmOptions& options) {
+  std::mt19937 rng(uint32_t(s.m * 31 + s.n * 7 + s.k));
+  Operand<T> a(rng, batch, s.m, s.k, ta, pad), b(rng, batch, s.k, s.n, tb, pad);
+  std::vector<T> c(size_t(batch * s.m * s.n));
+  gemm<T>(s.m, s.n, s.k, a.view, b.view, c.data(), pool, options);
+  return c;
+}
+
+// Every split (one thread, whole batch elements, shared B panels with row and column pieces) sums
+// each element of C in the same order, so the bits agree across thread counts.
+template <class T>
+void threadCountsAgree(const char* what) {
+  ThreadPool two(2), three(3), five(5);
+  struct Case {
+    Shape s;
+    int64_t batch;
+    int64_t mc, kc, nc;
+  };
+  const std::vector<Case> cases = {
+      {{150, 70, 300}, 1, 0, 0, 0},    {{1000, 40, 50}, 2, 0, 0, 0},  {{30, 500, 90}, 1, 0, 0, 0},
+      {{7, 300, 41}, 3, 0, 0, 0},      {{64, 64, 64}, 9, 0, 0, 0},    {{97, 131, 45}, 2, 24, 8, 64},
+      {{13, 260, 33}, 1, 24, 16, 48},  {{300, 5, 70}, 1, 0, 0, 0}};
+  for (GemmIsa isa : isas())
+    for (const Case& x : cases)
+      for (int t = 0; t < 4; ++t) {
+        GemmOptions options;
+        options.isa = isa;
+        options.mc = x.mc;
+        options.kc = x.kc;
+        options.nc = x.nc;
+        options.minParallelFlops = 1;
+        const bool ta = t & 1, tb = t & 2;
+        const std::vector<T> one = productWith<T>(x.s, x.batch, ta, tb, 2, nullptr, options);
+        for (ThreadPool* pool : {&two, &three, &five}) {
+          const std::vector<T> many = productWith<T>(x.s, x.batch, ta, tb, 2, pool, options);
+          if (std::memcmp(one.data(), many.data(), one.size() * sizeof(T)) != 0)
+            ::tpjrt::test::report(__FILE__, __LINE__,
+                                  std::string(what) + " " + gemmIsaName(isa) + " m=" + std::to_string(x.s.m) +
+                                      " n=" + std::to_string(x.s.n) + " k=" + std::to_string(x.s.k) +
+                                      " ta=" + std::to_string(ta) + " tb=" + std::to_string(tb) + ": " +
+                                      std::to_string(pool->size()) + " threads differ from one");
+        }
+      }
+}
+
 }  // namespace
+
+TEST(gemm_f32_bit_identical_for_every_thread_count) { threadCountsAgree<float>("f32"); }
+TEST(gemm_f64_bit_identical_for_every_thread_count) { threadCountsAgree<double>("f64"); }
+
+TEST(gemm_shared_panels_split_over_threads) {
+  // Batches smaller than the task count share B's panels: row pieces, column pieces when the rows
+  // run out, several nc blocks (k large enough to shrink nc), remainder tiles, transposed operands.
+  ThreadPool two(2), three(3);
+  for (ThreadPool* pool : {&two, &three})
+    for (int t = 0; t < 4; ++t) {
+      const bool ta = t & 1, tb = t & 2;
+      checkProduct<float>("f32 shared rows", {301, 77, 130}, 1, ta, tb, 3, pool, {});
+      checkProduct<float>("f32 shared columns", {10, 700, 64}, 2, ta, tb, 0, pool, {});
+      checkProduct<float>("f32 shared nc blocks", {9, 2100, 1030}, 1, ta, tb, 1, pool, {});
+      checkProduct<double>("f64 shared rows", {151, 45, 90}, 3, ta, tb, 2, pool, {});
+    }
+}
 
 TEST(gemm_f32_small_shapes_every_isa_and_thread_count) { smallShapesEverywhere<float>("f32"); }
 TEST(gemm_f64_small_shapes_every_isa_and_thread_count) { smallShapesEverywhere<double>("f64"); }
