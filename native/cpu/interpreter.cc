@@ -161,6 +161,18 @@ class Evaluator {
   }
 
   // Runs a fused group over tiles (see interpreter_plan.h), pieces of it on the thread pool.
+  // Output o of g: the storage of the input the plan lets it take, when nothing outside this run
+  // holds that input (not an argument or a constant), else new storage.
+  Literal outputLiteral(const FusedGroup& g, size_t o) {
+    const TensorType& type = g.outputTypes[o];
+    if (g.reuse.empty() || g.reuse[o] < 0) return uninitializedLiteral(type);
+    Value& input = values_[size_t(g.inputs[size_t(g.reuse[o])])];
+    if (input.use_count() != 1 || input->bytes.size() != size_t(numElements(type)) * byteWidth(type.element))
+      return uninitializedLiteral(type);
+    Literal& owner = const_cast<Literal&>(*input);  // made by this run (owned) and held only here
+    return Literal{type, std::move(owner.bytes)};
+  }
+
   void runGroup(const FusedGroup& g) {
     struct Resolved {
       const uint8_t* base;
@@ -179,7 +191,7 @@ class Evaluator {
     }
     std::vector<Literal> outputs;
     outputs.reserve(g.outputs.size());
-    for (const TensorType& t : g.outputTypes) outputs.push_back(uninitializedLiteral(t));
+    for (size_t o = 0; o < g.outputTypes.size(); ++o) outputs.push_back(outputLiteral(g, o));
     const size_t slotBytes = size_t(std::min(g.count, kFusedTile)) * kWidestElement;
     parallelRange(g.count, kParallelElements, [&](int64_t begin, int64_t end) {
       std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(g.slots * slotBytes, 1)]);

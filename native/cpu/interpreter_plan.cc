@@ -175,6 +175,36 @@ class GroupBuilder {
   const std::vector<ElementLoop>& loops_;
 };
 
+// Fills g.reuse: which dying inputs (`dying`: value ids released at the group's step) each output may
+// take the storage of.
+void chooseReuse(FusedGroup& g, const std::vector<int>& dying, const std::unordered_set<int>& splats) {
+  std::vector<int> lastRead(g.inputs.size(), -1);
+  std::vector<bool> wholeRead(g.inputs.size(), false);  // by a broadcast: every position, any time
+  for (size_t s = 0; s < g.steps.size(); ++s)
+    for (const FusedGroup::Source& src : g.steps[s].in)
+      if (src.kind == FusedGroup::Source::Kind::Input) {
+        lastRead[src.index] = int(s);
+        if (g.steps[s].position) wholeRead[src.index] = true;
+      }
+  std::vector<bool> taken(g.inputs.size(), false);
+  g.reuse.assign(g.outputs.size(), -1);
+  for (size_t s = 0; s < g.steps.size(); ++s) {
+    const FusedGroup::Source& out = g.steps[s].out;
+    if (out.kind != FusedGroup::Source::Kind::Output) continue;
+    const TensorType& type = g.outputTypes[out.index];
+    for (size_t i = 0; i < g.inputs.size(); ++i) {
+      const TensorType& in = g.inputTypes[i];
+      if (taken[i] || wholeRead[i] || lastRead[i] > int(s) || splats.count(g.inputs[i]) ||
+          numElements(in) != g.count || byteWidth(in.element) != byteWidth(type.element) ||
+          std::find(dying.begin(), dying.end(), g.inputs[i]) == dying.end())
+        continue;
+      taken[i] = true;
+      g.reuse[out.index] = int(i);
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 RegionPlan planRegion(const Region& region, bool fuse) {
@@ -242,6 +272,7 @@ RegionPlan planRegion(const Region& region, bool fuse) {
       RegionPlan::Step step{members[0], int(plan.groups.size()), {}};
       for (size_t m : members) step.release.insert(step.release.end(), release[m].begin(), release[m].end());
       plan.groups.push_back(builder.build(members));
+      chooseReuse(plan.groups.back(), step.release, splats);
       plan.steps.push_back(std::move(step));
     }
     i = j;

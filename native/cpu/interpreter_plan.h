@@ -39,6 +39,11 @@ struct FusedGroup {
   std::vector<TensorType> inputTypes;    // as the ops declare them
   std::vector<int> outputs;              // value ids of the results used after the group
   std::vector<TensorType> outputTypes;
+  // Per output, a group input (index) whose storage it may take, or -1: an input of the same element
+  // count and width that the group reads last, by position, no later than the step writing that
+  // output (element loops read each element before writing it). Taken at run time when the
+  // interpreter holds the input's only reference.
+  std::vector<int> reuse;
   size_t slots = 0;                      // scratch tiles live at once
   size_t firstOp = 0;                    // for error messages
 };
