@@ -229,42 +229,35 @@ void gemmBlock(const Plan<T>& plan, const Block<T>& x) {
 
 constexpr int64_t kTasksPerThread = 2;
 
-// The most B elements the threads pack together at once: nc shrinks so that nc × k fits.
-constexpr int64_t kMaxSharedPanels = int64_t(1) << 21;
-
-// The whole block on the pool, in about `tasks` pieces: for each block of nc columns, B's panels for
-// every kc block are packed by all threads, then rectangles of C (rows first, columns only when the
-// rows run out) multiply them, each packing its own rows of A.
+// The whole block on the pool, in about `tasks` pieces: for each kc × nc block of B, all threads pack
+// its panels together, then rectangles of C (rows first, columns only when the rows run out) multiply
+// them, each packing its own rows of A. One block of B at a time stays in cache between the two.
 template <class T>
 void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_t tasks) {
   if (x.m <= 0 || x.n <= 0) return;
   if (x.k == 0) return zeroFill(x);
   const int64_t MR = plan.kernel.mr, NR = plan.kernel.nr;
-  const int64_t ncMax = std::clamp(kMaxSharedPanels / x.k / NR * NR, NR, plan.nc);
-  T* packed = workspace<T, 1>(size_t(roundUp(std::min(ncMax, x.n), NR) * x.k));
+  T* packed = workspace<T, 1>(size_t(roundUp(std::min(plan.nc, x.n), NR) * std::min(plan.kc, x.k)));
   // Row pieces of at most mc rows (and at least 4 micro-tiles), as even as MR allows.
   const int64_t tm = std::clamp(std::max(tasks, ceilDiv(x.m, plan.mc)), int64_t(1), std::max<int64_t>(1, x.m / (4 * MR)));
   const int64_t mPiece = roundUp(ceilDiv(x.m, tm), MR), mPieces = ceilDiv(x.m, mPiece);
-  for (int64_t jc = 0; jc < x.n; jc += ncMax) {
-    const int64_t nc = std::min(ncMax, x.n - jc), width = roundUp(nc, NR);
-    const int64_t kBlocks = ceilDiv(x.k, plan.kc), panels = width / NR;
-    // The kc block at pc starts at packed + pc · width.
-    const int64_t packParts = std::clamp(ceilDiv(tasks, kBlocks), int64_t(1), panels);
-    pool.parallelFor(kBlocks * packParts, [&](int64_t t) {
-      const int64_t pc = t / packParts * plan.kc, kc = std::min(plan.kc, x.k - pc), part = t % packParts;
-      const int64_t j0 = panels * part / packParts * NR, j1 = std::min(nc, panels * (part + 1) / packParts * NR);
-      packB(plan, x, packed + pc * width + j0 * kc, jc + j0, j1 - j0, pc, kc);
-    });
+  for (int64_t jc = 0; jc < x.n; jc += plan.nc) {
+    const int64_t nc = std::min(plan.nc, x.n - jc), panels = ceilDiv(nc, NR);
+    const int64_t packParts = std::clamp(tasks, int64_t(1), panels);
     const int64_t tn = std::clamp(ceilDiv(tasks, mPieces), int64_t(1), std::max<int64_t>(1, nc / (4 * NR)));
     const int64_t nPiece = roundUp(ceilDiv(nc, tn), NR), nPieces = ceilDiv(nc, nPiece);
-    pool.parallelFor(mPieces * nPieces, [&](int64_t t) {
-      const int64_t i0 = t / nPieces * mPiece, j0 = t % nPieces * nPiece;
-      const int64_t rows = std::min(mPiece, x.m - i0), cols = std::min(nPiece, nc - j0);
-      for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
-        const int64_t kc = std::min(plan.kc, x.k - pc);
-        multiplyPacked(plan, x, packed + pc * width + j0 * kc, i0, rows, jc + j0, cols, pc, kc);
-      }
-    });
+    for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
+      const int64_t kc = std::min(plan.kc, x.k - pc);
+      pool.parallelFor(packParts, [&](int64_t part) {
+        const int64_t j0 = panels * part / packParts * NR, j1 = std::min(nc, panels * (part + 1) / packParts * NR);
+        packB(plan, x, packed + j0 * kc, jc + j0, j1 - j0, pc, kc);
+      });
+      pool.parallelFor(mPieces * nPieces, [&](int64_t t) {
+        const int64_t i0 = t / nPieces * mPiece, j0 = t % nPieces * nPiece;
+        const int64_t rows = std::min(mPiece, x.m - i0), cols = std::min(nPiece, nc - j0);
+        multiplyPacked(plan, x, packed + j0 * kc, i0, rows, jc + j0, cols, pc, kc);
+      });
+    }
   }
 }
 
