@@ -1,7 +1,7 @@
-// Element-wise loops compiled twice on x86-64: for the baseline ISA and for AVX2+FMA, the second
-// chosen when the CPU has it. The plugin is built with -ffp-contract=off, so both versions do the same
-// operations in the same order and give identical results (up to the payload of a NaN); only the vector
-// width differs.
+// Hot loops (element-wise ops, row reductions) compiled twice on x86-64: for the baseline ISA and for
+// AVX2+FMA, the second chosen when the CPU has it. The plugin is built with -ffp-contract=off, so both
+// versions do the same operations in the same order and give identical results (up to the payload of
+// a NaN); only the vector width differs.
 //
 // A loop body is a function (template) marked TPJRT_LOOP_BODY (always inlined, so that each version is
 // vectorised for its own ISA); isaVersion<&body<...>>() returns the version for this CPU, isaLoop the

@@ -1,7 +1,8 @@
-// Every element-wise loop gives the same bits in its AVX2 version as in its baseline version
-// (native/cpu/isa_loops.h): each op runs on inputs with specials and a tail that is not a whole vector,
-// once with the loops this CPU picks and once with the baseline loops, and the outputs must match byte
-// for byte (NaNs match any NaN). On a CPU without AVX2 both runs take the baseline loops and the test says so.
+// Every element-wise loop and row reduction gives the same bits in its AVX2 version as in its baseline
+// version (native/cpu/isa_loops.h): each op runs on inputs with specials and a tail that is not a whole
+// vector, once with the loops this CPU picks and once with the baseline loops, and the outputs must
+// match byte for byte (NaNs match any NaN). On a CPU without AVX2 both runs take the baseline loops and
+// the test says so.
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
