@@ -23,6 +23,22 @@ BlockCache& cache() {
 
 bool cacheable(size_t bytes) { return bytes >= kCachedBlockMin && bytes <= kCachedBlockMax; }
 
+// Frees kept blocks of other sizes, those holding the most bytes first, until `bytes` more fit: what
+// a workload frees now is likelier to be asked for again than what an earlier one left.
+void evictForRoom(BlockCache& c, size_t bytes) {
+  while (c.held + bytes > kBlockCacheLimit) {
+    auto most = c.free.end();
+    for (auto it = c.free.begin(); it != c.free.end(); ++it)
+      if (it->first != bytes && !it->second.empty() &&
+          (most == c.free.end() || it->first * it->second.size() > most->first * most->second.size()))
+        most = it;
+    if (most == c.free.end()) return;
+    std::free(most->second.back());
+    most->second.pop_back();
+    c.held -= most->first;
+  }
+}
+
 }  // namespace
 
 void* allocateBlock(size_t bytes) {
@@ -48,6 +64,7 @@ void releaseBlock(void* block, size_t bytes) noexcept {
   if (cacheable(bytes)) {
     BlockCache& c = cache();
     std::lock_guard<std::mutex> lock(c.mu);
+    evictForRoom(c, bytes);
     if (c.held + bytes <= kBlockCacheLimit) {
       try {
         c.free[bytes].push_back(block);

@@ -40,6 +40,20 @@ TEST(small_and_huge_blocks_are_not_kept_and_the_total_is_bounded) {
   releaseBlock(nullptr, 0);
 }
 
+TEST(a_full_cache_makes_room_for_a_block_of_another_size) {
+  std::vector<void*> blocks;
+  for (size_t held = 0; held <= kBlockCacheLimit; held += kCachedBlockMax) blocks.push_back(allocateBlock(kCachedBlockMax));
+  for (void* b : blocks) releaseBlock(b, kCachedBlockMax);  // the cache is full of the largest blocks
+  const size_t size = kCachedBlockMin * 7, full = cachedBlockBytes();
+  CHECK(full + size > kBlockCacheLimit);
+  void* a = allocateBlock(size);
+  releaseBlock(a, size);
+  CHECK_EQ(cachedBlockBytes(), full - kCachedBlockMax + size);  // kept, in place of one large block
+  CHECK(allocateBlock(size) == a);
+  CHECK_EQ(cachedBlockBytes(), full - kCachedBlockMax);
+  releaseBlock(a, size);
+}
+
 TEST(literal_bytes_come_from_the_cache) {
   const size_t size = kCachedBlockMin * 5;
   void* block = nullptr;
