@@ -91,8 +91,8 @@ Plan<T> makePlan(const GemmOptions& options) {
   return {k, pick(options.mc, k.mc, k.mr), pick(options.kc, k.kc, 1), pick(options.nc, k.nc, k.nr)};
 }
 
-// Per-thread buffers, grown on demand and kept for the next product: slot 0 for a task's own panels,
-// slot 1 for the B panels the calling thread shares with its pool.
+// Per-thread buffers, grown on demand and kept for the next product: slot 0 for a task's panels of A
+// and its edge tile, slot 1 for B's panels (in gemmShared, the calling thread's, shared with its pool).
 template <class T, int Slot>
 T* workspace(size_t elements) {
   thread_local std::unique_ptr<T[]> storage;

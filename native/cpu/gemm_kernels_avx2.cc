@@ -1,6 +1,6 @@
 // AVX2 + FMA micro-kernels: 6 × 16 floats and 6 × 8 doubles (12 accumulator registers), and the
 // packing of float operands contiguous along the contraction by 8 × 8 transposes. Compiled for every
-// x86-64 CPU; gemm.cc calls them only where __builtin_cpu_supports says the CPU has AVX2 and FMA.
+// x86-64 CPU; gemm.cc calls them only where cpu_features.h says the CPU has AVX2 and FMA.
 #include <algorithm>
 #include <cstdint>
 

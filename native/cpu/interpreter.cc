@@ -160,7 +160,6 @@ class Evaluator {
     set(op.results[0], owned(runElementwise(loop, in, result)));
   }
 
-  // Runs a fused group over tiles (see interpreter_plan.h), pieces of it on the thread pool.
   // Output o of g: the storage of the input the plan lets it take, when nothing outside this run
   // holds that input (not an argument or a constant), else new storage.
   Literal outputLiteral(const FusedGroup& g, size_t o) {
@@ -173,6 +172,7 @@ class Evaluator {
     return Literal{type, std::move(owner.bytes)};
   }
 
+  // Runs a fused group over tiles (see interpreter_plan.h), pieces of it on the thread pool.
   void runGroup(const FusedGroup& g) {
     struct Resolved {
       const uint8_t* base;

@@ -7,10 +7,10 @@
 #include <cstring>
 
 #include "element_type.h"
+#include "interpreter_plan.h"
 #include "plugin_error.h"
 #include "plugin_slots.h"
 #include "plugin_types.h"
-#include "interpreter_plan.h"
 #include "stablehlo.h"
 
 namespace tpjrt::cpu {
