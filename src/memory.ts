@@ -38,7 +38,7 @@ export interface Held {
   buffer: BufferHandle;
   readonly bytes: number;
   readonly device: string;
-  /** In the registry (else still young, or disposed young). */
+  /** In the registry, its bytes reported to V8 (else owned by a tidy scope, young, or disposed unregistered). */
   registered: boolean;
 }
 
@@ -48,7 +48,8 @@ const YOUNG_LIMIT = 256;
 const YOUNG_MAX_BYTES = 1 << 16;
 
 interface Scope {
-  readonly owned: Set<Owned>;
+  /** What the scope disposes when it ends, with what the GC safety net would need once it escapes. */
+  readonly owned: Map<Owned, Held>;
   readonly parent: Scope | undefined;
 }
 
@@ -92,26 +93,37 @@ const youngHeld: (Held | undefined)[] = new Array<Held | undefined>(YOUNG_LIMIT)
 let youngCount = 0;
 let flushQueued = false;
 
+/** Leaves the owner's buffer to the GC safety net, and its host bytes to V8's collection heuristics. */
 function register(owner: Owned, held: Held): void {
+  if (held.registered || held.buffer === DISPOSED) return;
   collected.register(owner, held, owner);
   held.registered = true;
+  held.buffers.reportToGc(held.buffer);
 }
 
 /** Registers the young tensors still live. */
 function flushYoung(): void {
   flushQueued = false;
   for (let i = 0; i < youngCount; i++) {
-    if (youngHeld[i]!.buffer !== DISPOSED) register(youngOwners[i]!, youngHeld[i]!);
+    register(youngOwners[i]!, youngHeld[i]!);
     youngOwners[i] = undefined;
     youngHeld[i] = undefined;
   }
   youngCount = 0;
 }
 
-/** Starts accounting for a new tensor: counters, the innermost tidy scope, the GC safety net. */
+/**
+ * Starts accounting for a new tensor: counters, then the innermost tidy scope or else the GC safety
+ * net. A scope holds its tensors until it disposes them, so a collection could never free one: they
+ * join the safety net only if they outlive every scope.
+ */
 export function track(owner: Owned, held: Held): void {
   count(held.device, 1, held.bytes);
-  if (liveScopes.size !== 0) liveScope(currentScope.getStore())?.owned.add(owner);
+  const scope = liveScopes.size === 0 ? undefined : liveScope(currentScope.getStore());
+  if (scope !== undefined) {
+    scope.owned.set(owner, held);
+    return;
+  }
   if (held.bytes >= YOUNG_MAX_BYTES) return register(owner, held);
   youngOwners[youngCount] = owner;
   youngHeld[youngCount] = held;
@@ -146,12 +158,12 @@ export function memory(): MemoryInfo {
   return { numTensors, numBytes, devices };
 }
 
-function isOwned(value: unknown, tracked: Set<Owned>): value is Owned {
+function isOwned(value: unknown, tracked: ReadonlyMap<Owned, Held>): value is Owned {
   return tracked.has(value as Owned);
 }
 
 /** Tensors reachable from `value` through arrays, Maps, Sets and plain objects. */
-function reachable(value: unknown, tracked: Set<Owned>, out: Set<Owned>, seen: Set<unknown>): void {
+function reachable(value: unknown, tracked: ReadonlyMap<Owned, Held>, out: Set<Owned>, seen: Set<unknown>): void {
   if (value === null || typeof value !== "object" || seen.has(value)) return;
   seen.add(value);
   if (isOwned(value, tracked)) {
@@ -184,7 +196,7 @@ export function tidy<T>(fn: () => Promise<T>): Promise<T>;
 export function tidy<T>(fn: () => T): T;
 export function tidy<T>(fn: () => T): T {
   if (typeof fn !== "function") throw new ArgumentError("tidy(fn): fn must be a function");
-  const scope: Scope = { owned: new Set(), parent: currentScope.getStore() };
+  const scope: Scope = { owned: new Map(), parent: currentScope.getStore() };
   liveScopes.add(scope);
   let result: T;
   try {
@@ -206,20 +218,29 @@ export function tidy<T>(fn: () => T): T {
   ) as T;
 }
 
-/** Disposes what the scope owns except what `result` reaches, which moves to the nearest live parent. */
+/**
+ * Disposes what the scope owns except what `result` reaches, which moves to the nearest live parent
+ * (or, with none, to the GC safety net).
+ */
 function endScope(scope: Scope, result: unknown): void {
   const kept = new Set<Owned>();
   reachable(result, scope.owned, kept, new Set());
   liveScopes.delete(scope);
   const parent = liveScope(scope.parent);
-  for (const owner of [...scope.owned]) {
-    if (kept.has(owner)) parent?.owned.add(owner);
-    else owner.dispose();
+  for (const [owner, held] of [...scope.owned]) {
+    if (!kept.has(owner)) owner.dispose();
+    else if (parent !== undefined) parent.owned.set(owner, held);
+    else register(owner, held);
   }
 }
 
 /** Exempts `owner` from every enclosing tidy scope; the caller disposes it. */
 export function keep<T extends Owned>(owner: T): T {
-  for (const scope of liveScopes) scope.owned.delete(owner);
+  let held: Held | undefined;
+  for (const scope of liveScopes) {
+    held ??= scope.owned.get(owner);
+    scope.owned.delete(owner);
+  }
+  if (held !== undefined) register(owner, held);
   return owner;
 }

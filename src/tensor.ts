@@ -62,6 +62,7 @@ export class Tensor<D extends DType = DType> {
       untrack(source, source.#held);
       target.#held.buffer = buffer;
       target.#held.buffers = source.#held.buffers;
+      if (target.#held.registered) target.#held.buffers.reportToGc(buffer);
       oldBuffers.dispose(old);
     };
   }

@@ -53,6 +53,32 @@ describe.each(backends)("no leaks on the $name", ({ fake, skip }) => {
     if (gc) expect(mb(heapAfter - heapBefore), `JS heap grew from ${mb(heapBefore)} MB to ${mb(heapAfter)} MB`).toBeLessThan(4);
   });
 
+  test("V8 is told only of the bytes a garbage collection could free", async () => {
+    torch.tensor([0]).dispose();
+    const reported = () => addon().liveCounts().gcReportedBytes;
+    const mib = 1 << 20;
+    const start = reported();
+    const big = () => torch.tensor(new Float32Array(mib / 4));
+    // held by a scope until it ends: never the GC's to free
+    const escaped = torch.tidy(() => {
+      big();
+      const inner = torch.tidy(() => big()); // moves to the outer scope
+      expect(reported()).toBe(start);
+      return inner;
+    });
+    expect(reported()).toBe(start + mib); // outlived every scope: the safety net owns it now
+    const loose = big();
+    expect(reported()).toBe(start + 2 * mib); // made outside any scope and large: at once
+    const kept = torch.tidy(() => torch.keep(big()));
+    expect(reported()).toBe(start + 3 * mib);
+    const small = torch.tensor([1, 2, 3, 4], { dtype: "float32" });
+    expect(reported()).toBe(start + 3 * mib);
+    await Promise.resolve(); // small tensors join the safety net at the next flush
+    expect(reported()).toBe(start + 3 * mib + 16);
+    for (const t of [escaped, loose, kept, small]) t.dispose();
+    expect(reported()).toBe(start);
+  });
+
   (skip || !gc ? it.skip : it)("a tensor collected without dispose() is freed by the safety net", async () => {
     const start = torch.memory().numTensors;
     const startBuffers = addon().liveCounts().buffers;

@@ -52,6 +52,7 @@ Napi::Value LiveCounts(const Napi::CallbackInfo& info) {
   out.Set("executables", Napi::Number::New(env, static_cast<double>(LoadedExecutable::liveCount())));
   out.Set("clients", Napi::Number::New(env, static_cast<double>(liveClients())));
   out.Set("externalBytes", Napi::Number::New(env, static_cast<double>(externalBytes())));
+  out.Set("gcReportedBytes", Napi::Number::New(env, static_cast<double>(reportedBytes())));
   return out;
 }
 

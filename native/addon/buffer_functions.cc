@@ -66,6 +66,10 @@ Napi::Value ToHostSync(const Napi::CallbackInfo& info) {
   return out;
 }
 
+void ReportToGc(const Napi::CallbackInfo& info) {
+  state(info.Env()).buffers.reportToGc(info.Env(), info[0], "buffers.reportToGc");
+}
+
 void Dispose(const Napi::CallbackInfo& info) { state(info.Env()).buffers.dispose(info.Env(), info[0], "buffers.dispose"); }
 
 }  // namespace
@@ -75,6 +79,7 @@ Napi::Object bufferFunctions(Napi::Env env) {
   out.Set("info", Napi::Function::New<Info>(env, "info"));
   out.Set("toHost", Napi::Function::New<ToHost>(env, "toHost"));
   out.Set("toHostSync", Napi::Function::New<ToHostSync>(env, "toHostSync"));
+  out.Set("reportToGc", Napi::Function::New<ReportToGc>(env, "reportToGc"));
   out.Set("dispose", Napi::Function::New<Dispose>(env, "dispose"));
   return out;
 }

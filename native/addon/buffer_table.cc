@@ -24,7 +24,7 @@ uint32_t generationOf(uint32_t handle) { return handle >> kIndexBits; }
 BufferTable::~BufferTable() {
   // The environment is going away: the buffers are freed, V8 needs no more reports.
   for (Entry& e : slots_) {
-    if (e.live()) adjustExternalBytes(nullptr, -e.externalBytes);
+    if (e.live()) countExternalBytes(-e.externalBytes);
   }
 }
 
@@ -43,8 +43,9 @@ Napi::Value BufferTable::add(Napi::Env env, std::unique_ptr<Buffer> buffer, cons
   e.externalBytes = hostResident ? static_cast<int64_t>(buffer->hostSizeInBytes()) : 0;
   e.owned = std::move(buffer);
   e.client = client;
+  e.reportedToGc = false;
   e.generation = e.generation % kGenerations + 1;
-  adjustExternalBytes(env, e.externalBytes);
+  countExternalBytes(e.externalBytes);
   return Napi::Number::New(env, static_cast<double>((e.generation << kIndexBits) | index));
 }
 
@@ -76,6 +77,14 @@ std::shared_ptr<Buffer> BufferTable::share(const Entry& entry) {
   return e.shared;
 }
 
+void BufferTable::reportToGc(Napi::Env env, napi_value value, const char* call) {
+  const Entry* found = find(handleOf(env, value, call, "buffer", -1));
+  if (found == nullptr || found->reportedToGc) return;
+  Entry& e = slots_[static_cast<size_t>(found - slots_.data())];
+  e.reportedToGc = true;
+  reportExternalBytes(env, e.externalBytes);
+}
+
 void BufferTable::dispose(Napi::Env env, napi_value value, const char* call) {
   uint32_t handle = handleOf(env, value, call, "buffer", -1);
   if (find(handle) == nullptr) return;
@@ -83,8 +92,10 @@ void BufferTable::dispose(Napi::Env env, napi_value value, const char* call) {
   Entry* e = &slots_[indexOf(handle)];
   std::unique_ptr<Buffer> owned = std::move(e->owned);
   std::shared_ptr<Buffer> shared = std::move(e->shared);
-  adjustExternalBytes(env, -e->externalBytes);
+  countExternalBytes(-e->externalBytes);
+  if (e->reportedToGc) reportExternalBytes(env, -e->externalBytes);
   e->externalBytes = 0;
+  e->reportedToGc = false;
   e->client = nullptr;
   free_.push_back(indexOf(handle));
 }

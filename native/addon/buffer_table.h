@@ -22,7 +22,8 @@ class BufferTable {
     std::unique_ptr<Buffer> owned;
     std::shared_ptr<Buffer> shared;
     const Client* client = nullptr;  // identity only; the buffer itself keeps its client alive
-    int64_t externalBytes = 0;       // host bytes reported to V8 (host-resident plugins)
+    int64_t externalBytes = 0;       // host bytes (host-resident plugins)
+    bool reportedToGc = false;       // externalBytes are part of V8's account (reportToGc)
     uint32_t generation = 0;
 
     Buffer* get() const { return owned ? owned.get() : shared.get(); }
@@ -41,6 +42,11 @@ class BufferTable {
   const Entry& get(Napi::Env env, napi_value value, const char* call, const char* what, int index = -1) const;
   // `entry` (from get()) as a buffer that stays alive even when its handle is disposed meanwhile.
   std::shared_ptr<Buffer> share(const Entry& entry);
+  // Adds the buffer's host bytes to what V8 weighs when it decides to collect garbage, once: for
+  // buffers whose only owner may be freed by a collection (src/memory.ts's FinalizationRegistry).
+  // Buffers held by a tidy scope are not reported: a collection cannot free them, and reporting them
+  // made V8 start a full marking every few hundred MB of eager intermediates.
+  void reportToGc(Napi::Env env, napi_value value, const char* call);
   // Frees the buffer behind `value`; a handle already disposed is left alone.
   void dispose(Napi::Env env, napi_value value, const char* call);
 

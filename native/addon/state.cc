@@ -9,6 +9,7 @@ namespace tpjrt::addon {
 namespace {
 
 std::atomic<int64_t> gExternalBytes{0};
+std::atomic<int64_t> gReportedBytes{0};
 std::mutex gClientsMutex;
 std::vector<std::weak_ptr<Client>> gClients;
 
@@ -28,10 +29,10 @@ AddonState& state(Napi::Env env) {
   return *s;
 }
 
-void adjustExternalBytes(napi_env env, int64_t delta) {
-  if (delta == 0) return;
-  gExternalBytes += delta;
-  if (env == nullptr) return;
+void countExternalBytes(int64_t delta) { gExternalBytes += delta; }
+
+void reportExternalBytes(napi_env env, int64_t delta) {
+  gReportedBytes += delta;
   // V8 needs no byte-exact account: small changes are reported once they add up (one environment
   // per thread, so the sum is this environment's).
   constexpr int64_t kReportStep = 64 << 10;
@@ -44,6 +45,7 @@ void adjustExternalBytes(napi_env env, int64_t delta) {
 }
 
 int64_t externalBytes() { return gExternalBytes.load(); }
+int64_t reportedBytes() { return gReportedBytes.load(); }
 
 void trackClient(const std::shared_ptr<Client>& client) {
   std::lock_guard<std::mutex> lock(gClientsMutex);

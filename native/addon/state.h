@@ -25,10 +25,13 @@ struct AddonState {
 
 AddonState& state(Napi::Env env);
 
-// Host bytes counted for liveCounts() and reported to V8 through napi_adjust_external_memory (in
-// steps; not at all when `env` is null: at environment teardown); safe to call from finalizers.
-void adjustExternalBytes(napi_env env, int64_t delta);
+// Host bytes of live buffers, counted for liveCounts(); safe to call from finalizers.
+void countExternalBytes(int64_t delta);
 int64_t externalBytes();
+// Host bytes V8 should weigh when it decides to collect garbage (napi_adjust_external_memory, in steps):
+// only those of buffers that a collection could free (see BufferTable::reportToGc).
+void reportExternalBytes(napi_env env, int64_t delta);
+int64_t reportedBytes();
 
 // Clients created through the addon that are still alive (a closed client lives on while its
 // buffers or executables do).

@@ -112,6 +112,8 @@ export interface NativeBuffers {
   info(buffer: BufferHandle): NativeBufferInfo;
   toHost(buffer: BufferHandle): Promise<ArrayBuffer>;
   toHostSync(buffer: BufferHandle): ArrayBuffer;
+  /** Counts the buffer's host bytes in V8's garbage-collection pressure, once (its owner is left to the GC). */
+  reportToGc(buffer: BufferHandle): void;
   dispose(buffer: BufferHandle): void; // frees device memory now; a handle already disposed is ignored
 }
 
@@ -166,7 +168,8 @@ export interface NativeLiveCounts {
   buffers: number;
   executables: number;
   clients: number;
-  externalBytes: number; // host bytes reported to V8
+  externalBytes: number; // host bytes of live buffers (host-resident plugins)
+  gcReportedBytes: number; // those of them reported to V8 (NativeBuffers.reportToGc)
 }
 
 export interface NativeAddon {

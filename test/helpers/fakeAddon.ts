@@ -34,12 +34,12 @@ export interface FakeAddon extends NativeAddon {
 }
 
 export function fakeAddon(options: FakeOptions = {}): FakeAddon {
-  const counts = { buffers: 0, executables: 0, clients: 0, externalBytes: 0 };
+  const counts = { buffers: 0, executables: 0, clients: 0, externalBytes: 0, gcReportedBytes: 0 };
   const loadedPaths: string[] = [];
   const createOptions: NativeNamedValue[][] = [];
 
   // Handles index `buffers`; a disposed one is null, and handles are never reused.
-  const buffers: ({ bytes: Uint8Array; info: NativeBufferInfo } | null)[] = [];
+  const buffers: ({ bytes: Uint8Array; info: NativeBufferInfo; reported?: boolean } | null)[] = [];
   const makeBuffer = (bytes: Uint8Array, type: number, dims: number[], deviceIndex: number): number => {
     counts.buffers += 1;
     counts.externalBytes += bytes.byteLength;
@@ -55,11 +55,18 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
     info: (h) => ({ ...live(h, "buffers.info").info }),
     toHost: async (h) => live(h, "buffers.toHost").bytes.slice().buffer,
     toHostSync: (h) => live(h, "buffers.toHostSync").bytes.slice().buffer,
+    reportToGc(h) {
+      const buffer = buffers[h];
+      if (!buffer || buffer.reported) return;
+      buffer.reported = true;
+      counts.gcReportedBytes += buffer.bytes.byteLength;
+    },
     dispose(h) {
       const buffer = buffers[h];
       if (!buffer) return;
       counts.buffers -= 1;
       counts.externalBytes -= buffer.bytes.byteLength;
+      if (buffer.reported) counts.gcReportedBytes -= buffer.bytes.byteLength;
       buffers[h] = null;
     },
   };
