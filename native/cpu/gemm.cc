@@ -246,13 +246,14 @@ void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_
   const int64_t ncMax = std::min(plan.nc, x.n);
   const int64_t depth = roundUp(ncMax, NR) * x.k <= kPackWholeDepth ? x.k : std::min(plan.kc, x.k);  // per round
   T* packed = workspace<T, 1>(size_t(roundUp(ncMax, NR) * depth));
-  // Row pieces of at most mc rows (and at least 4 micro-tiles), as even as MR allows.
-  const int64_t tm = std::clamp(std::max(tasks, ceilDiv(x.m, plan.mc)), int64_t(1), std::max<int64_t>(1, x.m / (4 * MR)));
-  const int64_t mPiece = roundUp(ceilDiv(x.m, tm), MR), mPieces = ceilDiv(x.m, mPiece);
+  // Row pieces of at most mc rows (and at least 4 micro-tiles), the micro-tiles spread evenly.
+  const int64_t mPieces = std::clamp(std::max(tasks, ceilDiv(x.m, plan.mc)), int64_t(1), std::max<int64_t>(1, x.m / (4 * MR)));
+  const int64_t microRows = ceilDiv(x.m, MR);
+  auto rowStart = [&](int64_t piece) { return std::min(x.m, MR * (microRows * piece / mPieces)); };
   for (int64_t jc = 0; jc < x.n; jc += ncMax) {
     const int64_t nc = std::min(ncMax, x.n - jc), width = roundUp(nc, NR), panels = width / NR;
-    const int64_t tn = std::clamp(ceilDiv(tasks, mPieces), int64_t(1), std::max<int64_t>(1, nc / (4 * NR)));
-    const int64_t nPiece = roundUp(ceilDiv(nc, tn), NR), nPieces = ceilDiv(nc, nPiece);
+    const int64_t nPieces = std::clamp(ceilDiv(tasks, mPieces), int64_t(1), std::max<int64_t>(1, nc / (4 * NR)));
+    auto colStart = [&](int64_t piece) { return std::min(nc, NR * (panels * piece / nPieces)); };
     for (int64_t p0 = 0; p0 < x.k; p0 += depth) {
       const int64_t p1 = std::min(x.k, p0 + depth), kBlocks = ceilDiv(p1 - p0, plan.kc);
       // The kc block at pc starts at packed + (pc - p0) · width.
@@ -263,8 +264,8 @@ void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_
         packB(plan, x, packed + (pc - p0) * width + j0 * kc, jc + j0, j1 - j0, pc, kc);
       });
       pool.parallelFor(mPieces * nPieces, [&](int64_t t) {
-        const int64_t i0 = t / nPieces * mPiece, j0 = t % nPieces * nPiece;
-        const int64_t rows = std::min(mPiece, x.m - i0), cols = std::min(nPiece, nc - j0);
+        const int64_t i0 = rowStart(t / nPieces), j0 = colStart(t % nPieces);
+        const int64_t rows = rowStart(t / nPieces + 1) - i0, cols = colStart(t % nPieces + 1) - j0;
         for (int64_t pc = p0; pc < p1; pc += plan.kc) {
           const int64_t kc = std::min(plan.kc, p1 - pc);
           multiplyPacked(plan, x, packed + (pc - p0) * width + j0 * kc, i0, rows, jc + j0, cols, pc, kc);
@@ -296,7 +297,10 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
   const int64_t batch = int64_t(a.batchOffsets.size());
   if (int64_t(b.batchOffsets.size()) != batch) fail("gemm: lhs and rhs batch sizes differ", ErrorCode::Internal);
   if (batch == 0 || m == 0 || n == 0) return;
-  const Plan<T> plan = makePlan<T>(options);
+  Plan<T> plan = makePlan<T>(options);
+  // Blocks of equal depth: 784 as 4 × 196 rather than 3 × 256 + 16, whose thin last block would
+  // read and write all of C for little work.
+  if (k > 0) plan.kc = std::min(plan.kc, roundUp(ceilDiv(k, ceilDiv(k, plan.kc)), 8));
 
   // A few columns and many rows: compute Cᵀ = Bᵀ·Aᵀ instead, so the narrow side pads the short
   // (row) side of the micro-tile rather than the wide one.
