@@ -1,23 +1,32 @@
 // `npm run bench`: the benchmark suite of issue 4. Measures torch-pjrt's workloads
-// (benchmarks/suite/workloads.mjs), then in the same run PyTorch CPU and the machine's limits
-// (benchmarks/suite/peer.py), prints one table and writes benchmarks/RESULTS.md.
-// Env: BENCH_THREADS (default 2), BENCH_MATMUL (sizes, default "256,1024,4096"),
+// (benchmarks/suite/workloads.mjs) against PyTorch CPU and the machine's limits, served one
+// measurement at a time by benchmarks/suite/peer.py, prints one table and writes benchmarks/RESULTS.md.
+// The machine's speed drifts by the minute, so the run is interleaved: in each round, each workload
+// is measured ours, then PyTorch, then its machine limit, back to back. Per workload the table gives
+// the medians over rounds and the median (and range) of the per-round ratios; a machine limit is
+// the best of its rounds.
+// Env: BENCH_ROUNDS (default 5; with more than one, each measurement runs ≥ 600 ms instead of 1 s),
+// BENCH_THREADS (default 2), BENCH_MATMUL (sizes, default "256,1024,4096"),
 // BENCH_PYTHON (default .venv/bin/python; PyTorch is installed into it with pip when missing),
 // BENCH_NO_WRITE=1 (print only).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import * as torch from "../dist/index.js";
+import { median, timing } from "./suite/data.mjs";
 import * as w from "./suite/workloads.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const threads = Number(process.env.BENCH_THREADS ?? 2);
 // Our CPU plugin sizes its thread pool from this when its client is created (on first use, below).
 process.env.TORCH_PJRT_CPU_THREADS ??= String(threads);
 const sizes = (process.env.BENCH_MATMUL ?? w.MATMUL_SIZES.join(",")).split(",").map(Number);
 const python = process.env.BENCH_PYTHON ?? resolve(root, ".venv/bin/python");
+if (rounds > 1) timing.minMs = 600;
 
 function ensurePeer() {
   if (!existsSync(python)) return `no python at ${python} (run npm run setup:oracles, or set BENCH_PYTHON)`;
@@ -28,84 +37,105 @@ function ensurePeer() {
   return pip.status === 0 ? undefined : "pip could not install torch==2.13.0 (no package index reachable?)";
 }
 
-function runPeer() {
+/** Starts peer.py; returns its versions line and `ask(request)`, which resolves to its answer line. */
+async function startPeer() {
+  const absent = (error) => ({ error, ask: async () => ({}), close() {} });
+  const missing = ensurePeer();
+  if (missing) return absent(missing);
   const env = { ...process.env, OMP_NUM_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads), MKL_NUM_THREADS: String(threads) };
-  const r = spawnSync(python, [resolve(root, "benchmarks/suite/peer.py"), JSON.stringify({ threads, matmulSizes: sizes })], {
-    env,
-    encoding: "utf8",
-    maxBuffer: 1 << 24,
-  });
-  if (r.status !== 0) throw new Error(`peer.py failed: ${r.stderr.split("\n").slice(-5).join("\n")}`);
-  return JSON.parse(r.stdout.trim().split("\n").pop());
+  const config = JSON.stringify({ threads, minMs: timing.minMs });
+  const child = spawn(python, [resolve(root, "benchmarks/suite/peer.py"), config], { env, stdio: ["pipe", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  child.stdin.on("error", () => {}); // a peer that died answers through `next` below
+  const next = async () => {
+    const { value, done } = await lines.next();
+    return done ? { error: "peer.py exited (its error is above)" } : JSON.parse(value);
+  };
+  const hello = await next();
+  if (hello.error) return absent(hello.error);
+  const ask = (request) => (child.stdin.write(`${JSON.stringify(request)}\n`), next());
+  return { ...hello, ask, close: () => child.stdin.end() };
 }
 
-function measure(label, fn) {
-  process.stdout.write(`ours: ${label} … `);
+function tryOurs(fn) {
   try {
-    const r = fn();
-    console.log(`${r.value.toPrecision(4)} ${r.unit}`);
-    return r;
+    return fn();
   } catch (e) {
-    console.log(`failed: ${e.message}`);
     return { error: e.message };
   }
 }
 
-const ours = {};
-for (const n of sizes) ours[`W1-${n}`] = measure(`matmul ${n}³`, () => w.matmul(torch, n));
-ours.W2 = measure("eager add", () => w.eagerAdd(torch));
-ours.W3 = measure("elementwise chain 1M", () => w.elementwiseChain(torch));
-ours.W4 = measure("MLP forward", () => w.mlpForward(torch));
-ours.W5 = measure("transformer forward", () => w.transformerForward(torch));
-ours.W6 = measure("row sum 4096²", () => w.rowSum(torch));
-ours.first = measure("first call of a new unit", () => w.firstCall(torch));
+const rows = [
+  ...sizes.map((n) => ({ label: `W1 matmul ${n}³ f32`, ours: () => w.matmul(torch, n), peer: { workload: "W1", n }, limit: { limit: "sgemm", n } })),
+  { label: "W2 eager add, 4 elements, cache hit", ours: () => w.eagerAdd(torch), peer: { workload: "W2" } },
+  { label: "W3 tanh(x*1.5+0.5)*sigmoid(x)-x/3, 1M, eager", ours: () => w.elementwiseChain(torch), peer: { workload: "W3" } },
+  { label: "W4 MLP 784-512-512-10 b128, forward + CE loss", ours: () => w.mlpForward(torch), peer: { workload: "W4" } },
+  { label: "W5 transformer fwd d256 h4 L4 s128 b8", ours: () => w.transformerForward(torch), peer: { workload: "W5" } },
+  { label: "W6 sum over last axis, 4096² f32", ours: () => w.rowSum(torch), peer: { workload: "W6" }, limit: { limit: "copy" } },
+  { label: "first call of a new eager unit (softmax)", ours: () => w.firstCall(torch) },
+];
 
-const peerMissing = ensurePeer();
-let peer = { limits: {}, torch: { error: peerMissing } };
-if (!peerMissing) {
-  console.log("measuring PyTorch and the machine's limits …");
-  peer = runPeer();
-}
-const pt = peer.torch ?? {};
-for (const k of ["W4", "W5"]) {
-  const mine = ours[k]?.check, theirs = pt[k]?.check;
-  if (mine !== undefined && theirs !== undefined && Math.abs(mine - theirs) > 1e-3 * Math.max(1, Math.abs(theirs))) {
-    ours[k] = { error: `result ${mine} differs from PyTorch's ${theirs}` };
+/** > 1 means we are faster. */
+const ratioOf = (o, p) => (o.higherIsBetter ? o.value / p.value : p.value / o.value);
+const fmt = (v) => (v === undefined ? "—" : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toPrecision(3));
+
+const peer = await startPeer();
+if (peer.error) console.log(`PyTorch not measured: ${peer.error}`);
+for (let r = 1; r <= rounds; r++) {
+  for (const row of rows) {
+    process.stdout.write(`round ${r}/${rounds}, ${row.label}: `);
+    const o = tryOurs(row.ours);
+    const p = row.peer ? await peer.ask(row.peer) : {};
+    const l = row.limit ? await peer.ask(row.limit) : {};
+    // W4 and W5 return a result to compare with PyTorch's: a timing of a wrong result is not kept.
+    if (o.check !== undefined && p.check !== undefined && Math.abs(o.check - p.check) > 1e-3 * Math.max(1, Math.abs(p.check))) {
+      o.error = `result ${o.check} differs from PyTorch's ${p.check}`;
+    }
+    (row.runs ??= []).push({ o, p, l });
+    const said = [o.error ? `failed: ${o.error}` : `ours ${fmt(o.value)} ${o.unit}`];
+    if (row.peer) said.push(`PyTorch ${p.error ?? fmt(p.value)}`);
+    if (row.limit) said.push(`limit ${l.error ?? fmt(l.value)}`);
+    console.log(said.join(", ") + (!o.error && p.value !== undefined ? ` → ${ratioOf(o, p).toFixed(2)}×` : ""));
   }
 }
+peer.close();
 
-const rows = [
-  ...sizes.map((n) => [`W1 matmul ${n}³ f32`, `W1-${n}`, `sgemm${n}`]),
-  ["W2 eager add, 4 elements, cache hit", "W2"],
-  ["W3 tanh(x*1.5+0.5)*sigmoid(x)-x/3, 1M, eager", "W3"],
-  ["W4 MLP 784-512-512-10 b128, forward + CE loss", "W4"],
-  ["W5 transformer fwd d256 h4 L4 s128 b8", "W5"],
-  ["W6 sum over last axis, 4096² f32", "W6", "copy"],
-  ["first call of a new eager unit (softmax)", "first"],
-];
-const fmt = (v) => (v === undefined ? "—" : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toPrecision(3));
+/** Medians over the rounds that measured a value (undefined if none did). */
+function medianOf(values) {
+  const measured = values.filter((v) => v !== undefined);
+  return measured.length ? median(measured) : undefined;
+}
+
 const table = [
   "| workload | unit | torch-pjrt | PyTorch | ours vs PyTorch | % of machine limit |",
   "|---|---|---|---|---|---|",
 ];
-for (const [label, key, limitKey] of rows) {
-  const o = ours[key];
-  const p = pt[key];
-  if (o?.error) {
-    table.push(`| ${label} | | not measured: ${o.error} | ${fmt(p?.value)} | | |`);
+for (const { label, runs } of rows) {
+  const failed = runs.find((run) => run.o.error);
+  const pt = medianOf(runs.map((run) => run.p.value));
+  if (failed) {
+    table.push(`| ${label} | | not measured: ${failed.o.error} | ${fmt(pt)} | | |`);
     continue;
   }
-  const ratio = p?.value === undefined ? "—" : `${(o.higherIsBetter ? o.value / p.value : p.value / o.value).toFixed(2)}×`;
-  const limit = peer.limits?.[limitKey];
-  const pct = limit ? `${((100 * o.value) / limit.value).toFixed(1)}% of ${fmt(limit.value)} ${limit.unit}` : "";
-  table.push(`| ${label} | ${o.unit} | ${fmt(o.value)} | ${fmt(p?.value)} | ${ratio} | ${pct} |`);
+  const mine = medianOf(runs.map((run) => run.o.value));
+  const ratios = runs.filter((run) => run.p.value !== undefined).map((run) => ratioOf(run.o, run.p));
+  const range = ratios.length > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
+  const ratio = ratios.length ? `${median(ratios).toFixed(2)}×${range}` : "—";
+  const limits = runs.map((run) => run.l.value).filter((v) => v !== undefined);
+  const limit = limits.length ? Math.max(...limits) : undefined;
+  const pct = limit ? `${((100 * mine) / limit).toFixed(1)}% of ${fmt(limit)} ${runs.find((run) => run.l.unit).l.unit}` : "";
+  table.push(`| ${label} | ${runs[0].o.unit} | ${fmt(mine)} | ${fmt(pt)} | ${ratio} | ${pct} |`);
 }
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const header = [
   `Run ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB,`,
-  `load average ${os.loadavg()[0].toFixed(1)}; Node ${process.version}; PyTorch ${pt.version ?? `not measured (${pt.error})`};`,
+  `load average ${os.loadavg()[0].toFixed(1)}; Node ${process.version}; PyTorch ${peer.torch ?? `not measured (${peer.error})`};`,
   `numpy ${peer.numpy ?? "—"}; ${threads} threads for the peers, ${process.env.TORCH_PJRT_CPU_THREADS} for torch-pjrt's CPU plugin.`,
-  `"ours vs PyTorch" > 1 means we are faster. Medians after warm-up; results checked before timing.`,
+  `${rounds} round${rounds > 1 ? "s" : ""}, each workload measured ours then PyTorch (then its machine limit) back to back;`,
+  `ours and PyTorch are medians over the rounds, ratio = median of per-round ratios (range in brackets),`,
+  `machine limit = best round.`,
+  `Each measurement: median after warm-up over ≥ 5 reps and ≥ ${timing.minMs} ms (4096³ matmul: 1 rep).`,
+  `"ours vs PyTorch" > 1 means we are faster. Results checked before timing.`,
 ].join("\n");
 console.log(`\n${header}\n\n${table.join("\n")}`);
 

@@ -7,13 +7,18 @@ export function detValues(n, seed, scale = 1) {
   return out;
 }
 
+/** The middle value; the mean of the two middle ones for an even count (as Python's statistics.median). */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** timeIt's default minimum time per measurement; the runner lowers it when it measures several rounds. */
+export const timing = { minMs: 1000 };
+
 /** Runs `once` after `warmup` calls until `minReps` samples and `minMs` elapsed (or `maxMs`); median ms. */
-export function timeIt(once, { warmup = 1, minReps = 5, minMs = 1000, maxMs = 20000 } = {}) {
+export function timeIt(once, { warmup = 1, minReps = 5, minMs = timing.minMs, maxMs = 20000 } = {}) {
   for (let i = 0; i < warmup; i++) once();
   const times = [];
   const start = performance.now();
