@@ -330,7 +330,24 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
     pool->parallelFor(batch, [&](int64_t p) { gemmBlock(plan, blockOf(p)); });
     return;
   }
-  for (int64_t p = 0; p < batch; ++p) gemmShared(plan, blockOf(p), *pool, tasks);
+  for (int64_t p = 0; p < batch; ++p) {
+    const Block<T> x = blockOf(p);
+    // One block of rows (a batch of 128 against a weight matrix): each task takes its own columns and
+    // packs only those of B, which then stay in its core's cache; A is small enough to pack twice.
+    if (x.m <= plan.mc && x.n >= threads * 4 * plan.kernel.nr) {
+      const int64_t panels = ceilDiv(x.n, plan.kernel.nr);
+      pool->parallelFor(threads, [&](int64_t t) {
+        const int64_t j0 = plan.kernel.nr * (panels * t / threads), j1 = std::min(x.n, plan.kernel.nr * (panels * (t + 1) / threads));
+        Block<T> part = x;
+        part.n = j1 - j0;
+        part.b += j0 * x.bCol;
+        part.c += j0 * x.cCol;
+        gemmBlock(plan, part);
+      });
+      continue;
+    }
+    gemmShared(plan, x, *pool, tasks);
+  }
 }
 
 template void gemm<float>(int64_t, int64_t, int64_t, const StridedMatrices<float>&, const StridedMatrices<float>&,

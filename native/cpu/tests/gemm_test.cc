@@ -194,14 +194,18 @@ TEST(gemm_f64_bit_identical_for_every_thread_count) { threadCountsAgree<double>(
 
 TEST(gemm_shared_panels_split_over_threads) {
   // Batches smaller than the task count share B's panels: row pieces, column pieces when the rows
-  // run out, several nc blocks (k large enough to shrink nc), remainder tiles, transposed operands.
-  ThreadPool two(2), three(3);
-  for (ThreadPool* pool : {&two, &three})
+  // run out, remainder tiles, transposed operands. At most one block of rows (m <= mc): each thread
+  // takes its own columns, over several nc blocks when k is large enough to shrink nc.
+  ThreadPool two(2), three(3), five(5);
+  GemmOptions smallRowBlocks;
+  smallRowBlocks.mc = 24;
+  for (ThreadPool* pool : {&two, &three, &five})
     for (int t = 0; t < 4; ++t) {
       const bool ta = t & 1, tb = t & 2;
       checkProduct<float>("f32 shared rows", {301, 77, 130}, 1, ta, tb, 3, pool, {});
-      checkProduct<float>("f32 shared columns", {10, 700, 64}, 2, ta, tb, 0, pool, {});
-      checkProduct<float>("f32 shared nc blocks", {9, 2100, 1030}, 1, ta, tb, 1, pool, {});
+      checkProduct<float>("f32 shared columns", {50, 700, 64}, 1, ta, tb, 0, pool, smallRowBlocks);
+      checkProduct<float>("f32 columns per thread", {10, 700, 64}, 2, ta, tb, 0, pool, {});
+      checkProduct<float>("f32 columns per thread, nc blocks", {9, 2100, 1030}, 1, ta, tb, 1, pool, {});
       checkProduct<double>("f64 shared rows", {151, 45, 90}, 3, ta, tb, 2, pool, {});
     }
 }
