@@ -28,14 +28,29 @@ export class Graph {
     return this.avals.length - 1;
   }
 
-  /** Appends a node and returns the ids of its outputs. */
+  /** Output ids of the nodes added so far, by primitive, params and inputs (see addNode). */
+  readonly #seen = new Map<string, number[]>();
+
+  /**
+   * Appends a node and returns the ids of its outputs. Every primitive is a pure function, so a node
+   * that repeats an earlier one (same primitive, params and inputs) returns that node's outputs
+   * instead: an API op that builds exp(z) twice computes it once. Nodes without inputs (constants,
+   * iota) are not looked up: their params may be large and they cost nothing to repeat.
+   */
   addNode<P extends Prim>(prim: P, params: PrimParams[P], inputs: readonly number[], outputs: readonly Aval[]): number[] {
+    const key = inputs.length === 0 ? undefined : `${prim}|${inputs.join(",")}|${JSON.stringify(params, bigintsAsText)}`;
+    const earlier = key === undefined ? undefined : this.#seen.get(key);
+    if (earlier !== undefined) return earlier;
     this.nodes.push({ prim, params, inputs, outputs } as Node);
     const first = this.avals.length;
     this.avals.push(...outputs);
-    return outputs.map((_, k) => first + k);
+    const ids = outputs.map((_, k) => first + k);
+    if (key !== undefined) this.#seen.set(key, ids);
+    return ids;
   }
 }
+
+const bigintsAsText = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? `${value}n` : value);
 
 const wireType = (a: Aval) => ({ type: dtypes[a.dtype].pjrt, dims: [...a.shape] });
 

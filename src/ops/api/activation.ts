@@ -13,22 +13,24 @@ export interface SoftmaxOptions {
   dtype?: DType;
 }
 
-function shifted(op: string, x: Tracer, dim: number, dtype: DType | undefined): { z: Tracer; sumExp: Tracer; d: number } {
+/** z = x − max along dim, exp(z), and the sum of exp(z) along dim broadcast back to x's shape. */
+function shifted(op: string, x: Tracer, dim: number, dtype: DType | undefined): { z: Tracer; expZ: Tracer; sumExp: Tracer } {
   const t = dtype === undefined ? x : e.convert(x, dtypeInfo(dtype).name);
   if (!isFloating(t.dtype)) throw new DTypeError(`${op}: expected a floating dtype, got ${t.dtype} (pass { dtype: "float32" } or convert first)`);
   const d = normDim(op, dim, t.ndim);
   const rank = t.ndim;
   if (rank === 0) {
-    const zero = e.full(0, t.dtype);
-    return { z: e.sub(t, t), sumExp: e.exp(zero), d };
+    const z = e.sub(t, t);
+    return { z, expZ: e.exp(z), sumExp: e.exp(e.full(0, t.dtype)) };
   }
   const kept = t.shape.map((s, i) => (i === d ? 1 : s));
   const m = e.reshape(e.reduce("max", t, [d]), kept);
   // A row of −inf has max −inf; use 0 there so the result is NaN-free where PyTorch's is.
   const finite = e.select(e.isFinite(m), m, e.full(0, t.dtype, kept));
   const z = e.sub(t, e.broadcastTo(finite, t.shape));
-  const sumExp = e.reshape(e.reduce("sum", e.exp(z), [d]), kept);
-  return { z, sumExp: e.broadcastTo(sumExp, t.shape), d };
+  const expZ = e.exp(z);
+  const sumExp = e.reshape(e.reduce("sum", expZ, [d]), kept);
+  return { z, expZ, sumExp: e.broadcastTo(sumExp, t.shape) };
 }
 
 
@@ -36,8 +38,8 @@ function shifted(op: string, x: Tracer, dim: number, dtype: DType | undefined): 
 export function softmax(a: Tensor, dim: number, options: SoftmaxOptions = {}): Tensor {
   checkTensor("softmax", a);
   return run("softmax", [a], `${dim}|${options.dtype ?? ""}`, ([x]) => {
-    const { z, sumExp } = shifted("softmax", x as Tracer, dim, options.dtype);
-    return e.div(e.exp(z), sumExp);
+    const { expZ, sumExp } = shifted("softmax", x as Tracer, dim, options.dtype);
+    return e.div(expZ, sumExp);
   });
 }
 
