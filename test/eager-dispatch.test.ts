@@ -4,6 +4,9 @@ import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
 import { promoteTypes, resultType, type PromotionOperand } from "../src/dtype.js";
 import { addon } from "../src/runtime/addon.js";
+import * as e from "../src/ops/emit.js";
+import type { Tensor } from "../src/tensor.js";
+import { dispatch } from "../src/trace/eager.js";
 import { eagerSuite, missing, scoped } from "./eager/helpers.js";
 
 const test = missing ? it.skip : it;
@@ -207,6 +210,16 @@ describe("eager dispatch", () => {
       expect(b).not.toBe(a);
       a.dispose();
       expect(b.tolist()).toEqual([1, 2, 3]);
+    });
+  });
+
+  test("a unit whose outputs are one value (repeated nodes merged) returns separate tensors", () => {
+    scoped(() => {
+      const a = torch.tensor([0, 1, 2], { dtype: "float32" });
+      const [p, q] = dispatch("twoExps", "", [a], ([x]) => [e.exp(x!), e.exp(x!)]) as Tensor[];
+      expect(p).not.toBe(q);
+      p!.dispose();
+      expect(Array.from(q!.dataSync() as Float32Array)).toEqual([0, 1, 2].map((v) => Math.fround(Math.exp(v))));
     });
   });
 });

@@ -97,6 +97,16 @@ describe("the primitive table", () => {
     });
   });
 
+  it("a node that repeats an earlier one (primitive, params, inputs) is recorded once", () => {
+    const { graph } = trace([f32(3, 3), f32(3, 3)], ([a, b]) => {
+      const twice = e.add(e.exp(a!), e.exp(a!)); // one exp, added to itself
+      return [twice, e.exp(b!), e.transpose(a!, [1, 0]), e.transpose(a!, [1, 0]), e.transpose(e.transpose(a!, [1, 0]), [1, 0])];
+    });
+    expect(graph.nodes.map((n) => n.prim)).toEqual(["exp", "add", "exp", "transpose", "transpose"]);
+    expect(graph.nodes[1]!.inputs).toEqual([2, 2]);
+    expect(graph.outputs).toEqual([3, 4, 5, 5, 6]);
+  });
+
   (missing ? it.skip : it)("the addon prints the graph as a generic-form module with array<i64> lists", () => {
     const { graph } = trace([f32(2, 3)], ([a]) => e.reduce("max", e.transpose(a!, [1, 0]), [1]));
     const text = addon().printGraph(toNative(graph));
