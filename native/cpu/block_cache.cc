@@ -1,15 +1,10 @@
 #include "block_cache.h"
 
-#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <new>
 #include <unordered_map>
 #include <vector>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace tpjrt::cpu {
 
@@ -28,38 +23,6 @@ BlockCache& cache() {
 
 bool cacheable(size_t bytes) { return bytes >= kCachedBlockMin && bytes <= kCachedBlockMax; }
 
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-// Blocks from kHugeBlockMin on get a mapping of their own, aligned to 2 MiB and advised to use
-// transparent huge pages where the system leaves that to each program (`madvise` mode): one TLB entry
-// and one page fault per 2 MiB instead of 512. Their own mapping, not malloc's: advice on malloc's
-// heap outlives the block, and the small blocks later carved from it each faulted (and zeroed) a
-// whole 2 MiB page.
-constexpr size_t kHugePage = size_t(2) << 20;
-constexpr size_t kHugeBlockMin = 2 * kHugePage;
-
-size_t mappedSize(size_t bytes) { return (bytes + kHugePage - 1) & ~(kHugePage - 1); }
-
-void* systemAllocate(size_t bytes) {
-  if (bytes < kHugeBlockMin) return std::malloc(bytes);
-  const size_t size = mappedSize(bytes), span = size + kHugePage;
-  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  const uintptr_t start = reinterpret_cast<uintptr_t>(raw), aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
-  if (aligned > start) munmap(raw, aligned - start);
-  if (start + span > aligned + size) munmap(reinterpret_cast<void*>(aligned + size), start + span - aligned - size);
-  madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);  // a hint: its failure changes nothing
-  return reinterpret_cast<void*>(aligned);
-}
-
-void systemFree(void* block, size_t bytes) {
-  if (bytes < kHugeBlockMin) return std::free(block);
-  munmap(block, mappedSize(bytes));
-}
-#else
-void* systemAllocate(size_t bytes) { return std::malloc(bytes); }
-void systemFree(void* block, size_t) { std::free(block); }
-#endif
-
 // Frees kept blocks of other sizes, those holding the most bytes first, until `bytes` more fit: what
 // a workload frees now is likelier to be asked for again than what an earlier one left.
 void evictForRoom(BlockCache& c, size_t bytes) {
@@ -70,7 +33,7 @@ void evictForRoom(BlockCache& c, size_t bytes) {
           (most == c.free.end() || it->first * it->second.size() > most->first * most->second.size()))
         most = it;
     if (most == c.free.end()) return;
-    systemFree(most->second.back(), most->first);
+    std::free(most->second.back());
     most->second.pop_back();
     c.held -= most->first;
   }
@@ -91,7 +54,7 @@ void* allocateBlock(size_t bytes) {
       return block;
     }
   }
-  void* block = systemAllocate(bytes);
+  void* block = std::malloc(bytes);
   if (!block) throw std::bad_alloc();
   return block;
 }
@@ -112,7 +75,7 @@ void releaseBlock(void* block, size_t bytes) noexcept {
       }
     }
   }
-  systemFree(block, bytes);
+  std::free(block);
 }
 
 size_t cachedBlockBytes() {

@@ -1,8 +1,7 @@
 // Storage for literal bytes. Large blocks freed by one execute are kept for the next one of the same
 // size, so the steady state of a model run neither maps fresh pages (and takes their page faults) nor
 // returns them to the system. When the cache is full, blocks of other sizes make room for the one
-// being freed. Small blocks go straight to malloc; blocks of 4 MiB and more get a mapping of their
-// own that asks for transparent huge pages.
+// being freed. Small blocks go straight to malloc.
 #pragma once
 
 #include <cstddef>

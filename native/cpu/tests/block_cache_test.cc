@@ -1,10 +1,5 @@
 // The block cache hands a freed large block to the next request of its size, keeps nothing small or
 // beyond its limit, and literal storage goes through it.
-#include <cstdint>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
-#include <string>
 #include <vector>
 
 #include "block_cache.h"
@@ -69,39 +64,6 @@ TEST(literal_bytes_come_from_the_cache) {
   Bytes again(size, 7);
   CHECK(again.data() == block);
   CHECK(again[size - 1] == 7);
-}
-
-// The VmFlags line of the mapping that holds `address` in /proc/self/smaps ("" if none is found).
-static std::string vmFlagsAt(const void* address) {
-  std::ifstream smaps("/proc/self/smaps");
-  const uintptr_t at = reinterpret_cast<uintptr_t>(address);
-  std::string line;
-  bool inside = false;
-  while (std::getline(smaps, line)) {
-    uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    std::istringstream head(line);
-    if (head >> std::hex >> begin >> dash >> end && dash == '-') inside = begin <= at && at < end;
-    else if (inside && line.rfind("VmFlags:", 0) == 0) return line;
-  }
-  return "";
-}
-
-TEST(large_blocks_ask_for_huge_pages) {
-  if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) {
-    std::puts("skipped: this system has no transparent huge pages");
-    return;
-  }
-  const size_t size = size_t(8) << 20;
-  void* block = allocateBlock(size);
-  const uintptr_t page = uintptr_t(2) << 20;
-  const void* inner = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(block) + page - 1) & ~(page - 1));
-  const std::string flags = vmFlagsAt(inner);
-  CHECK(flags.find(" hg") != std::string::npos);  // MADV_HUGEPAGE's mark
-  releaseBlock(block, size);
-  void* small = allocateBlock(kCachedBlockMin);
-  CHECK(vmFlagsAt(small).find(" hg") == std::string::npos);
-  releaseBlock(small, kCachedBlockMin);
 }
 
 TEST_MAIN()
