@@ -243,7 +243,9 @@ class Evaluator {
       return set(op.results[0], Value(attr, &attr->dense));  // shares the attribute's bytes
     Literal out = makeLiteral(result);
     if (value.bytes.size() == width) {
-      for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, value.bytes.data(), width);
+      const void* from = value.bytes.data();
+      const bool repeated = true;
+      copyLoop(width)(&from, &repeated, out.bytes.data(), int64_t(out.bytes.size() / width));
     } else if (value.bytes.size() == out.bytes.size()) {
       out.bytes = value.bytes;
     } else {

@@ -74,7 +74,7 @@ struct Attribute {
   std::vector<int64_t> ints;                 // I64Array
   std::vector<bool> bools;                   // BoolArray
   std::vector<AttributePtr> items;           // Array (e.g. precision_config)
-  Literal dense;                             // Dense: value with its tensor type
+  Literal dense;                             // Dense: value with its tensor type; a splat holds one element
   std::map<std::string, AttributePtr> fields;  // Struct
   TensorType type;                           // Type (and the type of Int/Float when written `: i32`)
 };

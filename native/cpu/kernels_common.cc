@@ -4,6 +4,7 @@
 namespace tpjrt::cpu {
 
 int64_t readIndex(const Literal& l, int64_t i) {
+  if (l.bytes.size() == byteWidth(l.type.element)) i = 0;  // a splat attribute holds one element
   return dispatchType(l.type.element, [&](auto tag) -> int64_t {
     using S = decltype(tag);
     if constexpr (kIsInt<S>) {

@@ -142,12 +142,6 @@ void parseNested(Literal& lit, size_t level, int64_t& next, Scanner& s) {
             " but " + typeString(lit.type) + " needs " + std::to_string(dims[level]));
 }
 
-// Fills `bytes` with copies of its first `width` bytes, doubling the copied run each time.
-void repeatFirst(Bytes& bytes, size_t width) {
-  for (size_t have = width; have > 0 && have < bytes.size(); have *= 2)
-    std::memcpy(bytes.data() + have, bytes.data(), std::min(have, bytes.size() - have));
-}
-
 void parseHexLiteral(Literal& lit, const std::string& hex, Scanner& s) {
   if (hex.size() < 2 || hex.substr(0, 2) != "0x" || hex.size() % 2 != 0)
     s.error("hex literal must be \"0x\" followed by pairs of hex digits");
@@ -167,8 +161,7 @@ void parseHexLiteral(Literal& lit, const std::string& hex, Scanner& s) {
     };
     raw[i] = static_cast<uint8_t>(hexVal(hex[2 + 2 * i]) * 16 + hexVal(hex[3 + 2 * i]));
   }
-  std::memcpy(lit.bytes.data(), raw.data(), std::min(n, total));
-  repeatFirst(lit.bytes, n);
+  std::memcpy(lit.bytes.data(), raw.data(), std::min(n, total));  // one element for a splat (see Attribute::dense)
   if (lit.type.element == ElementType::Pred)
     for (auto& b : lit.bytes) b = b != 0;
 }
@@ -300,7 +293,9 @@ Literal Parser::parseDenseLiteral(int line) {
       s.error("hex literal has " + std::to_string(have) + " bytes but " + typeString(lit.type) + " needs " +
               std::to_string(bytes));
   }
-  lit.bytes.assign(static_cast<size_t>(bytes), 0);
+  // A splat (one value written for every element) keeps just that value: see Attribute::dense.
+  const bool splat = c != '>' && c != '[' && (c != '"' || (hex.size() - 2) / 2 == byteWidth(lit.type.element));
+  lit.bytes.assign(splat && n > 0 ? byteWidth(lit.type.element) : static_cast<size_t>(bytes), 0);
   if (c == '>') {
     if (n != 0) s.error("empty dense literal for " + typeString(lit.type));
   } else if (c == '"') {
@@ -311,10 +306,7 @@ Literal Parser::parseDenseLiteral(int line) {
     parseNested(lit, 0, next, s);
   } else {
     std::string tok = scalarToken(s);
-    if (n > 0) {
-      storeElement(lit, 0, tok, s);
-      repeatFirst(lit.bytes, byteWidth(lit.type.element));
-    }
+    if (n > 0) storeElement(lit, 0, tok, s);
   }
   s.expect('>');
   if (s.pos() != contentEnd) s.error("unexpected text in dense literal");

@@ -186,7 +186,8 @@ void constant(const OpCheck& c) {
   if (!v || v->kind != Attribute::Kind::Dense) c.fail("missing dense attribute value");
   if (v->dense.type != c.out())
     c.fail("value type " + typeString(v->dense.type) + " differs from result type " + typeString(c.out()));
-  if (v->dense.bytes.size() != static_cast<size_t>(numElements(c.out())) * byteWidth(c.out().element))
+  const size_t width = byteWidth(c.out().element), bytes = v->dense.bytes.size();
+  if (bytes != static_cast<size_t>(numElements(c.out())) * width && !(bytes == width && numElements(c.out()) > 0))
     c.fail("value holds the wrong number of bytes");
 }
 
