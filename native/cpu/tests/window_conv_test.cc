@@ -134,6 +134,38 @@ TEST(reduce_window_2d_max_with_dilations_matches_definition) {
   checkNear(std::vector<double>(got.begin(), got.end()), wantSum, "i32 sum with init in holes");
 }
 
+TEST(reduce_window_prefix_windows_run_as_scans_with_the_window_results) {
+  // Prefix windows (cumsum's shape) along either dimension of a 4 × 6 input: with init 0 they run as a
+  // scan, whose float32 results must be the left folds bit for bit; with init 100 (100 + 100 is not
+  // 100) they take the window path, where every padded position adds the init again.
+  const int64_t h = 4, w = 6;
+  std::vector<float> x(size_t(h * w));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.1f * float(i * 7 % 13) - 0.35f;
+  for (int along = 0; along < 2; ++along) {
+    const int64_t len = along == 0 ? h : w;
+    const std::string pad = along == 0 ? "[[" + std::to_string(h - 1) + ", 0], [0, 0]]" : "[[0, 0], [" + std::to_string(w - 1) + ", 0]]";
+    const std::string window = along == 0 ? "4, 1" : "1, 6";
+    const std::string attrs = "window_dimensions = array<i64: " + window + ">, padding = dense<" + pad + "> : tensor<2x2xi64>";
+    auto r = runText(reduceWindowModule("add", "tensor<4x6xf32>", "tensor<f32>", "tensor<4x6xf32>", attrs), {f32({h, w}, x), f32({}, {0})});
+    std::vector<float> want(x.size());
+    for (int64_t i = 0; i < h; ++i)
+      for (int64_t j = 0; j < w; ++j) {
+        const int64_t k = along == 0 ? i : j;
+        float acc = 0;
+        for (int64_t t = 0; t <= k; ++t) acc += x[size_t(along == 0 ? t * w + j : i * w + t)];
+        want[size_t(i * w + j)] = acc;
+      }
+    CHECK(read<float>(r[0]) == want);
+    auto r100 = runText(reduceWindowModule("add", "tensor<4x6xf32>", "tensor<f32>", "tensor<4x6xf32>", attrs), {f32({h, w}, x), f32({}, {100})});
+    auto got = read<float>(r100[0]);
+    for (int64_t i = 0; i < h; ++i)
+      for (int64_t j = 0; j < w; ++j) {
+        const int64_t k = along == 0 ? i : j;
+        CHECK(std::fabs(got[size_t(i * w + j)] - (want[size_t(i * w + j)] + 100.0f * float(len - k))) < 1e-3f);
+      }
+  }
+}
+
 TEST(reduce_window_two_operands_cumulative_argmax) {
   // Running maximum with its last index along a row of 5: window 5, padding 4 on the left.
   const char* text = R"(func.func public @main(%v: tensor<5xf32>, %i: tensor<5xi32>) -> (tensor<5xf32>, tensor<5xi32>) {

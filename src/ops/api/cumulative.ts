@@ -1,7 +1,7 @@
 /**
  * @file Cumulative ops along one dim: cumsum, cumprod, cummax, cummin, logcumsumexp. Each is one
  * reduce_window whose window covers the whole dim, padded on the low side so that output i sees
- * inputs 0..i (quadratic in the dim's length; a scan is a later optimization).
+ * inputs 0..i (the CPU plugin runs such a window as a scan, in time linear in the dim's length).
  */
 import { type DType, defaultIntDType, dtypeInfo, isFloating } from "../../dtype.js";
 import { DTypeError } from "../../runtime/errors.js";
