@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "kernels.h"
+#include "sort_native.h"
 
 namespace tpjrt::cpu {
 
@@ -71,6 +72,9 @@ class Sorter {
     length_ = dims[size_t(dim)];
   }
 
+  int64_t outer() const { return outer_; }
+  int64_t inner() const { return inner_; }
+  int64_t length() const { return length_; }
   int64_t base(int64_t slice) const { return (slice / inner_) * length_ * inner_ + slice % inner_; }
   int64_t flat(int64_t slice, int64_t position) const { return base(slice) + position * inner_; }
 
@@ -228,7 +232,8 @@ std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBo
   for (const Literal* x : in)
     if (x->type.dims != in[0]->type.dims) fail("inputs must have one shape");
   Sorter sorter(op, in, less);
-  const std::vector<int64_t> perm = sorter.run();
+  std::optional<std::vector<int64_t>> fast = sortPermutation(op, *in[0], sorter.outer(), sorter.length(), sorter.inner());
+  const std::vector<int64_t> perm = fast ? std::move(*fast) : sorter.run();
   const auto& dims = in[0]->type.dims;
   std::vector<Literal> results;
   for (size_t x = 0; x < n; ++x) {

@@ -409,7 +409,9 @@ TEST(sort_integer_types_against_std_stable_sort) {
 }
 
 TEST(sort_one_long_slice_cut_along_the_merge_path) {
-  // One slice of 50000: the later passes cut each merge into pieces (see kernels_sort.cc).
+  // One slice of 50000. The comparator the lowering prints takes the C++ stable sort
+  // (sort_native.cc); the same order written with one more op takes the general path, whose later
+  // passes cut each merge into pieces (kernels_sort.cc). Both must give std::stable_sort's order.
   std::mt19937 rng(11);
   const int64_t n = 50000;
   std::vector<float> keys(static_cast<size_t>(n));
@@ -426,6 +428,10 @@ TEST(sort_one_long_slice_cut_along_the_merge_path) {
     return x < y || (std::isnan(y) && !std::isnan(x));
   });
   CHECK(read<int32_t>(out[1]) == want);
+  const std::string unrecognised = std::string(kAscendingF32).replace(std::string(kAscendingF32).find("stablehlo.return %less"), 22,
+      "%yes = stablehlo.constant dense<true> : tensor<i1>\n    %also = stablehlo.and %less, %yes : tensor<i1>\n    stablehlo.return %also");
+  auto general = sortText({f32({n}, keys), make(ElementType::S32, {n}, payload)}, 0, unrecognised);
+  CHECK(read<int32_t>(general[1]) == want);
 }
 
 TEST(sort_small_types_and_bool) {

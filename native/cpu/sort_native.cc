@@ -1,0 +1,112 @@
+// sort with a comparator the plugin recognises, run as a stable sort of each slice in C++ instead of
+// merges that evaluate the comparator region in lockstep (kernels_sort.cc). Two comparators on the
+// first operand pair are recognised, exactly as written (any other shape takes the general path):
+//   integers and i1:  compare(a, b) LT or GT
+//   f32 and f64:      or(compare(a, b) LT, and(compare(b, b) NE, compare(a, a) EQ))   NaN last
+//                     or(compare(a, b) GT, and(compare(a, a) NE, compare(b, b) EQ))   NaN first
+// (the second is what torch-pjrt's sort emits; both are strict weak orders, NaNs equivalent).
+#include "sort_native.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "interpreter_plan.h"
+#include "thread_pool.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+struct Recognised {
+  bool descending = false;
+};
+
+std::string directionAt(const Op& op) {
+  auto it = op.attrs.find("comparison_direction");
+  return it == op.attrs.end() || !it->second || it->second->kind != Attribute::Kind::Symbol ? "" : it->second->s;
+}
+
+bool plainCompare(const Op& op) {
+  auto it = op.attrs.find("compare_type");
+  return op.name == "stablehlo.compare" && op.operands.size() == 2 && op.results.size() == 1 &&
+         (it == op.attrs.end() || (it->second && (it->second->s == "FLOAT" || it->second->s == "SIGNED" || it->second->s == "UNSIGNED")));
+}
+
+bool isCompare(const Op& op, int lhs, int rhs, const char* direction) {
+  return plainCompare(op) && op.operands[0] == lhs && op.operands[1] == rhs && directionAt(op) == direction;
+}
+
+bool isLogical(const Op& op, const char* name, int lhs, int rhs) {
+  return op.name == name && op.operands.size() == 2 && op.operands[0] == lhs && op.operands[1] == rhs && op.results.size() == 1;
+}
+
+std::optional<Recognised> recognise(const Op& sort, ElementType key) {
+  if (sort.regions.size() != 1) return std::nullopt;
+  const Region& r = sort.regions[0];
+  if (r.args.size() < 2 || r.ops.empty() || !isTerminator(r.ops.back()) || r.ops.back().operands.size() != 1)
+    return std::nullopt;
+  const int a = r.args[0], b = r.args[1], result = r.ops.back().operands[0];
+  const size_t body = r.ops.size() - 1;
+  const bool integral = key == ElementType::Pred || isInteger(key);
+  if (integral && body == 1 && r.ops[0].results[0] == result) {
+    if (isCompare(r.ops[0], a, b, "LT")) return Recognised{false};
+    if (isCompare(r.ops[0], a, b, "GT")) return Recognised{true};
+    return std::nullopt;
+  }
+  if ((key != ElementType::F32 && key != ElementType::F64) || body != 5) return std::nullopt;
+  const Op &lt = r.ops[0], &nan = r.ops[1], &num = r.ops[2], &nanSide = r.ops[3], &less = r.ops[4];
+  for (int descending = 0; descending < 2; ++descending) {
+    const int nanArg = descending ? a : b, numArg = descending ? b : a;
+    if (isCompare(lt, a, b, descending ? "GT" : "LT") && isCompare(nan, nanArg, nanArg, "NE") &&
+        isCompare(num, numArg, numArg, "EQ") && isLogical(nanSide, "stablehlo.and", nan.results[0], num.results[0]) &&
+        isLogical(less, "stablehlo.or", lt.results[0], nanSide.results[0]) && less.results[0] == result)
+      return Recognised{descending != 0};
+  }
+  return std::nullopt;
+}
+
+// The comparator's "a goes before b" on keys of type S.
+template <class S>
+bool before(S a, S b, bool descending) {
+  if constexpr (std::is_floating_point_v<S>) {
+    if (descending) return a > b || (std::isnan(a) && !std::isnan(b));
+    return a < b || (std::isnan(b) && !std::isnan(a));
+  } else {
+    return descending ? b < a : a < b;
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<int64_t>> sortPermutation(const Op& op, const Literal& key, int64_t outer, int64_t length,
+                                                    int64_t inner) {
+  const std::optional<Recognised> order = recognise(op, key.type.element);
+  if (!order) return std::nullopt;
+  std::vector<int64_t> perm(size_t(outer * inner * length));
+  dispatchType(key.type.element, [&](auto tag) {
+    using S = decltype(tag);
+    if constexpr (kIsInt<S> || std::is_same_v<S, float> || std::is_same_v<S, double>) {
+      const S* x = elements<S>(key);
+      parallelRange(outer * inner, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(length, 1)), [&](int64_t s0, int64_t s1) {
+        for (int64_t s = s0; s < s1; ++s) {
+          const S* slice = x + (s / inner) * length * inner + s % inner;
+          int64_t* p = perm.data() + s * length;
+          std::iota(p, p + length, int64_t(0));
+          std::stable_sort(p, p + length, [&](int64_t i, int64_t j) { return before(slice[i * inner], slice[j * inner], order->descending); });
+        }
+      });
+    } else if constexpr (kIsPred<S>) {
+      const S* x = elements<S>(key);
+      for (int64_t s = 0; s < outer * inner; ++s) {
+        const S* slice = x + (s / inner) * length * inner + s % inner;
+        int64_t* p = perm.data() + s * length;
+        std::iota(p, p + length, int64_t(0));
+        std::stable_sort(p, p + length, [&](int64_t i, int64_t j) { return before(slice[i * inner].v, slice[j * inner].v, order->descending); });
+      }
+    }
+  });
+  return perm;
+}
+
+}  // namespace tpjrt::cpu
