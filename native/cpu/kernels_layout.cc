@@ -55,10 +55,10 @@ Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result) {
     using S = decltype(tag);
     Literal out = uninitializedLiteral(result);
     S* o = elements<S>(out);
-    for (int64_t i = 0; i < count; ++i) {
-      S v = Num<S>::store(convertValue<S>(i));
-      for (int64_t a = 0; a < outer; ++a) std::fill_n(o + (a * count + i) * inner, inner, v);
-    }
+    std::vector<S> values(static_cast<size_t>(count));
+    for (int64_t i = 0; i < count; ++i) values[size_t(i)] = Num<S>::store(convertValue<S>(i));
+    for (int64_t a = 0; a < outer; ++a)  // in memory order
+      for (int64_t i = 0; i < count; ++i) std::fill_n(o + (a * count + i) * inner, inner, values[size_t(i)]);
     return out;
   });
 }

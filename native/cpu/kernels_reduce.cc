@@ -1,12 +1,14 @@
 // reduce. A body that is one commutative binary op (add, multiply, maximum, minimum, and, or, xor) on
 // one input runs as a typed, vectorisable loop: over contiguous rows when the reduced dimensions are
 // innermost, else over columns of the input in place (see columnPlan). Any other body is evaluated by the interpreter over whole vectors of
-// output lanes at a time: step k feeds the k-th reduced slice of every input to all lanes at once.
+// output lanes at a time: step k feeds the k-th reduced slice of every input to all lanes at once —
+// except the argmax/argmin body, which has a typed loop of its own (reduce_arg.cc).
 #include <algorithm>
 #include <memory>
 #include <optional>
 
 #include "isa_loops.h"
+#include "reduce_arg.h"
 #include "thread_pool.h"
 
 namespace tpjrt::cpu {
@@ -279,6 +281,8 @@ std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const Reduce
   }
   for (size_t i = 0; i < n; ++i)
     if (numElements(op.resultTypes[i]) != lanes) fail("result shape does not match the kept dimensions");
+  if (reducedDims.size() == 1)
+    if (auto found = argReduce(op, in, reducedDims[0])) return std::move(*found);
 
   auto lanesFirst = reducedDims;
   lanesFirst.insert(lanesFirst.end(), keptDims.begin(), keptDims.end());

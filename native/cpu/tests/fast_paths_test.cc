@@ -1,7 +1,8 @@
 // The interpreter's fast paths agree with its generic ones: single-op reduce bodies against the lane-mode
 // evaluation of the same body (a two-input reduce always takes the generic path), the float32
 // exp/logistic/tanh/erf loops (within two ulps) against the float64 kernels rounded to float32, and splat operands kept as one
-// element against the same program with the splat materialised (returned as well).
+// element against the same program with the splat materialised (returned as well), and the argmax/argmin
+// loop against the lane-mode evaluation of the same body.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -364,5 +365,75 @@ TEST(a_full_reduction_of_a_long_row_is_split_in_pieces_the_same_way_on_any_pool)
   checkSameFloats(runText(text("add"), {vec, ten})[0], sumAlone, "full sum on a pool");
   checkSameFloats(runText(text("maximum"), {vec, big})[0], maxAlone, "full max on a pool");
 }
+
+namespace {
+
+// The argmax/argmin body the lowering prints (float form with NaN handling, integer form) written as is
+// takes reduce_arg.cc's loop; with one more op at its end it takes the lane-mode path. Values and
+// indices must agree, along either dimension, over NaNs, ties and signed zeros.
+std::string argModule(const std::string& elem, int64_t dim, const char* direction, bool floating, bool extraOp) {
+  const std::string s = "tensor<" + elem + ">", in = "tensor<4x6x" + elem + ">", out = dim == 0 ? "tensor<6x" + elem + ">" : "tensor<4x" + elem + ">";
+  const std::string outI = dim == 0 ? "tensor<6xi64>" : "tensor<4xi64>";
+  auto cmp = [&](const std::string& r, const std::string& a, const std::string& b, const std::string& d, const std::string& t) {
+    return "    " + r + " = \"stablehlo.compare\"(" + a + ", " + b + ") {comparison_direction = #stablehlo<comparison_direction " + d +
+           ">} : (" + t + ", " + t + ") -> tensor<i1>\n";
+  };
+  auto bin = [](const std::string& r, const std::string& op, const std::string& a, const std::string& b) {
+    return "    " + r + " = \"stablehlo." + op + "\"(" + a + ", " + b + ") : (tensor<i1>, tensor<i1>) -> tensor<i1>\n";
+  };
+  std::string body = cmp("%better", "%a0", "%b0", direction, s) + cmp("%eq", "%a0", "%b0", "EQ", s) +
+                     cmp("%first", "%a1", "%b1", "LT", "tensor<i64>") + bin("%tie", "and", "%eq", "%first") + bin("%pick", "or", "%better", "%tie");
+  std::string choose = "%pick";
+  if (floating) {
+    body += cmp("%anan", "%a0", "%a0", "NE", s) + cmp("%bnan", "%b0", "%b0", "NE", s) +
+            "    %bnum = \"stablehlo.not\"(%bnan) : (tensor<i1>) -> tensor<i1>\n" + bin("%ifnan", "or", "%bnum", "%first") +
+            bin("%ifnum", "and", "%bnum", "%pick") +
+            "    %choose = \"stablehlo.select\"(%anan, %ifnan, %ifnum) : (tensor<i1>, tensor<i1>, tensor<i1>) -> tensor<i1>\n";
+    choose = "%choose";
+  }
+  body += "    %v = \"stablehlo.select\"(" + choose + ", %a0, %b0) : (tensor<i1>, " + s + ", " + s + ") -> " + s + "\n" +
+          "    %i = \"stablehlo.select\"(" + choose + ", %a1, %b1) : (tensor<i1>, tensor<i64>, tensor<i64>) -> tensor<i64>\n";
+  std::string ret = "%v";
+  if (extraOp) {
+    body += "    %v2 = \"stablehlo.select\"(%eq, %v, %v) : (tensor<i1>, " + s + ", " + s + ") -> " + s + "\n";
+    ret = "%v2";
+  }
+  return "func.func public @main(%x: " + in + ", %init: " + s + ") -> (" + out + ", " + outI + ") {\n" +
+         "  %idx = \"stablehlo.iota\"() {iota_dimension = " + std::to_string(dim) + " : i64} : () -> tensor<4x6xi64>\n" +
+         "  %zero = \"stablehlo.constant\"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>\n" +
+         "  %r:2 = \"stablehlo.reduce\"(%x, %idx, %init, %zero) ({\n  ^bb0(%a0: " + s + ", %a1: tensor<i64>, %b0: " + s + ", %b1: tensor<i64>):\n" +
+         body + "    \"stablehlo.return\"(" + ret + ", %i) : (" + s + ", tensor<i64>) -> ()\n  }) {dimensions = array<i64: " + std::to_string(dim) +
+         ">} : (" + in + ", tensor<4x6xi64>, " + s + ", tensor<i64>) -> (" + out + ", " + outI + ")\n" +
+         "  \"func.return\"(%r#0, %r#1) : (" + out + ", " + outI + ") -> ()\n}\n";
+}
+
+}  // namespace
+
+TEST(argmax_argmin_loop_agrees_with_the_lane_mode_body) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> xf = {1, 3, 3, -0.0f, 0, 2, nan, 5, nan, 5, -1, -inf, 2, 2, 2, 2, 2, 2, -inf, 4, -2, 0.0f, -0.0f, 4};
+  std::vector<int32_t> xi;
+  for (float v : xf) xi.push_back(std::isnan(v) ? 7 : std::isinf(v) ? -9 : int32_t(v));
+  for (int64_t dim : {0, 1})
+    for (const char* direction : {"GT", "LT"}) {
+      const float initF = direction[0] == 'G' ? -inf : inf;
+      auto fast = runText(argModule("f32", dim, direction, true, false), {f32({4, 6}, xf), f32({}, {initF})});
+      auto general = runText(argModule("f32", dim, direction, true, true), {f32({4, 6}, xf), f32({}, {initF})});
+      checkSameFloats(fast[0], general[0], std::string("f32 values ") + direction);
+      CHECK(read<int64_t>(fast[1]) == read<int64_t>(general[1]));
+      const int32_t initI = direction[0] == 'G' ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
+      auto fastI = runText(argModule("i32", dim, direction, false, false), {make(ElementType::S32, {4, 6}, xi), make(ElementType::S32, {}, std::vector<int32_t>{initI})});
+      auto generalI = runText(argModule("i32", dim, direction, false, true), {make(ElementType::S32, {4, 6}, xi), make(ElementType::S32, {}, std::vector<int32_t>{initI})});
+      CHECK(read<int32_t>(fastI[0]) == read<int32_t>(generalI[0]));
+      CHECK(read<int64_t>(fastI[1]) == read<int64_t>(generalI[1]));
+    }
+  // argmax along dim 1 of the rows above, as PyTorch gives it: the first maximum, a NaN wins.
+  auto rows = runText(argModule("f32", 1, "GT", true, false), {f32({4, 6}, xf), f32({}, {-inf})});
+  CHECK(read<int64_t>(rows[1]) == (std::vector<int64_t>{1, 0, 0, 1}));
+}
+
+namespace {
+
+}  // namespace
 
 TEST_MAIN()
