@@ -13,51 +13,16 @@
 
 #include <algorithm>
 
-#include "interpreter_plan.h"
+#include "body_reader.h"
 #include "thread_pool.h"
 
 namespace tpjrt::cpu {
 
 namespace {
 
-// The ops of a region body, checked one by one against the expected shape.
-struct BodyReader {
-  const Region& r;
-  size_t at = 0;
-
-  const Op* next(const char* name, size_t operands) {
-    if (at >= r.ops.size()) return nullptr;
-    const Op& op = r.ops[at++];
-    return op.name == name && op.operands.size() == operands && op.results.size() == 1 ? &op : nullptr;
-  }
-  // compare(lhs, rhs) with `direction` and no compare_type other than the default ones: its result.
-  int compare(int lhs, int rhs, const char* direction) {
-    const Op* op = next("stablehlo.compare", 2);
-    if (!op || op->operands[0] != lhs || op->operands[1] != rhs) return -1;
-    auto d = op->attrs.find("comparison_direction");
-    if (d == op->attrs.end() || !d->second || d->second->s != direction) return -1;
-    auto t = op->attrs.find("compare_type");
-    if (t != op->attrs.end() && (!t->second || t->second->s == "TOTALORDER")) return -1;
-    return op->results[0];
-  }
-  int binary(const char* name, int lhs, int rhs) {
-    const Op* op = next(name, 2);
-    return op && op->operands[0] == lhs && op->operands[1] == rhs ? op->results[0] : -1;
-  }
-  int unary(const char* name, int x) {
-    const Op* op = next(name, 1);
-    return op && op->operands[0] == x ? op->results[0] : -1;
-  }
-  int select(int p, int t, int f) {
-    const Op* op = next("stablehlo.select", 3);
-    return op && op->operands[0] == p && op->operands[1] == t && op->operands[2] == f ? op->results[0] : -1;
-  }
-};
-
 // Whether the body is the argmax (`direction` GT) or argmin (LT) body above.
 bool isArgBody(const Region& r, const char* direction, bool floating) {
-  if (r.args.size() != 4 || r.ops.empty() || !isTerminator(r.ops.back()) || r.ops.back().operands.size() != 2)
-    return false;
+  if (r.args.size() != 4) return false;
   const int a0 = r.args[0], a1 = r.args[1], b0 = r.args[2], b1 = r.args[3];
   BodyReader read{r};
   const int better = read.compare(a0, b0, direction), eq = read.compare(a0, b0, "EQ");
@@ -71,8 +36,7 @@ bool isArgBody(const Region& r, const char* direction, bool floating) {
     choose = read.select(anan, ifnan, ifnum);
   }
   const int v = read.select(choose, a0, b0), i = read.select(choose, a1, b1);
-  const std::vector<int>& returned = r.ops.back().operands;
-  return read.at == r.ops.size() - 1 && v >= 0 && i >= 0 && choose >= 0 && returned[0] == v && returned[1] == i;
+  return read.returns({v, i});
 }
 
 // The body's choice of the accumulator (a0, a1) over the element (b0, b1).

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "interpreter_plan.h"
+#include "body_reader.h"
 #include "thread_pool.h"
 
 namespace tpjrt::cpu {
@@ -22,46 +22,25 @@ struct Recognised {
   bool descending = false;
 };
 
-std::string directionAt(const Op& op) {
-  auto it = op.attrs.find("comparison_direction");
-  return it == op.attrs.end() || !it->second || it->second->kind != Attribute::Kind::Symbol ? "" : it->second->s;
-}
-
-bool plainCompare(const Op& op) {
-  auto it = op.attrs.find("compare_type");
-  return op.name == "stablehlo.compare" && op.operands.size() == 2 && op.results.size() == 1 &&
-         (it == op.attrs.end() || (it->second && (it->second->s == "FLOAT" || it->second->s == "SIGNED" || it->second->s == "UNSIGNED")));
-}
-
-bool isCompare(const Op& op, int lhs, int rhs, const char* direction) {
-  return plainCompare(op) && op.operands[0] == lhs && op.operands[1] == rhs && directionAt(op) == direction;
-}
-
-bool isLogical(const Op& op, const char* name, int lhs, int rhs) {
-  return op.name == name && op.operands.size() == 2 && op.operands[0] == lhs && op.operands[1] == rhs && op.results.size() == 1;
-}
-
 std::optional<Recognised> recognise(const Op& sort, ElementType key) {
-  if (sort.regions.size() != 1) return std::nullopt;
+  if (sort.regions.size() != 1 || sort.regions[0].args.size() < 2) return std::nullopt;
   const Region& r = sort.regions[0];
-  if (r.args.size() < 2 || r.ops.empty() || !isTerminator(r.ops.back()) || r.ops.back().operands.size() != 1)
-    return std::nullopt;
-  const int a = r.args[0], b = r.args[1], result = r.ops.back().operands[0];
-  const size_t body = r.ops.size() - 1;
-  const bool integral = key == ElementType::Pred || isInteger(key);
-  if (integral && body == 1 && r.ops[0].results[0] == result) {
-    if (isCompare(r.ops[0], a, b, "LT")) return Recognised{false};
-    if (isCompare(r.ops[0], a, b, "GT")) return Recognised{true};
+  const int a = r.args[0], b = r.args[1];
+  if (key == ElementType::Pred || isInteger(key)) {
+    for (int descending = 0; descending < 2; ++descending) {
+      BodyReader read{r};
+      if (read.returns({read.compare(a, b, descending ? "GT" : "LT")})) return Recognised{descending != 0};
+    }
     return std::nullopt;
   }
-  if ((key != ElementType::F32 && key != ElementType::F64) || body != 5) return std::nullopt;
-  const Op &lt = r.ops[0], &nan = r.ops[1], &num = r.ops[2], &nanSide = r.ops[3], &less = r.ops[4];
+  if (key != ElementType::F32 && key != ElementType::F64) return std::nullopt;
   for (int descending = 0; descending < 2; ++descending) {
     const int nanArg = descending ? a : b, numArg = descending ? b : a;
-    if (isCompare(lt, a, b, descending ? "GT" : "LT") && isCompare(nan, nanArg, nanArg, "NE") &&
-        isCompare(num, numArg, numArg, "EQ") && isLogical(nanSide, "stablehlo.and", nan.results[0], num.results[0]) &&
-        isLogical(less, "stablehlo.or", lt.results[0], nanSide.results[0]) && less.results[0] == result)
-      return Recognised{descending != 0};
+    BodyReader read{r};
+    const int lt = read.compare(a, b, descending ? "GT" : "LT");
+    const int nan = read.compare(nanArg, nanArg, "NE"), num = read.compare(numArg, numArg, "EQ");
+    const int nanSide = read.binary("stablehlo.and", nan, num);
+    if (read.returns({read.binary("stablehlo.or", lt, nanSide)})) return Recognised{descending != 0};
   }
   return std::nullopt;
 }
