@@ -76,6 +76,12 @@ GemmIsa bestIsa() {
 int64_t roundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
 
+// Where piece `piece` of `pieces` starts when `length` elements, in whole units of `unit` (the last one
+// maybe short), are spread evenly over the pieces; pieceStart(…, pieces) is `length`.
+int64_t pieceStart(int64_t length, int64_t unit, int64_t pieces, int64_t piece) {
+  return std::min(length, unit * (ceilDiv(length, unit) * piece / pieces));
+}
+
 template <class T>
 struct Plan {
   MicroKernel<T> kernel;
@@ -248,19 +254,18 @@ void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_
   T* packed = workspace<T, 1>(size_t(roundUp(ncMax, NR) * depth));
   // Row pieces of at most mc rows (and at least 4 micro-tiles), the micro-tiles spread evenly.
   const int64_t mPieces = std::clamp(std::max(tasks, ceilDiv(x.m, plan.mc)), int64_t(1), std::max<int64_t>(1, x.m / (4 * MR)));
-  const int64_t microRows = ceilDiv(x.m, MR);
-  auto rowStart = [&](int64_t piece) { return std::min(x.m, MR * (microRows * piece / mPieces)); };
+  auto rowStart = [&](int64_t piece) { return pieceStart(x.m, MR, mPieces, piece); };
   for (int64_t jc = 0; jc < x.n; jc += ncMax) {
     const int64_t nc = std::min(ncMax, x.n - jc), width = roundUp(nc, NR), panels = width / NR;
     const int64_t nPieces = std::clamp(ceilDiv(tasks, mPieces), int64_t(1), std::max<int64_t>(1, nc / (4 * NR)));
-    auto colStart = [&](int64_t piece) { return std::min(nc, NR * (panels * piece / nPieces)); };
+    auto colStart = [&](int64_t piece) { return pieceStart(nc, NR, nPieces, piece); };
     for (int64_t p0 = 0; p0 < x.k; p0 += depth) {
       const int64_t p1 = std::min(x.k, p0 + depth), kBlocks = ceilDiv(p1 - p0, plan.kc);
       // The kc block at pc starts at packed + (pc - p0) · width.
       const int64_t packParts = std::clamp(ceilDiv(tasks, kBlocks), int64_t(1), panels);
       pool.parallelFor(kBlocks * packParts, [&](int64_t t) {
         const int64_t pc = p0 + t / packParts * plan.kc, kc = std::min(plan.kc, p1 - pc), part = t % packParts;
-        const int64_t j0 = panels * part / packParts * NR, j1 = std::min(nc, panels * (part + 1) / packParts * NR);
+        const int64_t j0 = pieceStart(nc, NR, packParts, part), j1 = pieceStart(nc, NR, packParts, part + 1);
         packB(plan, x, packed + (pc - p0) * width + j0 * kc, jc + j0, j1 - j0, pc, kc);
       });
       pool.parallelFor(mPieces * nPieces, [&](int64_t t) {
@@ -335,9 +340,8 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
     // One block of rows (a batch of 128 against a weight matrix): each task takes its own columns and
     // packs only those of B, which then stay in its core's cache; A is small enough to pack twice.
     if (x.m <= plan.mc && x.n >= threads * 4 * plan.kernel.nr) {
-      const int64_t panels = ceilDiv(x.n, plan.kernel.nr);
       pool->parallelFor(threads, [&](int64_t t) {
-        const int64_t j0 = plan.kernel.nr * (panels * t / threads), j1 = std::min(x.n, plan.kernel.nr * (panels * (t + 1) / threads));
+        const int64_t j0 = pieceStart(x.n, plan.kernel.nr, threads, t), j1 = pieceStart(x.n, plan.kernel.nr, threads, t + 1);
         Block<T> part = x;
         part.n = j1 - j0;
         part.b += j0 * x.bCol;
