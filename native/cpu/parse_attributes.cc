@@ -286,15 +286,16 @@ Literal Parser::parseDenseLiteral(int line) {
   int64_t textLength = static_cast<int64_t>(contentEnd - contentStart);
   if (c == '[' && n > textLength) s.error("dense literal is too short for " + typeString(lit.type));
   std::string hex;
+  size_t hexBytes = 0;
   if (c == '"') {
     hex = s.stringLiteral();
-    size_t have = hex.size() < 2 ? 0 : (hex.size() - 2) / 2;
-    if (have != static_cast<size_t>(bytes) && have != byteWidth(lit.type.element))
-      s.error("hex literal has " + std::to_string(have) + " bytes but " + typeString(lit.type) + " needs " +
+    hexBytes = hex.size() < 2 ? 0 : (hex.size() - 2) / 2;
+    if (hexBytes != static_cast<size_t>(bytes) && hexBytes != byteWidth(lit.type.element))
+      s.error("hex literal has " + std::to_string(hexBytes) + " bytes but " + typeString(lit.type) + " needs " +
               std::to_string(bytes));
   }
   // A splat (one value written for every element) keeps just that value: see Attribute::dense.
-  const bool splat = c != '>' && c != '[' && (c != '"' || (hex.size() - 2) / 2 == byteWidth(lit.type.element));
+  const bool splat = c != '>' && c != '[' && (c != '"' || hexBytes == byteWidth(lit.type.element));
   lit.bytes.assign(splat && n > 0 ? byteWidth(lit.type.element) : static_cast<size_t>(bytes), 0);
   if (c == '>') {
     if (n != 0) s.error("empty dense literal for " + typeString(lit.type));
