@@ -161,12 +161,13 @@ class Evaluator {
   }
 
   // Output o of g: the storage of the input the plan lets it take, when nothing outside this run
-  // holds that input (not an argument or a constant), else new storage.
+  // holds that input or its storage (not an argument, a constant or a reshape of one), else new storage.
   Literal outputLiteral(const FusedGroup& g, size_t o) {
     const TensorType& type = g.outputTypes[o];
     if (g.reuse.empty() || g.reuse[o] < 0) return uninitializedLiteral(type);
     Value& input = values_[size_t(g.inputs[size_t(g.reuse[o])])];
-    if (input.use_count() != 1 || input->bytes.size() != size_t(numElements(type)) * byteWidth(type.element))
+    if (input.use_count() != 1 || input->bytes.shared() ||
+        input->bytes.size() != size_t(numElements(type)) * byteWidth(type.element))
       return uninitializedLiteral(type);
     Literal& owner = const_cast<Literal&>(*input);  // made by this run (owned) and held only here
     return Literal{type, std::move(owner.bytes)};
@@ -191,7 +192,11 @@ class Evaluator {
     }
     std::vector<Literal> outputs;
     outputs.reserve(g.outputs.size());
-    for (size_t o = 0; o < g.outputTypes.size(); ++o) outputs.push_back(outputLiteral(g, o));
+    std::vector<uint8_t*> outBase;  // taken here, before the pieces run on other threads
+    for (size_t o = 0; o < g.outputTypes.size(); ++o) {
+      outputs.push_back(outputLiteral(g, o));
+      outBase.push_back(outputs.back().bytes.mutableData());
+    }
     const size_t slotBytes = size_t(std::min(g.count, kFusedTile)) * kWidestElement;
     parallelRange(g.count, kParallelElements, [&](int64_t begin, int64_t end) {
       std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(g.slots * slotBytes, 1)]);
@@ -203,7 +208,7 @@ class Evaluator {
             return const_cast<uint8_t*>(inputs[s.index].base) + size_t(offset) * inputs[s.index].width;
           case FusedGroup::Source::Kind::Slot: return scratch.get() + s.index * slotBytes;
           case FusedGroup::Source::Kind::Output:
-            return outputs[s.index].bytes.data() + size_t(offset) * byteWidth(g.outputTypes[s.index].element);
+            return outBase[s.index] + size_t(offset) * byteWidth(g.outputTypes[s.index].element);
         }
         return nullptr;
       };
@@ -245,7 +250,7 @@ class Evaluator {
     if (value.bytes.size() == width) {
       const void* from = value.bytes.data();
       const bool repeated = true;
-      copyLoop(width)(&from, &repeated, out.bytes.data(), int64_t(out.bytes.size() / width));
+      copyLoop(width)(&from, &repeated, out.bytes.mutableData(), int64_t(out.bytes.size() / width));
     } else if (value.bytes.size() == out.bytes.size()) {
       out.bytes = value.bytes;
     } else {

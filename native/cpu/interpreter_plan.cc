@@ -242,7 +242,9 @@ RegionPlan planRegion(const Region& region, bool fuse) {
   GroupBuilder builder(region, users, plan.loops);
   for (size_t i = 0; i < n;) {
     const int64_t count = fusibleCount(i);
-    if (count < 0) {
+    // A reshape of a value made outside the group shares that value's bytes when run on its own;
+    // inside the group it would copy them.
+    if (count < 0 || region.ops[i].name == "stablehlo.reshape") {
       addStep(i++);
       continue;
     }
@@ -252,11 +254,17 @@ RegionPlan planRegion(const Region& region, bool fuse) {
       const Op& op = region.ops[k];
       return op.name == "stablehlo.broadcast_in_dim" && !op.operands.empty() && made.count(op.operands[0]);
     };
+    auto reshapesOutside = [&](size_t k) {
+      const Op& op = region.ops[k];
+      return op.name == "stablehlo.reshape" && !op.operands.empty() && !made.count(op.operands[0]);
+    };
     std::vector<size_t> members{i}, moved;
     made.insert(region.ops[i].results[0]);
     size_t j = i + 1;
     for (; j < n; ++j) {
-      if (fusibleCount(j) == count && !readsGroup(j)) {
+      if (reshapesOutside(j)) {
+        moved.push_back(j);
+      } else if (fusibleCount(j) == count && !readsGroup(j)) {
         members.push_back(j);
         made.insert(region.ops[j].results[0]);
       } else if (movable(j)) {

@@ -4,7 +4,9 @@
 // becomes attrs["broadcast_dimensions"] as an I64Array).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -50,7 +52,46 @@ struct NoInitAllocator {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 };
-using Bytes = std::vector<uint8_t, NoInitAllocator<uint8_t>>;
+using ByteVector = std::vector<uint8_t, NoInitAllocator<uint8_t>>;
+
+// A literal's storage. Copies share it (a reshape, a result that is an argument or a constant, a
+// buffer made from another's bytes), so reading is free; writing goes through mutableData, which
+// first takes a private copy when the storage is shared. Call mutableData once, before any thread
+// writes through the pointer.
+class Bytes {
+ public:
+  Bytes() = default;
+  explicit Bytes(size_t n) : v_(std::make_shared<ByteVector>(n)) {}
+  Bytes(size_t n, uint8_t fill) : v_(std::make_shared<ByteVector>(n, fill)) {}
+  template <class It>
+  Bytes(It first, It last) : v_(std::make_shared<ByteVector>(first, last)) {}
+  Bytes(std::initializer_list<uint8_t> values) : Bytes(values.begin(), values.end()) {}
+
+  size_t size() const { return v_ ? v_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  const uint8_t* data() const { return v_ ? v_->data() : nullptr; }
+  const uint8_t* begin() const { return data(); }
+  const uint8_t* end() const { return data() + size(); }
+  uint8_t operator[](size_t i) const { return data()[i]; }
+  uint8_t* mutableData() {
+    if (!v_) return nullptr;
+    if (v_.use_count() != 1) v_ = std::make_shared<ByteVector>(*v_);
+    return v_->data();
+  }
+  void resize(size_t n) {
+    if (n == size()) return;
+    if (!v_) v_ = std::make_shared<ByteVector>();
+    mutableData();
+    v_->resize(n);
+  }
+  bool shared() const { return v_ && v_.use_count() > 1; }
+  bool sharesStorageWith(const Bytes& o) const { return v_ && v_ == o.v_; }
+  bool operator==(const Bytes& o) const { return size() == o.size() && std::equal(begin(), end(), o.begin()); }
+  bool operator!=(const Bytes& o) const { return !(*this == o); }
+
+ private:
+  std::shared_ptr<ByteVector> v_;
+};
 
 // A dense array of elements in row-major order; the storage of every value at run time.
 struct Literal {

@@ -92,7 +92,7 @@ inline Literal makeLiteral(const TensorType& type) {
 inline Literal uninitializedLiteral(const TensorType& type) {
   return Literal{type, Bytes(size_t(numElements(type)) * byteWidth(type.element))};
 }
-template <class S> S* elements(Literal& l) { return reinterpret_cast<S*>(l.bytes.data()); }
+template <class S> S* elements(Literal& l) { return reinterpret_cast<S*>(l.bytes.mutableData()); }
 template <class S> const S* elements(const Literal& l) { return reinterpret_cast<const S*>(l.bytes.data()); }
 
 // Converts a computed value to the compute type of D the way XLA does: float to integer truncates

@@ -40,7 +40,7 @@ Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm) {
     srcStrides.push_back(xStrides[size_t(p)]);
   }
   Literal out = uninitializedLiteral(type);
-  copyBox(x.bytes.data(), 0, srcStrides, out.bytes.data(), 0, rowMajorStrides(type.dims), type.dims,
+  copyBox(x.bytes.data(), 0, srcStrides, out.bytes.mutableData(), 0, rowMajorStrides(type.dims), type.dims,
           byteWidth(type.element));
   return out;
 }

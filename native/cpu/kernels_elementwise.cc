@@ -40,7 +40,7 @@ Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& r
     splat[i] = numElements(in[i]->type) == 1 && n != 1;
     width[i] = splat[i] ? 0 : byteWidth(in[i]->type.element);
   }
-  uint8_t* o = out.bytes.data();
+  uint8_t* o = out.bytes.mutableData();
   const size_t outWidth = byteWidth(result.element);
   parallelRange(n, kParallelElements, [&](int64_t begin, int64_t end) {
     const void* at[kMaxElementwiseOperands] = {};

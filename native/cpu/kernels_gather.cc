@@ -52,7 +52,7 @@ Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result)
     int64_t srcOffset = 0, dstOffset = 0;
     for (size_t d = 0; d < rank; ++d) srcOffset += start[d] * operandStrides[d];
     for (size_t k = 0; k < batchDims.size(); ++k) dstOffset += batch[k] * resultStrides[size_t(batchDims[k])];
-    copyBox(operand.bytes.data(), srcOffset, srcStrides, out.bytes.data(), dstOffset, dstStrides, box, width);
+    copyBox(operand.bytes.data(), srcOffset, srcStrides, out.bytes.mutableData(), dstOffset, dstStrides, box, width);
   } while (nextIndex(batch, starts.batchShape()));
   return out;
 }

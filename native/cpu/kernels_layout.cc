@@ -25,7 +25,7 @@ Literal gatherBox(const Literal& x, const std::vector<int64_t>& start, const std
     srcStrides[d] = step[d] * xStrides[d];
   }
   Literal out = uninitializedLiteral(result);
-  copyBox(x.bytes.data(), offset, srcStrides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
+  copyBox(x.bytes.data(), offset, srcStrides, out.bytes.mutableData(), 0, rowMajorStrides(result.dims), result.dims,
           byteWidth(result.element));
   return out;
 }
@@ -80,7 +80,7 @@ Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType&
   const Literal& x = *in[0];
   const std::vector<int64_t> srcStrides = broadcastStrides(x.type.dims, i64ArrayAttr(op, "broadcast_dimensions"), result.dims);
   Literal out = uninitializedLiteral(result);
-  copyBox(x.bytes.data(), 0, srcStrides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
+  copyBox(x.bytes.data(), 0, srcStrides, out.bytes.mutableData(), 0, rowMajorStrides(result.dims), result.dims,
           byteWidth(result.element));
   return out;
 }
@@ -139,7 +139,7 @@ Literal dynamicUpdateSliceKernel(const Op& op, const Operands& in, const TensorT
   auto outStrides = rowMajorStrides(dims);
   int64_t offset = 0;
   for (size_t d = 0; d < dims.size(); ++d) offset += starts[d] * outStrides[d];
-  copyBox(update.bytes.data(), 0, rowMajorStrides(update.type.dims), out.bytes.data(), offset, outStrides,
+  copyBox(update.bytes.data(), 0, rowMajorStrides(update.type.dims), out.bytes.mutableData(), offset, outStrides,
           update.type.dims, byteWidth(result.element));
   return out;
 }
@@ -157,7 +157,7 @@ Literal concatenateKernel(const Op& op, const Operands& in, const TensorType& re
     total += chunk[i];
   }
   if (total * size_t(outer) != out.bytes.size()) fail("operand shapes do not add up to the result");
-  uint8_t* dst = out.bytes.data();
+  uint8_t* dst = out.bytes.mutableData();
   for (int64_t a = 0; a < outer; ++a)
     for (size_t i = 0; i < in.size(); ++i) {
       if (chunk[i] == 0) continue;
@@ -178,7 +178,7 @@ Literal padKernel(const Op& op, const Operands& in, const TensorType& result) {
   const size_t width = byteWidth(result.element);
   if (value.bytes.size() != width) fail("padding value must be a scalar");
   Literal out = uninitializedLiteral(result);
-  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, value.bytes.data(), width);
+  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.mutableData() + i, value.bytes.data(), width);
 
   // Operand index i lands at low + i·(interior+1); copy only the indices that land inside the result.
   auto xStrides = rowMajorStrides(x.type.dims);
@@ -195,7 +195,7 @@ Literal padKernel(const Op& op, const Operands& in, const TensorType& result) {
     dstOffset += (low[d] + first * step) * outStrides[d];
     dstStrides[d] = step * outStrides[d];
   }
-  copyBox(x.bytes.data(), srcOffset, xStrides, out.bytes.data(), dstOffset, dstStrides, box, width);
+  copyBox(x.bytes.data(), srcOffset, xStrides, out.bytes.mutableData(), dstOffset, dstStrides, box, width);
   return out;
 }
 
@@ -212,7 +212,7 @@ Literal reverseKernel(const Op& op, const Operands& in, const TensorType& result
   }
   Literal out = uninitializedLiteral(result);
   if (x.bytes.empty()) return out;
-  copyBox(x.bytes.data(), offset, strides, out.bytes.data(), 0, rowMajorStrides(result.dims), result.dims,
+  copyBox(x.bytes.data(), offset, strides, out.bytes.mutableData(), 0, rowMajorStrides(result.dims), result.dims,
           byteWidth(result.element));
   return out;
 }

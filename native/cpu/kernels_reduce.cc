@@ -232,14 +232,14 @@ FoldShape columnPlan(const std::vector<int64_t>& shape, const std::vector<bool>&
 Literal splat(const Literal& scalar, int64_t count) {
   Literal out = makeLiteral({scalar.type.element, {count}});
   const size_t width = scalar.bytes.size();
-  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.data() + i, scalar.bytes.data(), width);
+  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.mutableData() + i, scalar.bytes.data(), width);
   return out;
 }
 
 Value lanesOf(const Literal& x, int64_t firstElement, int64_t count) {
   const size_t width = byteWidth(x.type.element);
   Literal out = makeLiteral({x.type.element, {count}});
-  std::memcpy(out.bytes.data(), x.bytes.data() + size_t(firstElement) * width, size_t(count) * width);
+  std::memcpy(out.bytes.mutableData(), x.bytes.data() + size_t(firstElement) * width, size_t(count) * width);
   return std::make_shared<const Literal>(std::move(out));
 }
 

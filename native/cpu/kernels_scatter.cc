@@ -96,7 +96,7 @@ BodyKind classify(const Op& op) {
 Value pick(const Literal& from, const std::vector<int64_t>& at) {
   const size_t width = byteWidth(from.type.element);
   Literal out = makeLiteral({from.type.element, {int64_t(at.size())}});
-  for (size_t i = 0; i < at.size(); ++i) std::memcpy(&out.bytes[i * width], &from.bytes[size_t(at[i]) * width], width);
+  for (size_t i = 0; i < at.size(); ++i) std::memcpy(out.bytes.mutableData() + i * width, from.bytes.data() + size_t(at[i]) * width, width);
   return std::make_shared<const Literal>(std::move(out));
 }
 
@@ -140,7 +140,7 @@ std::vector<Pair> combineDuplicates(const std::vector<Pair>& pairs, const Litera
     if (outs.size() != 1 || !outs[0] || outs[0]->type.element != combined.type.element || numElements(outs[0]->type) != int64_t(as.size()))
       fail("update computation returned a value of the wrong type");
     for (size_t k = 0; k < as.size(); ++k)
-      std::memcpy(&combined.bytes[size_t(as[k]) * width], &outs[0]->bytes[k * width], width);
+      std::memcpy(combined.bytes.mutableData() + size_t(as[k]) * width, outs[0]->bytes.data() + k * width, width);
     for (auto& l : lists) {
       std::vector<int64_t> kept;
       for (size_t k = 0; k < l.size(); k += 2) kept.push_back(l[k]);  // a pair's result sits at its first position
@@ -193,7 +193,7 @@ std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const Reduc
       if (!outs[i] || outs[i]->type.element != results[i].type.element || numElements(outs[i]->type) != int64_t(targets.size()))
         fail("update computation returned a value of the wrong type");
       for (size_t k = 0; k < targets.size(); ++k)
-        std::memcpy(&results[i].bytes[size_t(targets[k]) * width], &outs[i]->bytes[k * width], width);
+        std::memcpy(results[i].bytes.mutableData() + size_t(targets[k]) * width, outs[i]->bytes.data() + k * width, width);
     }
   }
   for (size_t i = 0; i < n; ++i) results[i].type = op.resultTypes[i];

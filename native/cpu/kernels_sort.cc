@@ -37,10 +37,10 @@ void pickLanes(const uint8_t* x, const std::vector<Comparison>& cs, bool lhs, in
 
 void pickLanes(const Literal& x, const std::vector<Comparison>& cs, bool lhs, int64_t stride, Literal& out) {
   switch (byteWidth(x.type.element)) {
-    case 1: return pickLanes<1>(x.bytes.data(), cs, lhs, stride, out.bytes.data());
-    case 2: return pickLanes<2>(x.bytes.data(), cs, lhs, stride, out.bytes.data());
-    case 4: return pickLanes<4>(x.bytes.data(), cs, lhs, stride, out.bytes.data());
-    default: return pickLanes<8>(x.bytes.data(), cs, lhs, stride, out.bytes.data());
+    case 1: return pickLanes<1>(x.bytes.data(), cs, lhs, stride, out.bytes.mutableData());
+    case 2: return pickLanes<2>(x.bytes.data(), cs, lhs, stride, out.bytes.mutableData());
+    case 4: return pickLanes<4>(x.bytes.data(), cs, lhs, stride, out.bytes.mutableData());
+    default: return pickLanes<8>(x.bytes.data(), cs, lhs, stride, out.bytes.mutableData());
   }
 }
 
@@ -85,8 +85,8 @@ class Sorter {
       const size_t width = byteWidth(results[x].type.element);
       for (int64_t s = 0; s < slices; ++s)
         for (int64_t p = 0; p < length_; ++p)
-          std::memcpy(&results[x].bytes[size_t(flat(s, p)) * width],
-                      &in_[x]->bytes[size_t(flat(s, perm[size_t(s * length_ + p)])) * width], width);
+          std::memcpy(results[x].bytes.mutableData() + size_t(flat(s, p)) * width,
+                      in_[x]->bytes.data() + size_t(flat(s, perm[size_t(s * length_ + p)])) * width, width);
     }
   }
 

@@ -18,7 +18,7 @@ Value gather(const Literal& x, const std::vector<int64_t>& sources, const Litera
   Literal out = makeLiteral({x.type.element, {int64_t(sources.size())}});
   for (size_t j = 0; j < sources.size(); ++j) {
     const uint8_t* from = sources[j] < 0 ? fill.bytes.data() : x.bytes.data() + size_t(sources[j]) * width;
-    std::memcpy(out.bytes.data() + j * width, from, width);
+    std::memcpy(out.bytes.mutableData() + j * width, from, width);
   }
   return std::make_shared<const Literal>(std::move(out));
 }
@@ -50,7 +50,7 @@ int prefixDimension(const Window& w, const std::vector<int64_t>& dims) {
 // Lanes [j · inner + …] of x seen as [outer, n, inner]: element (o, j, i) for every o and i.
 Value slab(const Literal& x, int64_t outer, int64_t n, int64_t inner, int64_t j) {
   Literal out = makeLiteral({x.type.element, {outer * inner}});
-  copyBox(x.bytes.data(), j * inner, {n * inner, 1}, out.bytes.data(), 0, {inner, 1}, {outer, inner}, byteWidth(x.type.element));
+  copyBox(x.bytes.data(), j * inner, {n * inner, 1}, out.bytes.mutableData(), 0, {inner, 1}, {outer, inner}, byteWidth(x.type.element));
   return std::make_shared<const Literal>(std::move(out));
 }
 
@@ -84,7 +84,7 @@ std::optional<std::vector<Literal>> prefixScan(const Op& op, const Operands& in,
     accs = body(args);
     checkLanes(accs, types, lanes, "reduce_window body");
     for (size_t i = 0; i < n; ++i)
-      copyBox(accs[i]->bytes.data(), 0, {inner, 1}, results[i].bytes.data(), j * inner, {len * inner, 1}, {outer, inner},
+      copyBox(accs[i]->bytes.data(), 0, {inner, 1}, results[i].bytes.mutableData(), j * inner, {len * inner, 1}, {outer, inner},
               byteWidth(types[i]));
   }
   return results;
@@ -152,7 +152,7 @@ Literal selectAndScatterKernel(const Op& op, const Operands& in, const ReduceBod
   Literal result = makeLiteral(op.resultTypes.at(0));
   if (result.type != x.type) fail("result type must be the operand's");
   const size_t width = byteWidth(x.type.element);
-  for (size_t i = 0; i < result.bytes.size(); i += width) std::memcpy(result.bytes.data() + i, init.bytes.data(), width);
+  for (size_t i = 0; i < result.bytes.size(); i += width) std::memcpy(result.bytes.mutableData() + i, init.bytes.data(), width);
   std::vector<std::vector<int64_t>> byTarget(size_t(numElements(x.type)));
   for (size_t j = 0; j < chosen.size(); ++j)
     if (chosen[j] >= 0) byTarget[size_t(chosen[j])].push_back(int64_t(j));
@@ -167,7 +167,7 @@ Literal selectAndScatterKernel(const Op& op, const Operands& in, const ReduceBod
     auto outs = scatter({gather(result, targets, init), gather(source, values, init)});
     checkLanes(outs, {x.type.element}, int64_t(targets.size()), "select_and_scatter scatter");
     for (size_t j = 0; j < targets.size(); ++j)
-      std::memcpy(result.bytes.data() + size_t(targets[j]) * width, outs[0]->bytes.data() + j * width, width);
+      std::memcpy(result.bytes.mutableData() + size_t(targets[j]) * width, outs[0]->bytes.data() + j * width, width);
   }
   return result;
 }

@@ -54,7 +54,7 @@ bool integerParts(std::string_view tok, bool& negative, uint64_t& magnitude) {
 
 void storeBits(Literal& lit, int64_t index, uint64_t bits) {
   size_t w = byteWidth(lit.type.element);
-  std::memcpy(lit.bytes.data() + index * w, &bits, w);  // little-endian host
+  std::memcpy(lit.bytes.mutableData() + index * w, &bits, w);  // little-endian host
 }
 
 void storeFloat(Literal& lit, int64_t index, double v) {
@@ -161,9 +161,11 @@ void parseHexLiteral(Literal& lit, const std::string& hex, Scanner& s) {
     };
     raw[i] = static_cast<uint8_t>(hexVal(hex[2 + 2 * i]) * 16 + hexVal(hex[3 + 2 * i]));
   }
-  std::memcpy(lit.bytes.data(), raw.data(), std::min(n, total));  // one element for a splat (see Attribute::dense)
-  if (lit.type.element == ElementType::Pred)
-    for (auto& b : lit.bytes) b = b != 0;
+  std::memcpy(lit.bytes.mutableData(), raw.data(), std::min(n, total));  // one element for a splat (see Attribute::dense)
+  if (lit.type.element == ElementType::Pred) {
+    uint8_t* p = lit.bytes.mutableData();
+    for (size_t i = 0; i < lit.bytes.size(); ++i) p[i] = p[i] != 0;
+  }
 }
 
 }  // namespace
@@ -296,7 +298,7 @@ Literal Parser::parseDenseLiteral(int line) {
   }
   // A splat (one value written for every element) keeps just that value: see Attribute::dense.
   const bool splat = c != '>' && c != '[' && (c != '"' || hexBytes == byteWidth(lit.type.element));
-  lit.bytes.assign(splat && n > 0 ? byteWidth(lit.type.element) : static_cast<size_t>(bytes), 0);
+  lit.bytes = Bytes(splat && n > 0 ? byteWidth(lit.type.element) : static_cast<size_t>(bytes), 0);
   if (c == '>') {
     if (n != 0) s.error("empty dense literal for " + typeString(lit.type));
   } else if (c == '"') {

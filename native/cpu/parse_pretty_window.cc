@@ -28,8 +28,8 @@ void windowAttributes(const std::map<std::string, AttributePtr>& window, Op& op,
       }
       if (value->kind == Attribute::Kind::I64Array && !value->ints.empty()) s.errorAt(op.line, "window pad must be [[lo, hi], …]");
       dense.dense.type = {ElementType::S64, {int64_t(flat.size() / 2), 2}};
-      dense.dense.bytes.resize(flat.size() * 8);
-      if (!flat.empty()) std::memcpy(dense.dense.bytes.data(), flat.data(), flat.size() * 8);
+      dense.dense.bytes = Bytes(flat.size() * 8);
+      if (!flat.empty()) std::memcpy(dense.dense.bytes.mutableData(), flat.data(), flat.size() * 8);
       dense.type = dense.dense.type;
       op.attrs["padding"] = share(std::move(dense));
     } else if (key == "reverse") {

@@ -25,7 +25,8 @@ struct PJRT_Buffer {
 
 namespace tpjrt::cpu {
 
-// Takes ownership of `value` and counts its bytes against `device`.
+// Takes ownership of `value` and counts its bytes against `device`, also when its storage is shared
+// with another buffer's (a reshape's output shares its input's): each buffer counts its own size.
 PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value);
 
 // Releases the buffer's memory (if not yet deleted) and frees the handle.

@@ -110,10 +110,10 @@ PJRT_Error* bufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args) {
     Literal value;
     value.type.element = element;
     value.type.dims = dims;
-    value.bytes.resize(size_t(numElements(value.type)) * width);
+    value.bytes = Bytes(size_t(numElements(value.type)) * width);
     if (!value.bytes.empty()) {
       requireNonNull(args->data, "data");
-      gatherStrided(static_cast<const uint8_t*>(args->data), dims, strides, width, value.bytes.data());
+      gatherStrided(static_cast<const uint8_t*>(args->data), dims, strides, width, value.bytes.mutableData());
     }
     args->buffer = newBuffer(args->client->state, device, std::move(value));
     args->done_with_host_buffer = newReadyEvent();

@@ -59,8 +59,8 @@ void argFold(const Literal& values, const Literal& indices, V init, I initIndex,
              bool max, Literal& outValues, Literal& outIndices) {
   const V* x = elements<V>(values);
   const I* ix = elements<I>(indices);
-  V* ov = reinterpret_cast<V*>(outValues.bytes.data());
-  I* oi = reinterpret_cast<I*>(outIndices.bytes.data());
+  V* ov = reinterpret_cast<V*>(outValues.bytes.mutableData());
+  I* oi = reinterpret_cast<I*>(outIndices.bytes.mutableData());
   auto fold = [max](V& a0, I& a1, V b0, I b1) {
     if (!keepsAccumulator(a0, a1, b0, b1, max)) {
       a0 = b0;

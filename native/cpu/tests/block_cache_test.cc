@@ -56,7 +56,7 @@ TEST(a_full_cache_makes_room_for_a_block_of_another_size) {
 
 TEST(literal_bytes_come_from_the_cache) {
   const size_t size = kCachedBlockMin * 5;
-  void* block = nullptr;
+  const void* block = nullptr;
   {
     Bytes bytes(size);
     block = bytes.data();

@@ -54,15 +54,15 @@ Literal stored(ElementType t, const std::vector<int64_t>& dims, const std::vecto
   back.resize(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     if (t == ElementType::F64) {
-      std::memcpy(l.bytes.data() + 8 * i, &v[i], 8);
+      std::memcpy(l.bytes.mutableData() + 8 * i, &v[i], 8);
       back[i] = v[i];
     } else if (t == ElementType::F32) {
       float f = float(v[i]);
-      std::memcpy(l.bytes.data() + 4 * i, &f, 4);
+      std::memcpy(l.bytes.mutableData() + 4 * i, &f, 4);
       back[i] = f;
     } else {
       uint16_t h = t == ElementType::F16 ? floatToHalf(float(v[i])) : floatToBf16(float(v[i]));
-      std::memcpy(l.bytes.data() + 2 * i, &h, 2);
+      std::memcpy(l.bytes.mutableData() + 2 * i, &h, 2);
       back[i] = t == ElementType::F16 ? halfToFloat(h) : bf16ToFloat(h);
     }
   }

@@ -149,12 +149,12 @@ TEST(gather_every_element_type) {
     ElementType e = ElementType(t);
     size_t w = byteWidth(e);
     Bytes bytes(5 * w);
-    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = e == ElementType::Pred ? uint8_t(i % 2) : uint8_t(i * 37 + 1);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes.mutableData()[i] = e == ElementType::Pred ? uint8_t(i % 2) : uint8_t(i * 37 + 1);
     Literal x{{e, {5}}, bytes};
     Literal out = gather(x, make(ElementType::S32, {5, 1}, std::vector<int32_t>{4, 3, 2, 1, 0}),
                          "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1", "1", {e, {5}});
     bool same = true;
-    for (size_t i = 0; i < 5; ++i) same = same && std::memcmp(&out.bytes[i * w], &bytes[(4 - i) * w], w) == 0;
+    for (size_t i = 0; i < 5; ++i) same = same && std::memcmp(out.bytes.data() + i * w, bytes.data() + (4 - i) * w, w) == 0;
     if (!same) ::tpjrt::test::report(__FILE__, __LINE__, std::string("gather moved bytes wrongly for ") + types[t]);
   }
 }
@@ -279,14 +279,14 @@ TEST(scatter_replace_every_element_type) {
     ElementType e = ElementType(t);
     size_t w = byteWidth(e);
     Bytes x(4 * w, 0), u(2 * w);
-    for (size_t i = 0; i < u.size(); ++i) u[i] = e == ElementType::Pred ? 1 : uint8_t(i * 29 + 3);
+    for (size_t i = 0; i < u.size(); ++i) u.mutableData()[i] = e == ElementType::Pred ? 1 : uint8_t(i * 29 + 3);
     std::string s = typeString({e, {}});
     Literal out = scatter1(Literal{{e, {4}}, x}, make(ElementType::S32, {2, 1}, std::vector<int32_t>{3, 0}), Literal{{e, {2}}, u},
                            "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1",
                            "stablehlo.return %p1 : " + s);
     Bytes want(4 * w, 0);
-    std::memcpy(&want[3 * w], &u[0], w);
-    std::memcpy(&want[0], &u[w], w);
+    std::memcpy(want.mutableData() + 3 * w, u.data(), w);
+    std::memcpy(want.mutableData(), u.data() + w, w);
     if (out.bytes != want) ::tpjrt::test::report(__FILE__, __LINE__, std::string("scatter moved bytes wrongly for ") + types[t]);
   }
 }

@@ -301,10 +301,10 @@ void checkDot(ElementType type, const char* element, const std::vector<int64_t>&
     Literal l{{type, dims}, Bytes(size_t(count) * byteWidth(type))};
     for (int64_t i = 0; i < count; ++i) {
       const double v = values[size_t(i)];
-      if (type == ElementType::F32) reinterpret_cast<float*>(l.bytes.data())[i] = float(v);
-      if (type == ElementType::F64) reinterpret_cast<double*>(l.bytes.data())[i] = v;
-      if (type == ElementType::F16) reinterpret_cast<uint16_t*>(l.bytes.data())[i] = floatToHalf(float(v));
-      if (type == ElementType::BF16) reinterpret_cast<uint16_t*>(l.bytes.data())[i] = floatToBf16(float(v));
+      if (type == ElementType::F32) reinterpret_cast<float*>(l.bytes.mutableData())[i] = float(v);
+      if (type == ElementType::F64) reinterpret_cast<double*>(l.bytes.mutableData())[i] = v;
+      if (type == ElementType::F16) reinterpret_cast<uint16_t*>(l.bytes.mutableData())[i] = floatToHalf(float(v));
+      if (type == ElementType::BF16) reinterpret_cast<uint16_t*>(l.bytes.mutableData())[i] = floatToBf16(float(v));
     }
     return l;
   };

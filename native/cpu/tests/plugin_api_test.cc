@@ -8,6 +8,7 @@
 #include "check.h"
 #include "compile_options_reader.h"
 #include "pjrt_c_api.h"
+#include "plugin_buffer.h"
 #include "plugin_client.h"
 
 extern "C" const PJRT_Api* GetPjrtApi(void);
@@ -824,6 +825,29 @@ TEST(compile_and_execute_generic_form_with_two_results) {
   for (PJRT_Buffer* o : outputs) destroyBuffer(o);
   destroyBuffer(a);
   destroyBuffer(b);
+  destroyExecutable(exe);
+  destroyClient(client);
+}
+
+TEST(a_reshape_output_shares_storage_and_outlives_its_deleted_input) {
+  PJRT_Client* client = makeClient();
+  PJRT_LoadedExecutable* exe = compile(client, R"(func.func public @main(%a: tensor<2x2xf32>) -> tensor<4xf32> {
+    %r = stablehlo.reshape %a : (tensor<2x2xf32>) -> tensor<4xf32>
+    return %r : tensor<4xf32>
+  })");
+  if (!exe) return destroyClient(client);
+  PJRT_Buffer* a = uploadF32(client, {1, 2, 3, 4}, {2, 2});
+  std::vector<PJRT_Buffer*> outputs = execute(exe, {a});
+  CHECK_EQ(outputs.size(), size_t(1));
+  if (outputs.size() == 1 && outputs[0]) {
+    CHECK(outputs[0]->data.load()->bytes.sharesStorageWith(a->data.load()->bytes));
+    ARGS(PJRT_Buffer_Delete_Args, del);
+    del.buffer = a;
+    CHECK_OK(api().PJRT_Buffer_Delete(&del));
+    CHECK(downloadF32(outputs[0]) == std::vector<float>({1, 2, 3, 4}));
+    destroyBuffer(outputs[0]);
+  }
+  destroyBuffer(a);
   destroyExecutable(exe);
   destroyClient(client);
 }

@@ -13,7 +13,7 @@ namespace tpjrt::cpu::test {
 template <class T>
 Literal make(ElementType t, std::vector<int64_t> dims, const std::vector<T>& values) {
   Literal l{{t, std::move(dims)}, Bytes(values.size() * sizeof(T))};
-  if (!values.empty()) std::memcpy(l.bytes.data(), values.data(), l.bytes.size());
+  if (!values.empty()) std::memcpy(l.bytes.mutableData(), values.data(), l.bytes.size());
   return l;
 }
 inline Literal f32(std::vector<int64_t> dims, const std::vector<float>& v) { return make(ElementType::F32, dims, v); }

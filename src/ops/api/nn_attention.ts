@@ -76,9 +76,9 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
     if (m && m.dtype === "bool") scores = e.select(e.broadcastTo(m, scoreShape), scores, negInf);
     else if (m) scores = e.add(scores, e.broadcastTo(e.convert(m, dtype), scoreShape));
     if (isCausal) {
-      const row = e.iota("int32", scoreShape, nb);
-      const col = e.iota("int32", scoreShape, nb + 1);
-      scores = e.select(e.compare(col, row, "LE"), scores, negInf);
+      // made once for [L, S] and broadcast by indexing, not once per batch and head
+      const allowed = e.compare(e.iota("int32", [L, S], 1), e.iota("int32", [L, S], 0), "LE");
+      scores = e.select(e.broadcastTo(allowed, scoreShape), scores, negInf);
     }
     let weights = softmaxLast(scores);
     if (rng) weights = dropoutP === 1 ? c(weights, 0) : dropoutTraced(rng, weights, dropoutP);
