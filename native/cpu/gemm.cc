@@ -158,7 +158,8 @@ void packPanels(const MicroKernel<T>& kernel, T* dst, const T* src, int64_t rowS
   fail("gemm: no packing for panels of width " + std::to_string(width), ErrorCode::Internal);
 }
 
-// One matrix, one rectangle of C: c[i * cRow + j * cCol] = Σ_p a(i, p) b(p, j).
+// One matrix, one rectangle of C: c[i * cRow + j * cCol] = Σ_p a(i, p) b(p, j), then + add[i * addRow +
+// j * addCol] when `add` is set (a separate rounding, as if added after the product).
 template <class T>
 struct Block {
   int64_t m, n, k;
@@ -168,12 +169,15 @@ struct Block {
   int64_t bRow, bCol;
   T* c;
   int64_t cRow, cCol;
+  const T* add = nullptr;
+  int64_t addRow = 0, addCol = 0;
 };
 
 template <class T>
 void zeroFill(const Block<T>& x) {
   for (int64_t i = 0; i < x.m; ++i)
-    for (int64_t j = 0; j < x.n; ++j) x.c[i * x.cRow + j * x.cCol] = T(0);
+    for (int64_t j = 0; j < x.n; ++j)
+      x.c[i * x.cRow + j * x.cCol] = x.add ? T(0) + x.add[i * x.addRow + j * x.addCol] : T(0);
 }
 
 // Packs columns [j0, j0 + cols) of B's rows [pc, pc + kc) into NR-wide panels at dst.
@@ -192,6 +196,7 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, in
   T* packA = workspace<T, 0>(size_t(roundUp(plan.mc * kc, 16) + MR * NR));
   T* tile = packA + roundUp(plan.mc * kc, 16);
   const bool accumulate = pc > 0;
+  const T* add = pc + kc == x.k ? x.add : nullptr;  // added once the last block is in
   for (int64_t ic = i0; ic < i0 + rows; ic += plan.mc) {
     const int64_t mc = std::min(plan.mc, i0 + rows - ic);
     packPanels(plan.kernel, packA, x.a + ic * x.aRow + pc * x.aCol, x.aRow, x.aCol, mc, kc, MR);
@@ -202,8 +207,12 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, in
         const int64_t mr = std::min<int64_t>(MR, mc - ir);
         const T* aPanel = packA + ir * kc;
         T* c = x.c + (ic + ir) * x.cRow + (j0 + jr) * x.cCol;
+        const T* addTile = add ? add + (ic + ir) * x.addRow + (j0 + jr) * x.addCol : nullptr;
         if (mr == MR && nr == NR && x.cCol == 1) {
           plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate);
+          if (addTile)
+            for (int64_t i = 0; i < MR; ++i)
+              for (int64_t j = 0; j < NR; ++j) c[i * x.cRow + j] += addTile[i * x.addRow + j * x.addCol];
           continue;
         }
         plan.kernel.run(kc, aPanel, bPanel, tile, NR, false);
@@ -211,6 +220,7 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, in
           for (int64_t j = 0; j < nr; ++j) {
             T& out = c[i * x.cRow + j * x.cCol];
             out = accumulate ? out + tile[i * NR + j] : tile[i * NR + j];
+            if (addTile) out += addTile[i * x.addRow + j * x.addCol];
           }
       }
     }
@@ -298,7 +308,7 @@ const char* gemmIsaName(GemmIsa isa) {
 
 template <class T>
 void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const StridedMatrices<T>& b, T* c,
-          ThreadPool* pool, const GemmOptions& options) {
+          ThreadPool* pool, const GemmOptions& options, const T* rowAdd) {
   const int64_t batch = int64_t(a.batchOffsets.size());
   if (int64_t(b.batchOffsets.size()) != batch) fail("gemm: lhs and rhs batch sizes differ", ErrorCode::Internal);
   if (batch == 0 || m == 0 || n == 0) return;
@@ -310,8 +320,8 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
   // A few columns and many rows: compute Cᵀ = Bᵀ·Aᵀ instead, so the narrow side pads the short
   // (row) side of the micro-tile rather than the wide one.
   const bool swap = n < plan.kernel.nr && m > n;
-  Block<T> shape{m, n, k, a.data, a.rowStride, a.colStride, b.data, b.rowStride, b.colStride, c, n, 1};
-  if (swap) shape = {n, m, k, b.data, b.colStride, b.rowStride, a.data, a.colStride, a.rowStride, c, 1, n};
+  Block<T> shape{m, n, k, a.data, a.rowStride, a.colStride, b.data, b.rowStride, b.colStride, c, n, 1, rowAdd, 0, 1};
+  if (swap) shape = {n, m, k, b.data, b.colStride, b.rowStride, a.data, a.colStride, a.rowStride, c, 1, n, rowAdd, 1, 0};
   const std::vector<int64_t>& aOffsets = swap ? b.batchOffsets : a.batchOffsets;
   const std::vector<int64_t>& bOffsets = swap ? a.batchOffsets : b.batchOffsets;
   auto blockOf = [&](int64_t p) {
@@ -346,6 +356,7 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
         part.n = j1 - j0;
         part.b += j0 * x.bCol;
         part.c += j0 * x.cCol;
+        if (part.add) part.add += j0 * x.addCol;
         gemmBlock(plan, part);
       });
       continue;
@@ -355,8 +366,8 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
 }
 
 template void gemm<float>(int64_t, int64_t, int64_t, const StridedMatrices<float>&, const StridedMatrices<float>&,
-                          float*, ThreadPool*, const GemmOptions&);
+                          float*, ThreadPool*, const GemmOptions&, const float*);
 template void gemm<double>(int64_t, int64_t, int64_t, const StridedMatrices<double>&, const StridedMatrices<double>&,
-                           double*, ThreadPool*, const GemmOptions&);
+                           double*, ThreadPool*, const GemmOptions&, const double*);
 
 }  // namespace tpjrt::cpu

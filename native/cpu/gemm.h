@@ -34,14 +34,17 @@ struct GemmOptions {
 // Products smaller than this run on the calling thread (waking workers costs more than they save).
 constexpr int64_t kGemmMinParallelFlops = int64_t(1) << 22;
 
-// c: batch × m × n, row-major; a: m × k per batch element; b: k × n. `pool` may be null.
+// c: batch × m × n, row-major; a: m × k per batch element; b: k × n. `pool` may be null. With `rowAdd`
+// (n values), every row of every product then gets it added, rounded as a separate add would round,
+// while the tile is still in cache (a linear layer's bias).
 template <class T>
 void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const StridedMatrices<T>& b, T* c,
-          ThreadPool* pool, const GemmOptions& options = {});
+          ThreadPool* pool, const GemmOptions& options = {}, const T* rowAdd = nullptr);
 
 extern template void gemm<float>(int64_t, int64_t, int64_t, const StridedMatrices<float>&,
-                                 const StridedMatrices<float>&, float*, ThreadPool*, const GemmOptions&);
+                                 const StridedMatrices<float>&, float*, ThreadPool*, const GemmOptions&, const float*);
 extern template void gemm<double>(int64_t, int64_t, int64_t, const StridedMatrices<double>&,
-                                  const StridedMatrices<double>&, double*, ThreadPool*, const GemmOptions&);
+                                  const StridedMatrices<double>&, double*, ThreadPool*, const GemmOptions&,
+                                  const double*);
 
 }  // namespace tpjrt::cpu

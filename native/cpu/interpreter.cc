@@ -71,7 +71,15 @@ class Evaluator {
       } else {
         const Op& op = region.ops[step.op];
         if (isTerminator(op)) return terminatorValues(op);
-        runWithContext(op, [&] { runOp(op, nullptr, plan.kernels[step.op], plan.loops[step.op]); });
+        if (plan.forwards[step.op] >= 0) {
+          set(op.results[0], get(plan.forwards[step.op]));  // its dot_general added the row
+        } else if (plan.rowAdd[step.op] >= 0) {
+          runWithContext(op, [&] {
+            set(op.results[0], owned(dotGeneralAddRow(op, operands(op), *get(plan.rowAdd[step.op]), op.resultTypes[0])));
+          });
+        } else if (!plan.skipped[step.op]) {
+          runWithContext(op, [&] { runOp(op, nullptr, plan.kernels[step.op], plan.loops[step.op]); });
+        }
       }
       for (int id : step.release) values_[size_t(id)].reset();
     }

@@ -205,6 +205,52 @@ void chooseReuse(FusedGroup& g, const std::vector<int>& dying, const std::unorde
   }
 }
 
+// Finds the dot_general + row add pairs (see RegionPlan::rowAdd) and records the dot_general as a
+// reader of the row.
+void fuseRowAdds(const Region& region, std::unordered_map<int, std::vector<size_t>>& users, RegionPlan& plan) {
+  std::unordered_map<int, size_t> definedBy;
+  for (size_t i = 0; i < region.ops.size(); ++i)
+    for (int id : region.ops[i].results) definedBy[id] = i;
+  auto onlyReader = [&](int id, size_t op) {
+    auto it = users.find(id);
+    return it != users.end() && it->second.size() == 1 && it->second[0] == op;
+  };
+  for (size_t j = 0; j < region.ops.size(); ++j) {
+    const Op& add = region.ops[j];
+    if (add.name != "stablehlo.add" || add.operands.size() != 2 || add.results.size() != 1 || add.resultTypes.size() != 1)
+      continue;
+    const TensorType& type = add.resultTypes[0];
+    if ((type.element != ElementType::F32 && type.element != ElementType::F64) || type.dims.empty()) continue;
+    for (int side = 0; side < 2; ++side) {
+      const int product = add.operands[size_t(side)], broadcast = add.operands[size_t(1 - side)];
+      auto dotAt = definedBy.find(product), broadcastAt = definedBy.find(broadcast);
+      if (product == broadcast || dotAt == definedBy.end() || broadcastAt == definedBy.end() || !onlyReader(product, j))
+        continue;
+      const size_t i = dotAt->second;
+      const Op& dot = region.ops[i];
+      const Op& b = region.ops[broadcastAt->second];
+      if (dot.name != "stablehlo.dot_general" || dot.resultTypes.size() != 1 || dot.resultTypes[0] != type ||
+          dot.operandTypes.size() != 2 || dot.operandTypes[0].element != type.element ||
+          dot.operandTypes[1].element != type.element)
+        continue;
+      auto dims = b.attrs.find("broadcast_dimensions");
+      if (b.name != "stablehlo.broadcast_in_dim" || b.operands.size() != 1 || b.operandTypes.size() != 1 ||
+          b.operandTypes[0] != TensorType{type.element, {type.dims.back()}} || dims == b.attrs.end() || !dims->second ||
+          dims->second->ints != std::vector<int64_t>{int64_t(type.dims.size()) - 1})
+        continue;
+      const int row = b.operands[0];
+      auto rowAt = definedBy.find(row);
+      if (rowAt != definedBy.end() && rowAt->second >= i) continue;  // not made yet when the dot runs
+      plan.rowAdd[i] = row;
+      plan.forwards[j] = product;
+      if (onlyReader(broadcast, j)) plan.skipped[broadcastAt->second] = true;
+      auto& readers = users[row];
+      readers.insert(std::upper_bound(readers.begin(), readers.end(), i), i);
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 RegionPlan planRegion(const Region& region, bool fuse) {
@@ -213,7 +259,11 @@ RegionPlan planRegion(const Region& region, bool fuse) {
   for (const Op& op : region.ops) plan.kernels.push_back(isTerminator(op) ? nullptr : findKernel(op.name));
   for (size_t i = 0; i < n; ++i) plan.loops.push_back(resolveLoop(region.ops[i], plan.kernels[i]));
   plan.splats = splatOperands(region, plan.kernels);
-  const auto users = usersOf(region);
+  auto users = usersOf(region);
+  plan.rowAdd.assign(n, -1);
+  plan.forwards.assign(n, -1);
+  plan.skipped.assign(n, false);
+  if (fuse) fuseRowAdds(region, users, plan);
   const auto release = releasePoints(region, users);
   const std::unordered_set<int> splats(plan.splats.begin(), plan.splats.end());
 
@@ -224,7 +274,7 @@ RegionPlan planRegion(const Region& region, bool fuse) {
     if (!fuse || op.results.size() != 1 || op.resultTypes.size() != 1 || op.operands.size() > kMaxElementwiseOperands)
       return -1;
     const int64_t count = numElements(op.resultTypes[0]);
-    if (count <= 1) return -1;
+    if (count <= 1 || plan.forwards[i] >= 0 || plan.skipped[i]) return -1;
     if (plan.loops[i]) return count;
     if (op.name == "stablehlo.iota") return positionStepFor(op) ? count : -1;
     if (op.name == "stablehlo.broadcast_in_dim" && !splats.count(op.results[0]))

@@ -59,6 +59,13 @@ struct RegionPlan {
   std::vector<const KernelInfo*> kernels;  // per op; nullptr for ops the interpreter runs itself
   std::vector<ElementLoop> loops;          // per element-wise op, resolved for its types (nullptr if not)
   std::vector<int> splats;                 // values kept as their one element
+  // A dot_general whose product is read only by an add of a row broadcast along its last dimension (a
+  // linear layer's bias) adds the row itself (see dotGeneralAddRow): per op, rowAdd is that row's value
+  // id for the dot_general, forwards the product's value id for the add, which passes it on, and
+  // skipped marks the broadcast when only that add read it. -1 / false elsewhere.
+  std::vector<int> rowAdd;
+  std::vector<int> forwards;
+  std::vector<bool> skipped;
 };
 
 bool isTerminator(const Op& op);

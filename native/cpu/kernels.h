@@ -231,6 +231,9 @@ Literal concatenateKernel(const Op& op, const Operands& in, const TensorType& re
 Literal padKernel(const Op& op, const Operands& in, const TensorType& result);
 Literal reverseKernel(const Op& op, const Operands& in, const TensorType& result);
 Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& result);
+// dot_general(in) + `row` broadcast along the result's last dimension (f32 and f64 results), rounded as
+// the separate add would be; the GEMM adds it while each tile is in cache.
+Literal dotGeneralAddRow(const Op& op, const Operands& in, const Literal& row, const TensorType& result);
 
 // reduce: `in` holds the N inputs then the N init values. `body` evaluates the reducer region once
 // for a whole vector of lanes: its 2N arguments and N results are 1-d literals of equal length.

@@ -183,20 +183,35 @@ StridedMatrices<T> matricesOf(const Literal& x, const std::vector<int64_t>& batc
 }
 
 // Float dot_general through the GEMM: out[batch, m, n] = lhs[batch, m, k] · rhs[batch, k, n].
+// With `row` (as long as the result's last dimension), the GEMM adds it to every row of the product.
 template <class T>
 Literal floatDot(const Literal& lhs, const Literal& rhs, const DotDims& dims, const std::vector<int64_t>& lhsFree,
-                 const std::vector<int64_t>& rhsFree, int64_t m, int64_t k, int64_t n, const TensorType& type) {
+                 const std::vector<int64_t>& rhsFree, int64_t m, int64_t k, int64_t n, const TensorType& type,
+                 const Literal* row) {
   Literal lhsCopy, rhsCopy;
   StridedMatrices<T> a = matricesOf<T>(lhs, dims.lhsBatch, lhsFree, dims.lhsContract, lhsCopy);
   StridedMatrices<T> b = matricesOf<T>(rhs, dims.rhsBatch, dims.rhsContract, rhsFree, rhsCopy);
   Literal out = k > 0 ? uninitializedLiteral(type) : makeLiteral(type);  // the GEMM writes every element when k > 0
-  gemm<T>(m, n, k, a, b, elements<T>(out), currentThreadPool());
+  T* c = elements<T>(out);
+  if (!row) {
+    gemm<T>(m, n, k, a, b, c, currentThreadPool());
+    return out;
+  }
+  const T* r = elements<T>(*row);
+  const int64_t length = numElements(row->type);
+  if (rhsFree.empty()) {  // the result's last dimension is one of the lhs's: add the row afterwards
+    gemm<T>(m, n, k, a, b, c, currentThreadPool());
+    for (int64_t e = 0, count = numElements(type); e < count; ++e) c[e] += r[e % length];
+    return out;
+  }
+  std::vector<T> rowAdd(static_cast<size_t>(n));  // the row repeated over C's n columns (the last dimension is the fastest)
+  for (int64_t j = 0; j < n; ++j) rowAdd[size_t(j)] = r[j % length];
+  gemm<T>(m, n, k, a, b, c, currentThreadPool(), {}, rowAdd.data());
   return out;
 }
 
-}  // namespace
-
-Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& result) {
+// dot_general, plus `row` added to every row of the product when set.
+Literal dotGeneral(const Op& op, const Operands& in, const TensorType& result, const Literal* row) {
   const Literal& lhs = *in[0];
   const Literal& rhs = *in[1];
   if (lhs.type.element != rhs.type.element) fail("lhs and rhs must share one element type");
@@ -232,14 +247,31 @@ Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& res
     const Literal& a = widened(lhs, lhsWide);
     const Literal& b = widened(rhs, rhsWide);
     TensorType type{wide, result.dims};
-    Literal out = wide == ElementType::F64 ? floatDot<double>(a, b, dims, lhsFree, rhsFree, m, k, n, type)
-                                           : floatDot<float>(a, b, dims, lhsFree, rhsFree, m, k, n, type);
+    if (row && (compute != wide || result.element != wide)) {
+      fail("adding a row to the product needs an f32 or f64 product", ErrorCode::Internal);
+    }
+    Literal out = wide == ElementType::F64 ? floatDot<double>(a, b, dims, lhsFree, rhsFree, m, k, n, type, row)
+                                           : floatDot<float>(a, b, dims, lhsFree, rhsFree, m, k, n, type, row);
     return convertLiteral(convertLiteral(std::move(out), compute), result.element);
   }
+  if (row) fail("adding a row to the product needs an f32 or f64 product", ErrorCode::Internal);
   Literal a = convertLiteral(transposeLiteral(lhs, concat(dims.lhsBatch, lhsFree, dims.lhsContract)), compute);
   Literal b = convertLiteral(transposeLiteral(rhs, concat(dims.rhsBatch, dims.rhsContract, rhsFree)), compute);
   Literal out = batchedMatmul(a, b, batch, m, k, n, TensorType{compute, result.dims});
   return convertLiteral(out, result.element);
+}
+
+}  // namespace
+
+Literal dotGeneralKernel(const Op& op, const Operands& in, const TensorType& result) {
+  return dotGeneral(op, in, result, nullptr);
+}
+
+Literal dotGeneralAddRow(const Op& op, const Operands& in, const Literal& row, const TensorType& result) {
+  if (row.type.element != result.element || row.type.dims.size() != 1 || result.dims.empty() ||
+      row.type.dims[0] != result.dims.back() || row.bytes.size() != size_t(row.type.dims[0]) * byteWidth(row.type.element))
+    fail("the row added to the product must be as long as its last dimension", ErrorCode::Internal);
+  return dotGeneral(op, in, result, &row);
 }
 
 }  // namespace tpjrt::cpu

@@ -234,6 +234,90 @@ TEST(group_outputs_take_the_storage_of_inputs_that_die_only_when_nothing_reads_t
   CHECK(read<float>(x) == xs);  // the argument is untouched
 }
 
+namespace {
+
+// lhs [b, m, k] · rhs [b, k, n] (no batch when b is 0) plus a row broadcast along the last dimension,
+// the add's operands in either order; `extra` adds a use of the product or of the broadcast, which
+// must keep them (and the plain add) as they were.
+std::string rowAddModule(int64_t b, int64_t m, int64_t k, int64_t n, const std::string& t, bool rowFirst,
+                         const std::string& extra) {
+  auto ty = [&](std::vector<int64_t> dims) {
+    std::string s = "tensor<";
+    for (int64_t d : dims) s += std::to_string(d) + "x";
+    return s + t + ">";
+  };
+  const bool batched = b > 0;
+  const std::string lhs = batched ? ty({b, m, k}) : ty({m, k}), rhs = batched ? ty({b, k, n}) : ty({k, n}),
+                    out = batched ? ty({b, m, n}) : ty({m, n}), row = ty({n});
+  const std::string dims = batched ? "lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]"
+                                   : "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]";
+  std::string s = "func.func public @main(%a: " + lhs + ", %w: " + rhs + ", %r: " + row + ") -> (" + out +
+                  (extra.empty() ? "" : ", " + out) + ") {\n";
+  s += "  %d = \"stablehlo.dot_general\"(%a, %w) {dot_dimension_numbers = #stablehlo.dot<" + dims + ">} : (" + lhs + ", " +
+       rhs + ") -> " + out + "\n";
+  s += "  %rb = \"stablehlo.broadcast_in_dim\"(%r) {broadcast_dimensions = array<i64: " + std::to_string(batched ? 2 : 1) +
+       ">} : (" + row + ") -> " + out + "\n";
+  s += std::string("  %y = \"stablehlo.add\"(") + (rowFirst ? "%rb, %d" : "%d, %rb") + ") : (" + out + ", " + out + ") -> " +
+       out + "\n";
+  if (!extra.empty()) s += "  %x = \"stablehlo.multiply\"(%" + extra + ", %" + extra + ") : (" + out + ", " + out + ") -> " + out + "\n";
+  s += "  \"func.return\"(%y" + std::string(extra.empty() ? "" : ", %x") + ") : (" + out + (extra.empty() ? "" : ", " + out) +
+       ") -> ()\n}\n";
+  return s;
+}
+
+template <class T>
+Literal values(ElementType e, std::vector<int64_t> dims, int seed) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  std::vector<T> v(static_cast<size_t>(count));
+  for (int64_t j = 0; j < count; ++j) v[size_t(j)] = T(std::sin(double(j * 13 + seed)) * 2.0);
+  return make(e, dims, v);
+}
+
+}  // namespace
+
+TEST(a_dot_general_adds_a_broadcast_row_itself_bit_for_bit) {
+  ThreadPool three(3);
+  struct Case {
+    int64_t b, m, k, n;
+  };
+  // edge tiles, several depth blocks, the pool's row and column splits, Cᵀ computed (n < 16), a batch,
+  // no contraction
+  for (Case c : {Case{0, 5, 3, 7}, Case{0, 37, 600, 29}, Case{0, 130, 300, 150}, Case{0, 64, 96, 2000}, Case{0, 40, 30, 6}, Case{3, 20, 40, 24},
+                 Case{0, 4, 0, 6}}) {
+    for (const char* t : {"f32", "f64"}) {
+      const bool f64 = std::string(t) == "f64";
+      const ElementType e = f64 ? ElementType::F64 : ElementType::F32;
+      auto make3 = [&](int seed, std::vector<int64_t> dims) { return f64 ? values<double>(e, dims, seed) : values<float>(e, dims, seed); };
+      const bool batched = c.b > 0;
+      std::vector<Literal> args = {make3(1, batched ? std::vector<int64_t>{c.b, c.m, c.k} : std::vector<int64_t>{c.m, c.k}),
+                                   make3(2, batched ? std::vector<int64_t>{c.b, c.k, c.n} : std::vector<int64_t>{c.k, c.n}),
+                                   make3(3, {c.n})};
+      for (const char* extra : {"", "d", "rb"}) {
+        for (bool rowFirst : {false, true}) {
+          const std::string text = rowAddModule(c.b, c.m, c.k, c.n, t, rowFirst, extra);
+          Module fused = parseModule(text), reference = parseModule(text);
+          RegionPlan plan = planRegion(fused.find("main")->body);
+          const bool expectFused = std::string(extra) != "d";
+          CHECK_EQ(plan.rowAdd[0] >= 0, expectFused);
+          CHECK_EQ(plan.skipped[1], std::string(extra).empty());
+          for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &three}) {
+            ThreadPoolScope scope(pool);
+            auto got = interpret(fused, *fused.find("main"), args);
+            auto want = interpret(reference, *reference.find("main"), args, false);
+            CHECK_EQ(got.size(), want.size());
+            for (size_t r = 0; r < got.size() && r < want.size(); ++r)
+              if (got[r].type != want[r].type || got[r].bytes != want[r].bytes)
+                ::tpjrt::test::report(__FILE__, __LINE__, std::string(t) + " result " + std::to_string(r) + " differs for m k n = " +
+                                                              std::to_string(c.m) + " " + std::to_string(c.k) + " " + std::to_string(c.n) +
+                                                              " extra '" + extra + "'" + (pool ? " on a pool" : ""));
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(fused_group_reports_an_argument_of_the_wrong_size) {
   const char* text = R"mlir(
 func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
