@@ -18,14 +18,15 @@ inline float clampKeepNaN(float x, float lo, float hi) {
 // 2^k as a float for k in [-126, 127].
 inline float pow2(int32_t k) { return std::bit_cast<float>(uint32_t(k + 127) << 23); }
 
-// e^x. x = n·ln2 + r with |r| <= ln2/2 (ln2 split so that n·ln2Hi is exact); e^r = 1 + r + r²·q(r) with
-// q fitted by weighted least squares for a relative error of 3e-9 on that interval; 2^n is applied as
-// two factors so that a subnormal result is rounded once. e^89 overflows float32 and e^-104 underflows
-// it, so clamping there changes no result.
-inline float exp(float x) {
+// e^x = p · 2^k. x = k·ln2 + r with |r| <= ln2/2 (ln2 split so that k·ln2Hi is exact); p = e^r = 1 + r +
+// r²·q(r) with q fitted by weighted least squares for a relative error of 3e-9 on that interval.
+struct ExpParts {
+  float p;
+  int32_t k;
+};
+inline ExpParts expParts(float x) {
   constexpr float kLog2e = 1.44269504f, kLn2Hi = 0.693145751953125f, kLn2Lo = 1.42860677e-06f;
   constexpr float kRound = 12582912.0f;  // 1.5·2^23: adding it rounds to an integer in the low bits
-  x = clampKeepNaN(x, -104.0f, 89.0f);
   const float shifted = x * kLog2e + kRound;
   const float n = shifted - kRound;
   const float r = (x - n * kLn2Hi) - n * kLn2Lo;
@@ -34,10 +35,21 @@ inline float exp(float x) {
   q = q * r + 0.041668389f;
   q = q * r + 0.16666521f;
   q = q * r + 0.49999994f;
-  const float p = 1.0f + (r + r * r * q);
-  const int32_t k = int32_t(std::bit_cast<uint32_t>(shifted) - std::bit_cast<uint32_t>(kRound));
-  const int32_t half = k / 2;
-  return p * pow2(half) * pow2(k - half);
+  return {1.0f + (r + r * r * q), int32_t(std::bit_cast<uint32_t>(shifted) - std::bit_cast<uint32_t>(kRound))};
+}
+
+// e^x. 2^k is applied as two factors so that a subnormal result is rounded once. e^89 overflows float32
+// and e^-104 underflows it, so clamping there changes no result.
+inline float exp(float x) {
+  const ExpParts e = expParts(clampKeepNaN(x, -104.0f, 89.0f));
+  const int32_t half = e.k / 2;
+  return e.p * pow2(half) * pow2(e.k - half);
+}
+
+// exp(x) for x whose e^x is a normal float (-87 < x < 88), bit for bit: one factor of 2^k is exact there.
+inline float expNormal(float x) {
+  const ExpParts e = expParts(x);
+  return e.p * pow2(e.k);
 }
 
 // 1 / (1 + e^-x), written with e^-|x| so that it neither overflows nor cancels.
@@ -81,7 +93,7 @@ inline float erf(float x) {
   const float r = ((0.305953f + 0.14335644f * v) + v2 * (-0.024242863f + 0.002307606f * v)) +
                   v4 * ((0.0004600746f - 0.00034662048f * v) + v2 * (0.00012398874f - 3.0071338e-05f * v)) +
                   v4 * v4 * (-2.6689574e-06f + 4.7024478e-06f * v);
-  const float large = 1.0f - exp(-(b * b)) * r;
+  const float large = 1.0f - expNormal(-(b * b)) * r;
   const float e = a < 1.0f ? small : large;
   return std::bit_cast<float>(std::bit_cast<uint32_t>(e) | sign);
 }
