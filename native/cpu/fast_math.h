@@ -46,7 +46,8 @@ inline float exp(float x) {
   return e.p * pow2(half) * pow2(e.k - half);
 }
 
-// exp(x) for x whose e^x is a normal float (-87 < x < 88), bit for bit: one factor of 2^k is exact there.
+// exp(x) for x whose e^x is a normal float (-87 < x < 88; erf's and tanh's large branches), bit for bit:
+// one factor of 2^k is exact there.
 inline float expNormal(float x) {
   const ExpParts e = expParts(x);
   return e.p * pow2(e.k);
@@ -71,7 +72,7 @@ inline float tanh(float x) {
   q = q * z + 0.13332587f;
   q = q * z - 0.33333318f;
   const float small = a + a * z * q;
-  const float large = 1.0f - 2.0f / (exp(2.0f * clampKeepNaN(a, 0.0f, 10.0f)) + 1.0f);
+  const float large = 1.0f - 2.0f / (expNormal(2.0f * clampKeepNaN(a, 0.0f, 10.0f)) + 1.0f);
   const float t = a < 0.55f ? small : large;
   return std::bit_cast<float>(std::bit_cast<uint32_t>(t) | sign);
 }
