@@ -80,9 +80,15 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
       const allowed = e.compare(e.iota("int32", [L, S], 1), e.iota("int32", [L, S], 0), "LE");
       scores = e.select(e.broadcastTo(allowed, scoreShape), scores, negInf);
     }
-    let weights = softmaxLast(scores);
-    if (rng) weights = dropoutP === 1 ? c(weights, 0) : dropoutTraced(rng, weights, dropoutP);
-    const out = e.dotGeneral(weights, vs, bdims, bdims, [nb + 1], [nb]); // [*, L, Ev]
+    const { z, total } = softmaxParts(scores);
+    let out: T;
+    if (rng) {
+      const weights = dropoutP === 1 ? c(z, 0) : dropoutTraced(rng, normalize(z, total), dropoutP);
+      out = e.dotGeneral(weights, vs, bdims, bdims, [nb + 1], [nb]); // [*, L, Ev]
+    } else {
+      // the sum divides the product with v ([*, L, Ev]) rather than the weights ([*, L, S]), as flash attention does
+      out = normalize(e.dotGeneral(z, vs, bdims, bdims, [nb + 1], [nb]), total);
+    }
     return e.convert(out, q!.dtype);
   };
   if (dropoutP === 0) return runOptional(op, [query, key, value, mask], statics, ([q, k, v, m]) => attend(q!, k!, v!, m!));
@@ -112,14 +118,19 @@ function repeatHeads(t: T, groups: number): T {
   return e.reshape(e.broadcastInDim(t, spread, dims), heads);
 }
 
-/** Softmax over the last dim; a row with no allowed position (all −inf) gives zeros, as PyTorch's math path does. */
-function softmaxLast(s: T): T {
+/** Softmax over the last dim in two parts: z = exp(s − row max) and the rows' sums of z (kept as [*, 1]). */
+function softmaxParts(s: T): { z: T; total: T } {
   const last = s.ndim - 1;
   const kept = s.shape.map((d, i) => (i === last ? 1 : d));
   const m = e.reshape(e.reduce("max", s, [last]), kept);
   const safeMax = e.select(e.isFinite(m), m, c(m, 0));
   const z = e.exp(e.sub(s, e.broadcastTo(safeMax, s.shape)));
-  const total = e.broadcastTo(e.reshape(e.reduce("sum", z, [last]), kept), s.shape);
-  const zero = c(total, 0);
-  return e.select(e.compare(total, zero, "EQ"), zero, e.div(z, total));
+  return { z, total: e.reshape(e.reduce("sum", z, [last]), kept) };
+}
+
+/** x divided by its row's total; a row with no allowed position (total 0) gives zeros, as PyTorch's math path does. */
+function normalize(x: T, total: T): T {
+  const t = e.broadcastTo(total, x.shape);
+  const zero = c(t, 0);
+  return e.select(e.compare(t, zero, "EQ"), zero, e.div(x, t));
 }
