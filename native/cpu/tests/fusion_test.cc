@@ -313,6 +313,21 @@ TEST(a_dot_general_adds_a_broadcast_row_itself_bit_for_bit) {
   }
 }
 
+TEST(a_matrix_vector_product_adds_its_row_after_the_product) {
+  // rhs has no free dimension, so the result's last dimension is the lhs's rows
+  const char* text = R"(func.func public @main(%a: tensor<3x50x40xf32>, %v: tensor<40xf32>, %r: tensor<50xf32>) -> tensor<3x50xf32> {
+    %d = "stablehlo.dot_general"(%a, %v) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<3x50x40xf32>, tensor<40xf32>) -> tensor<3x50xf32>
+    %rb = "stablehlo.broadcast_in_dim"(%r) {broadcast_dimensions = array<i64: 1>} : (tensor<50xf32>) -> tensor<3x50xf32>
+    %y = "stablehlo.add"(%d, %rb) : (tensor<3x50xf32>, tensor<3x50xf32>) -> tensor<3x50xf32>
+    "func.return"(%y) : (tensor<3x50xf32>) -> ()
+  })";
+  Module m = parseModule(text);
+  CHECK(planRegion(m.find("main")->body).rowAdd[0] >= 0);
+  std::vector<Literal> args = {values<float>(ElementType::F32, {3, 50, 40}, 1), values<float>(ElementType::F32, {40}, 2),
+                               values<float>(ElementType::F32, {50}, 3)};
+  checkSameAsUnfused(text, args, nullptr, "a matrix-vector product");
+}
+
 TEST(fused_group_reports_an_argument_of_the_wrong_size) {
   const char* text = R"mlir(
 func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
