@@ -6,9 +6,10 @@
 namespace tpjrt::cpu::gemm_detail {
 
 // c[i * ldc + j] (+)= Σ_p a[p * mr + i] · b[p * nr + j] for the full mr × nr tile: `a` and `b` are
-// packed panels (64-byte aligned); `accumulate` adds to c instead of overwriting it.
+// packed panels (64-byte aligned); `accumulate` adds to c instead of overwriting it; then, when
+// `rowAdd` is set, rowAdd[j] is added to every row (a separate rounding).
 template <class T>
-using MicroKernelFn = void (*)(int64_t k, const T* a, const T* b, T* c, int64_t ldc, bool accumulate);
+using MicroKernelFn = void (*)(int64_t k, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* rowAdd);
 
 // Packs rows × depth of an operand that is contiguous along the contraction (element (r, p) at
 // src[r * rowStride + p]) into panels of `width` rows: panel q holds, for each p, the values of rows

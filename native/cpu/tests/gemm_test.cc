@@ -210,6 +210,39 @@ TEST(gemm_shared_panels_split_over_threads) {
     }
 }
 
+// With a row to add, C is bit for bit the product with the row added afterwards: every ISA, with and
+// without a pool, at micro-tile and cache-block edges, and for the transposed product (few columns).
+template <class T>
+void rowAddEqualsSeparateAdd(const char* what) {
+  ThreadPool three(3);
+  std::vector<Shape> shapes = kSmallShapes;
+  for (Shape s : {Shape{49, 129, 17}, Shape{130, 300, 20}, Shape{64, 5, 30}, Shape{200, 64, 600}}) shapes.push_back(s);
+  for (GemmIsa isa : isas())
+    for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &three})
+      for (bool smallBlocks : {false, true})
+        for (const Shape& s : shapes) {
+          GemmOptions options;
+          options.isa = isa;
+          options.minParallelFlops = 1;
+          if (smallBlocks) options.mc = 24, options.kc = 8, options.nc = 64;
+          std::mt19937 rng(uint32_t(s.m * 3 + s.n * 5 + s.k * 7));
+          Operand<T> a(rng, 2, s.m, s.k, false, 0), b(rng, 2, s.k, s.n, s.n % 2 == 1, 0);
+          std::vector<T> row(size_t(s.n));
+          for (auto& v : row) v = T(std::uniform_real_distribution<double>(-1, 1)(rng));
+          std::vector<T> separate(size_t(2 * s.m * s.n)), fused(separate.size());
+          gemm<T>(s.m, s.n, s.k, a.view, b.view, separate.data(), pool, options);
+          for (size_t e = 0; e < separate.size(); ++e) separate[e] += row[e % size_t(s.n)];
+          gemm<T>(s.m, s.n, s.k, a.view, b.view, fused.data(), pool, options, row.data());
+          if (std::memcmp(separate.data(), fused.data(), separate.size() * sizeof(T)) != 0)
+            ::tpjrt::test::report(__FILE__, __LINE__, std::string(what) + " " + gemmIsaName(isa) + " m=" + std::to_string(s.m) +
+                                                          " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
+                                                          (pool ? " on a pool" : "") + (smallBlocks ? " small blocks" : ""));
+        }
+}
+
+TEST(gemm_f32_row_add_equals_the_separate_add) { rowAddEqualsSeparateAdd<float>("f32"); }
+TEST(gemm_f64_row_add_equals_the_separate_add) { rowAddEqualsSeparateAdd<double>("f64"); }
+
 TEST(gemm_f32_small_shapes_every_isa_and_thread_count) { smallShapesEverywhere<float>("f32"); }
 TEST(gemm_f64_small_shapes_every_isa_and_thread_count) { smallShapesEverywhere<double>("f64"); }
 TEST(gemm_f32_cache_block_edges) { blockEdges<float>("f32 blocks"); }
