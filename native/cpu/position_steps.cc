@@ -59,7 +59,10 @@ std::optional<PositionStep> positionStepFor(const Op& op) {
 void PositionStep::run(const uint8_t* in, int64_t offset, uint8_t* out, int64_t n) const {
   const size_t rank = dims.size(), width = byteWidth(element);
   if (rank == 0 || n <= 0) return;
-  std::vector<int64_t> index(rank);  // the multi-index of `offset`
+  // the multi-index of `offset`; on the stack for the ranks merged dims leave (this runs once a tile)
+  int64_t small[8];
+  std::vector<int64_t> large(rank > 8 ? rank : 0);
+  int64_t* index = rank > 8 ? large.data() : small;
   for (size_t d = rank, rest = size_t(offset); d-- > 0;) {
     index[d] = int64_t(rest % size_t(dims[d]));
     rest /= size_t(dims[d]);
