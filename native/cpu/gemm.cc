@@ -180,21 +180,6 @@ void zeroFill(const Block<T>& x) {
       x.c[i * x.cRow + j * x.cCol] = x.add ? T(0) + x.add[i * x.addRow + j * x.addCol] : T(0);
 }
 
-// c[i * cRow + j] += add[i * addRow + j * addCol] over a rows × cols tile (add does not overlap c).
-template <class T>
-void addToTile(T* __restrict c, int64_t cRow, const T* __restrict add, int64_t addRow, int64_t addCol, int64_t rows,
-               int64_t cols) {
-  for (int64_t i = 0; i < rows; ++i) {
-    T* __restrict ci = c + i * cRow;
-    const T* __restrict ai = add + i * addRow;
-    if (addCol == 1) {
-      for (int64_t j = 0; j < cols; ++j) ci[j] += ai[j];  // vectorised
-    } else {
-      for (int64_t j = 0; j < cols; ++j) ci[j] += ai[j * addCol];
-    }
-  }
-}
-
 // Packs columns [j0, j0 + cols) of B's rows [pc, pc + kc) into NR-wide panels at dst.
 template <class T>
 void packB(const Plan<T>& plan, const Block<T>& x, T* dst, int64_t j0, int64_t cols, int64_t pc, int64_t kc) {
@@ -223,10 +208,10 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, in
         const T* aPanel = packA + ir * kc;
         T* c = x.c + (ic + ir) * x.cRow + (j0 + jr) * x.cCol;
         const T* addTile = add ? add + (ic + ir) * x.addRow + (j0 + jr) * x.addCol : nullptr;
-        if (mr == MR && nr == NR && x.cCol == 1) {
-          const bool oneRow = addTile && x.addRow == 0 && x.addCol == 1;  // the same row for every row of C
-          plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate, oneRow ? addTile : nullptr);
-          if (addTile && !oneRow) addToTile(c, x.cRow, addTile, x.addRow, x.addCol, MR, NR);
+        // The kernel adds one row to every row of its tile; a transposed product's add (one value per
+        // row) goes through the edge path below.
+        if (mr == MR && nr == NR && x.cCol == 1 && (!addTile || (x.addRow == 0 && x.addCol == 1))) {
+          plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate, addTile);
           continue;
         }
         plan.kernel.run(kc, aPanel, bPanel, tile, NR, false, nullptr);

@@ -78,12 +78,6 @@ class Bytes {
     if (v_.use_count() != 1) v_ = std::make_shared<ByteVector>(*v_);
     return v_->data();
   }
-  void resize(size_t n) {
-    if (n == size()) return;
-    if (!v_) v_ = std::make_shared<ByteVector>();
-    mutableData();
-    v_->resize(n);
-  }
   bool shared() const { return v_ && v_.use_count() > 1; }
   bool sharesStorageWith(const Bytes& o) const { return v_ && v_ == o.v_; }
   bool operator==(const Bytes& o) const { return size() == o.size() && std::equal(begin(), end(), o.begin()); }

@@ -199,14 +199,13 @@ Literal floatDot(const Literal& lhs, const Literal& rhs, const DotDims& dims, co
   }
   const T* r = elements<T>(*row);
   const int64_t length = numElements(row->type);
-  if (rhsFree.empty()) {  // the result's last dimension is one of the lhs's: add the row afterwards
-    gemm<T>(m, n, k, a, b, c, currentThreadPool());
-    for (int64_t e = 0, count = numElements(type); e < count; ++e) c[e] += r[e % length];
+  if (n == length) {  // the result's last dimension is C's columns: the GEMM adds the row to each row of C
+    gemm<T>(m, n, k, a, b, c, currentThreadPool(), {}, r);
     return out;
   }
-  std::vector<T> rowAdd(static_cast<size_t>(n));  // the row repeated over C's n columns (the last dimension is the fastest)
-  for (int64_t j = 0; j < n; ++j) rowAdd[size_t(j)] = r[j % length];
-  gemm<T>(m, n, k, a, b, c, currentThreadPool(), {}, rowAdd.data());
+  // the last dimension is one of several free dimensions (or the lhs's): add the row afterwards
+  gemm<T>(m, n, k, a, b, c, currentThreadPool());
+  for (int64_t e = 0, count = numElements(type); e < count; ++e) c[e] += r[e % length];
   return out;
 }
 

@@ -163,7 +163,7 @@ TEST(row_reductions_agree) {
       x.type.dims = {17, 61};
       Literal init = literalOf(t, 3);
       init.type.dims = {};
-      init.bytes.resize(byteWidth(init.type.element));
+      init.bytes = Bytes(init.bytes.begin(), init.bytes.begin() + byteWidth(init.type.element));
       checkBothVersionsAgree(text, {x, init}, std::string("reduce ") + body + " " + t);
     }
 }
