@@ -11,6 +11,7 @@
 #include "kernels.h"
 #include "stablehlo.h"
 #include "thread_pool.h"
+#include "views.h"
 
 namespace tpjrt::cpu {
 
@@ -62,6 +63,8 @@ class Evaluator {
     std::unique_ptr<RegionPlan> unfused;  // the reference plan, made per run
     if (!fuse_) unfused = std::make_unique<RegionPlan>(planRegion(region, false));
     const RegionPlan& plan = unfused ? *unfused : region.plan.get([&] { return planRegion(region); });
+    for (size_t i = 0; i < args.size(); ++i)
+      if (args[i]->view && !plan.viewArgs[i]) set(region.args[i], owned(denseOf(*args[i])));
     for (int id : plan.splats)
       if (id >= 0 && size_t(id) < splat_.size()) splat_[size_t(id)] = true;
     for (const RegionPlan::Step& step : plan.steps) {
@@ -71,7 +74,9 @@ class Evaluator {
       } else {
         const Op& op = region.ops[step.op];
         if (isTerminator(op)) return terminatorValues(op);
-        if (plan.forwards[step.op] >= 0) {
+        if (plan.views[step.op]) {
+          runWithContext(op, [&] { set(op.results[0], owned(viewOf(op, *get(op.operands[0]), op.resultTypes[0]))); });
+        } else if (plan.forwards[step.op] >= 0) {
           set(op.results[0], get(plan.forwards[step.op]));  // its dot_general added the row
         } else if (plan.rowAdd[step.op] >= 0) {
           runWithContext(op, [&] {
@@ -339,10 +344,10 @@ class Evaluator {
 }  // namespace
 
 std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Value>& args,
-                               bool fuse) {
+                               bool fuse, ViewResults views) {
   for (const Value& a : args) {
     if (!a) fail("argument is null", ErrorCode::Internal);
-    if (a->bytes.size() != size_t(numElements(a->type)) * byteWidth(a->type.element))
+    if (a->view ? !viewFits(*a) : a->bytes.size() != size_t(numElements(a->type)) * byteWidth(a->type.element))
       fail("argument " + typeString(a->type) + " holds the wrong number of bytes");
   }
   std::vector<Value> outs;
@@ -355,7 +360,8 @@ std::vector<Literal> interpret(const Module& module, const Function& function, c
   for (Value& v : outs) {
     // A result only we hold was made by the evaluator (arguments and constants are held elsewhere too):
     // move its bytes out instead of copying them.
-    if (v.use_count() == 1) results.push_back(std::move(const_cast<Literal&>(*v)));
+    if (v->view && views == ViewResults::Densify) results.push_back(denseOf(*v));
+    else if (v.use_count() == 1) results.push_back(std::move(const_cast<Literal&>(*v)));
     else results.push_back(*v);
   }
   return results;
@@ -366,7 +372,7 @@ std::vector<Literal> interpret(const Module& module, const Function& function, c
   std::vector<Value> borrowed;
   borrowed.reserve(args.size());
   for (const Literal& a : args) borrowed.push_back(Value(&a, [](const Literal*) {}));  // the caller's args outlive the run
-  return interpret(module, function, borrowed, fuse);
+  return interpret(module, function, borrowed, fuse, ViewResults::Densify);
 }
 
 }  // namespace tpjrt::cpu

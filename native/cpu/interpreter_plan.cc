@@ -251,6 +251,35 @@ void fuseRowAdds(const Region& region, std::unordered_map<int, std::vector<size_
   }
 }
 
+bool isViewOp(const Op& op) {
+  return (op.name == "stablehlo.transpose" || op.name == "stablehlo.slice" || op.name == "stablehlo.reshape") &&
+         op.operands.size() == 1 && op.results.size() == 1 && op.resultTypes.size() == 1;
+}
+
+// Fills plan.views and plan.viewArgs (see RegionPlan), from the last op back, since whether a value may
+// be a view depends on its readers. A transpose, slice or reshape reads a view whether or not it makes
+// one (its kernel copies the view's elements; a reshape never joins a fused group when it reads a value
+// made outside it).
+void planViews(const Region& region, const std::unordered_map<int, std::vector<size_t>>& users,
+               const std::unordered_set<int>& splats, RegionPlan& plan) {
+  auto readThroughStrides = [&](int id) {
+    auto it = users.find(id);
+    if (it == users.end()) return true;
+    for (size_t u : it->second) {
+      const Op& op = region.ops[u];
+      const bool dotOperand = op.name == "stablehlo.dot_general" && op.operands.size() == 2 &&
+                              (op.operands[0] == id || op.operands[1] == id);
+      if (!isViewOp(op) && !dotOperand && op.name != "func.return") return false;
+    }
+    return true;
+  };
+  for (size_t i = region.ops.size(); i-- > 0;) {
+    const Op& op = region.ops[i];
+    plan.views[i] = isViewOp(op) && !splats.count(op.operands[0]) && readThroughStrides(op.results[0]);
+  }
+  for (int id : region.args) plan.viewArgs.push_back(readThroughStrides(id));
+}
+
 }  // namespace
 
 RegionPlan planRegion(const Region& region, bool fuse) {
@@ -266,6 +295,9 @@ RegionPlan planRegion(const Region& region, bool fuse) {
   if (fuse) fuseRowAdds(region, users, plan);
   const auto release = releasePoints(region, users);
   const std::unordered_set<int> splats(plan.splats.begin(), plan.splats.end());
+  plan.views.assign(n, false);
+  if (fuse) planViews(region, users, splats, plan);
+  else plan.viewArgs.assign(region.args.size(), false);
 
   // The element count of op i when it can join a fused group, else -1: element-wise ops, reshapes, iota
   // and broadcast_in_dim (which must not read a value of its own group: see below).
@@ -274,7 +306,7 @@ RegionPlan planRegion(const Region& region, bool fuse) {
     if (!fuse || op.results.size() != 1 || op.resultTypes.size() != 1 || op.operands.size() > kMaxElementwiseOperands)
       return -1;
     const int64_t count = numElements(op.resultTypes[0]);
-    if (count <= 1 || plan.forwards[i] >= 0 || plan.skipped[i]) return -1;
+    if (count <= 1 || plan.forwards[i] >= 0 || plan.skipped[i] || plan.views[i]) return -1;
     if (plan.loops[i]) return count;
     if (op.name == "stablehlo.iota") return positionStepFor(op) ? count : -1;
     if (op.name == "stablehlo.broadcast_in_dim" && !splats.count(op.results[0]))

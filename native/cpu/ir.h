@@ -87,10 +87,21 @@ class Bytes {
   std::shared_ptr<ByteVector> v_;
 };
 
-// A dense array of elements in row-major order; the storage of every value at run time.
+// Where a view's elements sit in storage it shares with another literal: element (i0, i1, …) at
+// offset + Σ i·strides[d], counted in elements.
+struct ViewLayout {
+  int64_t offset = 0;
+  std::vector<int64_t> strides;
+};
+
+// An array of elements; the storage of every value at run time. Dense and row-major unless `view` is
+// set. Views come only from the ops the plan runs as views (transpose, slice, reshape) and reach only
+// what reads them through their strides: other view ops, dot_general and main's results, which become
+// buffers (see interpreter_plan.h and views.h).
 struct Literal {
   TensorType type;
-  Bytes bytes;  // numElements(type) * byteWidth(type.element)
+  Bytes bytes;  // dense: numElements(type) * byteWidth(type.element); a view: the storage it reads
+  std::shared_ptr<const ViewLayout> view = nullptr;
 };
 
 struct Attribute;

@@ -169,7 +169,7 @@ StridedBox simplifyBox(const std::vector<int64_t>& dims, const std::vector<int64
 std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& map,
                                       const std::vector<int64_t>& resultDims);
 
-// The operand permuted so that its dimension perm[i] becomes dimension i.
+// The operand (dense or a view) permuted so that its dimension perm[i] becomes dimension i, dense.
 Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm);
 
 // --- kernels ---------------------------------------------------------------------------------------
@@ -255,6 +255,8 @@ Literal convolutionKernel(const Op& op, const Operands& in, const TensorType& re
 
 // Attribute access for kernels; a missing or mistyped attribute is an error naming it.
 const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);
+// Fails unless `list` (an attribute named `what`) has `rank` entries.
+void requireRank(const std::vector<int64_t>& list, size_t rank, const char* what);
 int64_t intAttr(const Op& op, const std::string& name);
 
 }  // namespace tpjrt::cpu

@@ -1,5 +1,6 @@
 // Helpers shared by the kernels: index reading, strides, transposed copies and attribute access.
 #include "kernels.h"
+#include "views.h"
 
 namespace tpjrt::cpu {
 
@@ -33,14 +34,14 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
 
 Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm) {
   TensorType type{x.type.element, {}};
-  auto xStrides = rowMajorStrides(x.type.dims);
+  const ViewLayout from = layoutOf(x);
   std::vector<int64_t> srcStrides;
   for (int64_t p : perm) {
     type.dims.push_back(x.type.dims[size_t(p)]);
-    srcStrides.push_back(xStrides[size_t(p)]);
+    srcStrides.push_back(from.strides[size_t(p)]);
   }
   Literal out = uninitializedLiteral(type);
-  copyBox(x.bytes.data(), 0, srcStrides, out.bytes.mutableData(), 0, rowMajorStrides(type.dims), type.dims,
+  copyBox(x.bytes.data(), from.offset, srcStrides, out.bytes.mutableData(), 0, rowMajorStrides(type.dims), type.dims,
           byteWidth(type.element));
   return out;
 }
@@ -53,6 +54,10 @@ const Attribute& attr(const Op& op, const std::string& name, Attribute::Kind kin
   return *it->second;
 }
 }  // namespace
+
+void requireRank(const std::vector<int64_t>& list, size_t rank, const char* what) {
+  if (list.size() != rank) fail(std::string(what) + " must have one entry per dimension");
+}
 
 const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name) {
   return attr(op, name, Attribute::Kind::I64Array, "an array<i64>").ints;

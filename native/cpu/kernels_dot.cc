@@ -10,6 +10,7 @@
 #include "gemm.h"
 #include "kernels.h"
 #include "thread_pool.h"
+#include "views.h"
 
 namespace tpjrt::cpu {
 
@@ -131,14 +132,15 @@ Literal batchedMatmul(const Literal& a, const Literal& b, int64_t batch, int64_t
   });
 }
 
-// An operand seen as a batch of strided matrices: rows are the dimensions `rows` taken together,
+// An operand (dense or a view) seen as a batch of strided matrices: rows are the dimensions `rows` taken together,
 // columns the dimensions `cols`. Fails (returns false) when either group cannot be walked with one
 // stride; size-1 dimensions never matter.
 template <class T>
 bool viewAsMatrices(const Literal& x, const std::vector<int64_t>& batch, const std::vector<int64_t>& rows,
                     const std::vector<int64_t>& cols, StridedMatrices<T>& view) {
   const std::vector<int64_t>& dims = x.type.dims;
-  const std::vector<int64_t> strides = rowMajorStrides(dims);
+  const ViewLayout layout = layoutOf(x);
+  const std::vector<int64_t>& strides = layout.strides;
   auto stride = [&](const std::vector<int64_t>& group, int64_t& out) {
     out = 0;
     int64_t expected = -1;  // the stride the next dimension must have, from the one after it
@@ -152,7 +154,7 @@ bool viewAsMatrices(const Literal& x, const std::vector<int64_t>& batch, const s
     return true;
   };
   if (!stride(rows, view.rowStride) || !stride(cols, view.colStride)) return false;
-  view.data = elements<T>(x);
+  view.data = elements<T>(x) + layout.offset;
   view.batchOffsets.assign(1, 0);
   for (int64_t d : batch) {  // row-major over the batch dimensions, in their listed order
     std::vector<int64_t> next;
@@ -240,7 +242,7 @@ Literal dotGeneral(const Op& op, const Operands& in, const TensorType& result, c
     const ElementType wide = compute == ElementType::F64 ? ElementType::F64 : ElementType::F32;
     auto widened = [&](const Literal& x, Literal& copy) -> const Literal& {
       if (x.type.element == wide && compute == wide) return x;
-      return copy = convertLiteral(convertLiteral(x, compute), wide);
+      return copy = convertLiteral(convertLiteral(denseOf(x), compute), wide);
     };
     Literal lhsWide, rhsWide;  // only when the operands need converting
     const Literal& a = widened(lhs, lhsWide);

@@ -3,14 +3,11 @@
 #include <algorithm>
 
 #include "kernels.h"
+#include "views.h"
 
 namespace tpjrt::cpu {
 
 namespace {
-
-void requireRank(const std::vector<int64_t>& list, size_t rank, const char* what) {
-  if (list.size() != rank) fail(std::string(what) + " must have one entry per dimension");
-}
 
 // Copies the box `dims` of x starting at `start` (with strides `step`) into a new dense literal.
 Literal gatherBox(const Literal& x, const std::vector<int64_t>& start, const std::vector<int64_t>& step,
@@ -85,38 +82,18 @@ Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType&
   return out;
 }
 
+// A reshape, transpose or slice is its view made dense (views.cc checks the attributes): a reshape
+// of a dense operand shares its storage.
 Literal reshapeKernel(const Op& op, const Operands& in, const TensorType& result) {
-  Literal out{result, in[0]->bytes};
-  if (out.bytes.size() != size_t(numElements(result)) * byteWidth(result.element))
-    fail("cannot reshape " + typeString(in[0]->type) + " to " + typeString(result));
-  return out;
+  return denseOf(viewOf(op, *in[0], result));
 }
 
 Literal transposeKernel(const Op& op, const Operands& in, const TensorType& result) {
-  const auto& perm = i64ArrayAttr(op, "permutation");
-  requireRank(perm, in[0]->type.dims.size(), "permutation");
-  std::vector<bool> seen(perm.size());
-  for (int64_t p : perm) {
-    if (p < 0 || size_t(p) >= perm.size() || seen[size_t(p)]) fail("permutation is not a permutation");
-    seen[size_t(p)] = true;
-  }
-  return transposeLiteral(*in[0], perm);
+  return denseOf(viewOf(op, *in[0], result));
 }
 
 Literal sliceKernel(const Op& op, const Operands& in, const TensorType& result) {
-  const auto& start = i64ArrayAttr(op, "start_indices");
-  const auto& limit = i64ArrayAttr(op, "limit_indices");
-  const auto& strides = i64ArrayAttr(op, "strides");
-  const auto& dims = in[0]->type.dims;
-  requireRank(start, dims.size(), "start_indices");
-  requireRank(limit, dims.size(), "limit_indices");
-  requireRank(strides, dims.size(), "strides");
-  for (size_t d = 0; d < dims.size(); ++d) {
-    if (start[d] < 0 || start[d] > limit[d] || limit[d] > dims[d] || strides[d] <= 0 ||
-        result.dims[d] != (limit[d] - start[d] + strides[d] - 1) / strides[d])
-      fail("slice bounds do not fit the operand");
-  }
-  return gatherBox(*in[0], start, strides, result);
+  return denseOf(viewOf(op, *in[0], result));
 }
 
 Literal dynamicSliceKernel(const Op& op, const Operands& in, const TensorType& result) {

@@ -3,10 +3,12 @@
 
 #include <array>
 
+#include "element_type.h"
 #include "plugin_error.h"
 #include "plugin_event.h"
 #include "plugin_slots.h"
 #include "plugin_types.h"
+#include "views.h"
 
 namespace tpjrt::cpu {
 namespace {
@@ -35,7 +37,7 @@ PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* 
     for (size_t k = 0; k < rank; ++k) buffer->ownLayout[k] = int64_t(rank - 1 - k);
     buffer->minorToMajor = buffer->ownLayout.data();
   }
-  buffer->sizeInBytes = int64_t(value.bytes.size());
+  buffer->sizeInBytes = numElements(value.type) * int64_t(byteWidth(value.type.element));
   buffer->data.store(std::make_shared<const Literal>(std::move(value)));
   client->recordAllocation(device, buffer->sizeInBytes);
   return buffer.release();
@@ -45,7 +47,14 @@ std::shared_ptr<const Literal> liveData(const PJRT_Buffer* buffer, const std::st
   requireNonNull(buffer, what.c_str());
   std::shared_ptr<const Literal> data = dataOf(*buffer);
   if (!data) fail(what + " has been deleted or donated");
-  return data;
+  return denseData(*buffer, std::move(data));
+}
+
+std::shared_ptr<const Literal> denseData(const PJRT_Buffer& buffer, std::shared_ptr<const Literal> data) {
+  if (!data->view) return data;
+  auto dense = std::make_shared<const Literal>(denseOf(*data));
+  buffer.data.compare_exchange_strong(data, dense);  // unless it was deleted meanwhile
+  return dense;
 }
 
 namespace {

@@ -1,4 +1,7 @@
-// PJRT_Buffer: a dense row-major array in host memory, attributed to one device of a client.
+// PJRT_Buffer: an array in host memory, attributed to one device of a client. Its data is dense and
+// row-major, or a view of another buffer's storage (a transpose or slice result; ir.h), which an
+// executable reads through its strides where its plan allows and everything else reads as a dense
+// copy, made once (denseData).
 #pragma once
 
 #include <atomic>
@@ -19,8 +22,9 @@ struct PJRT_Buffer {
   std::vector<int64_t> ownLayout;         // minorToMajor's storage where no shared one is long enough
   int64_t sizeInBytes = 0;
   // NULL once deleted. Executions and host reads hold their own reference, so deleting a buffer
-  // never frees data that is still being read.
-  std::atomic<std::shared_ptr<const tpjrt::cpu::Literal>> data;
+  // never frees data that is still being read. Mutable: a view is replaced by its dense copy, the same
+  // values.
+  mutable std::atomic<std::shared_ptr<const tpjrt::cpu::Literal>> data;
 };
 
 namespace tpjrt::cpu {
@@ -32,8 +36,10 @@ PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* 
 // Releases the buffer's memory (if not yet deleted) and frees the handle.
 void destroyBuffer(PJRT_Buffer* buffer);
 
-// The buffer's data, or INVALID_ARGUMENT "<what> has been deleted or donated".
+// The buffer's data, dense, or INVALID_ARGUMENT "<what> has been deleted or donated".
 std::shared_ptr<const Literal> liveData(const PJRT_Buffer* buffer, const std::string& what);
+// `data` (the buffer's) when dense; else its dense copy, which replaces the view in the buffer.
+std::shared_ptr<const Literal> denseData(const PJRT_Buffer& buffer, std::shared_ptr<const Literal> data);
 // The same, for callers that name the buffer only when it fails; NULL once deleted.
 inline std::shared_ptr<const Literal> dataOf(const PJRT_Buffer& buffer) { return buffer.data.load(); }
 

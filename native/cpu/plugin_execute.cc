@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "element_type.h"
+#include "interpreter_plan.h"
 #include "plugin_buffer.h"
 #include "plugin_error.h"
 #include "plugin_event.h"
@@ -62,6 +63,7 @@ void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, cons
                      std::vector<std::shared_ptr<const Literal>>& values) {
   const Function& main = loaded.program->main();
   const auto& params = main.body.argTypes;
+  const RegionPlan& plan = main.body.plan.get([&] { return planRegion(main.body); });
   if (args->num_args != params.size())
     fail("main takes " + std::to_string(params.size()) + " arguments but num_args is " +
          std::to_string(args->num_args));
@@ -80,6 +82,7 @@ void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, cons
            " (copy it with PJRT_Buffer_CopyToDevice)");
     std::shared_ptr<const Literal> data = dataOf(*buffer);
     if (!data) fail(argumentName(i) + " has been deleted or donated");
+    if (data->view && !plan.viewArgs[i]) data = denseData(*buffer, std::move(data));
     values.push_back(std::move(data));
   }
 }
@@ -115,7 +118,7 @@ PJRT_Error* execute(Args* args) {
     std::vector<Literal> results;
     {
       ThreadPoolScope pool(loaded.client->threadPool.get());
-      results = interpret(program.module, main, inputs);
+      results = interpret(program.module, main, inputs, true, ViewResults::Keep);
     }
     inputs.clear();
     if (results.size() != numOutputs)

@@ -852,6 +852,42 @@ TEST(a_reshape_output_shares_storage_and_outlives_its_deleted_input) {
   destroyClient(client);
 }
 
+TEST(a_transpose_output_is_a_view_that_readers_copy_once) {
+  PJRT_Client* client = makeClient();
+  PJRT_LoadedExecutable* transpose = compile(client, R"(func.func public @main(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+    %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    return %t : tensor<3x2xf32>
+  })");
+  PJRT_LoadedExecutable* twice = compile(client, R"(func.func public @main(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
+    %s = stablehlo.add %a, %a : tensor<3x2xf32>
+    return %s : tensor<3x2xf32>
+  })");
+  if (!transpose || !twice) return destroyClient(client);
+  PJRT_Device* device = devicesOf(client)[0];
+  const int64_t before = bytesInUse(device);
+  PJRT_Buffer* a = uploadF32(client, {1, 2, 3, 4, 5, 6}, {2, 3});
+  std::vector<PJRT_Buffer*> t = execute(transpose, {a});
+  CHECK_EQ(t.size(), size_t(1));
+  if (t.size() == 1 && t[0]) {
+    CHECK(t[0]->data.load()->view && t[0]->data.load()->bytes.sharesStorageWith(a->data.load()->bytes));
+    CHECK_EQ(bytesInUse(device) - before, int64_t(2 * 24));  // each buffer counts its own size
+    ARGS(PJRT_Buffer_Delete_Args, del);
+    del.buffer = a;
+    CHECK_OK(api().PJRT_Buffer_Delete(&del));
+    std::vector<PJRT_Buffer*> s = execute(twice, {t[0]});  // add reads it dense: the view is copied once
+    CHECK(!t[0]->data.load()->view);
+    if (s.size() == 1 && s[0]) CHECK(downloadF32(s[0]) == std::vector<float>({2, 8, 4, 10, 6, 12}));
+    CHECK(downloadF32(t[0]) == std::vector<float>({1, 4, 2, 5, 3, 6}));
+    for (PJRT_Buffer* o : s) destroyBuffer(o);
+    destroyBuffer(t[0]);
+  }
+  destroyBuffer(a);
+  CHECK_EQ(bytesInUse(device), before);
+  destroyExecutable(transpose);
+  destroyExecutable(twice);
+  destroyClient(client);
+}
+
 TEST(compile_and_execute_broadcast_and_reduce) {
   PJRT_Client* client = makeClient();
   PJRT_LoadedExecutable* exe = compile(client, kBroadcastReduce);
