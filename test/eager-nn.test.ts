@@ -152,6 +152,30 @@ describe("torch.nn.functional (eager)", () => {
       expectTensor(F.scaledDotProductAttention(q, k, v, { scale: 1 }), { dtype: "float64", shape: [1, 2, 2], values: want }, 1e-12);
     }));
 
+  test("causal scaledDotProductAttention over long sequences (run in blocks of query rows) equals a float64 reference", () =>
+    scoped(() => {
+      // query row i sees keys 0 … i; rows at or past S see every key
+      const reference = (q: number[], k: number[], v: number[], heads: number, l: number, s: number, d: number): number[] => {
+        const out: number[] = [];
+        for (let h = 0; h < heads; h++)
+          for (let i = 0; i < l; i++) {
+            const seen = Math.min(i + 1, s);
+            const scores = Array.from({ length: seen }, (_, j) => sum(Array.from({ length: d }, (_, c) => q[(h * l + i) * d + c]! * k[(h * s + j) * d + c]!)) / Math.sqrt(d));
+            const top = Math.max(...scores);
+            const w = scores.map((x) => Math.exp(x - top));
+            const total = sum(w);
+            for (let c = 0; c < d; c++) out.push(sum(w.map((x, j) => x * v[(h * s + j) * d + c]!)) / total);
+          }
+        return out;
+      };
+      for (const [l, s] of [[130, 130], [200, 70], [140, 260]] as const) {
+        const [heads, d] = [2, 4];
+        const qv = data(heads * l * d, 1), kv = data(heads * s * d, 2), vv = data(heads * s * d, 3);
+        const got = F.scaledDotProductAttention(f64(qv, [heads, l, d]), f64(kv, [heads, s, d]), f64(vv, [heads, s, d]), { isCausal: true });
+        expectTensor(got, { dtype: "float64", shape: [heads, l, d], values: reference(qv, kv, vv, heads, l, s, d) }, 1e-12);
+      }
+    }));
+
   test("scaledDotProductAttention with enableGqa equals attention with each key/value head repeated", () =>
     scoped(() => {
       // 4 query heads share 2 key/value heads: query heads 0, 1 use kv head 0; 2, 3 use kv head 1
