@@ -186,12 +186,55 @@ class Evaluator {
     return Literal{type, std::move(owner.bytes)};
   }
 
+  struct Resolved {
+    const uint8_t* base;
+    size_t width;  // 0 for a splat
+  };
+
+  static bool isRow(const FusedGroup::Source& s) { return s.kind == FusedGroup::Source::Kind::Row; }
+
+  // Runs element step `step` over positions [tile, tile + n), whose operands start at `in` (the
+  // tile's first position; row operands unset) and result at `out`, in runs over which every row
+  // operand (FusedGroup::Row) holds one value, passed as a splat.
+  static void runByRows(const FusedGroup& g, const FusedGroup::Step& step, const std::vector<Resolved>& inputs,
+                        const void* const* tileIn, const bool* tileSplat, uint8_t* out, int64_t tile, int64_t n) {
+    const void* in[kMaxElementwiseOperands] = {};
+    bool splat[kMaxElementwiseOperands] = {};
+    int64_t runEnd[kMaxElementwiseOperands] = {}, source[kMaxElementwiseOperands] = {};
+    for (size_t k = 0; k < step.in.size(); ++k) {
+      if (!isRow(step.in[k])) continue;
+      const PositionStep& position = g.rows[step.in[k].index].position;
+      runEnd[k] = (tile / position.dims.back() + 1) * position.dims.back();
+      source[k] = position.sourceOf(tile);
+    }
+    for (int64_t p = tile; p < tile + n;) {
+      int64_t q = tile + n;
+      for (size_t k = 0; k < step.in.size(); ++k)
+        if (isRow(step.in[k])) q = std::min(q, runEnd[k]);
+      for (size_t k = 0; k < step.in.size(); ++k) {
+        if (isRow(step.in[k])) {
+          const Resolved& x = inputs[g.rows[step.in[k].index].input];
+          in[k] = x.base + size_t(source[k]) * x.width;  // a splat input has width 0
+          splat[k] = true;
+        } else {
+          splat[k] = tileSplat[k];
+          in[k] = static_cast<const uint8_t*>(tileIn[k]) + (splat[k] ? 0 : size_t(p - tile) * step.inWidth[k]);
+        }
+      }
+      step.loop(in, splat, out + size_t(p - tile) * step.outWidth, q - p);
+      p = q;
+      for (size_t k = 0; k < step.in.size(); ++k) {
+        if (!isRow(step.in[k]) || p != runEnd[k]) continue;
+        const PositionStep& position = g.rows[step.in[k].index].position;
+        runEnd[k] += position.dims.back();
+        // [outer, run] (the usual row): the next run's value is one outer stride on
+        source[k] = position.dims.size() == 2 ? source[k] + position.strides[0] : position.sourceOf(p);
+      }
+    }
+  }
+
   // Runs a fused group over tiles (see interpreter_plan.h), pieces of it on the thread pool.
   void runGroup(const FusedGroup& g) {
-    struct Resolved {
-      const uint8_t* base;
-      size_t width;  // 0 for a splat
-    };
     std::vector<Resolved> inputs;
     inputs.reserve(g.inputs.size());
     for (size_t i = 0; i < g.inputs.size(); ++i) {
@@ -236,8 +279,13 @@ class Evaluator {
           }
           const void* in[kMaxElementwiseOperands] = {};
           bool splat[kMaxElementwiseOperands] = {};
-          for (size_t k = 0; k < step.in.size(); ++k) in[k] = at(step.in[k], tile, splat[k]);
-          step.loop(in, splat, out, n);
+          for (size_t k = 0; k < step.in.size(); ++k)
+            if (step.in[k].kind != FusedGroup::Source::Kind::Row) in[k] = at(step.in[k], tile, splat[k]);
+          if (std::none_of(step.in.begin(), step.in.end(), isRow)) {
+            step.loop(in, splat, out, n);
+            continue;
+          }
+          runByRows(g, step, inputs, in, splat, out, tile, n);
         }
       }
     });

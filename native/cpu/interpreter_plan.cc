@@ -120,6 +120,18 @@ class GroupBuilder {
       FusedGroup::Step step;
       step.loop = loops_[m];
       if (!step.loop) step.position = positionStepFor(op);
+      if (step.position && readsAsRows(*step.position, op.results[0], memberSet)) {
+        auto [it, added] = inputIndex.try_emplace(op.operands[0], g.inputs.size());
+        if (added) {
+          g.inputs.push_back(op.operands[0]);
+          g.inputTypes.push_back(op.operandTypes[0]);
+        }
+        made[op.results[0]] = {FusedGroup::Source::Kind::Row, g.rows.size()};
+        g.rows.push_back({*step.position, it->second});
+        continue;
+      }
+      for (const TensorType& t : op.operandTypes) step.inWidth.push_back(uint8_t(byteWidth(t.element)));
+      step.outWidth = uint8_t(byteWidth(op.resultTypes[0].element));
       for (size_t k = 0; k < op.operands.size(); ++k) {
         const int id = op.operands[k];
         if (auto it = made.find(id); it != made.end()) {
@@ -170,6 +182,15 @@ class GroupBuilder {
   }
 
  private:
+  // Whether a broadcast (its position step) of `result` can be a FusedGroup::Row: each operand
+  // element repeated over runs of kMinRowRun or more, and only element loops of the group read it.
+  bool readsAsRows(const PositionStep& p, int result, const std::unordered_set<size_t>& memberSet) const {
+    if (p.kind != PositionStep::Kind::Broadcast || p.strides.back() != 0 || p.dims.back() < kMinRowRun) return false;
+    auto it = users_.find(result);
+    if (it == users_.end()) return false;
+    return std::all_of(it->second.begin(), it->second.end(), [&](size_t u) { return memberSet.count(u) && loops_[u]; });
+  }
+
   const Region& region_;
   const std::unordered_map<int, std::vector<size_t>>& users_;
   const std::vector<ElementLoop>& loops_;
@@ -186,6 +207,7 @@ void chooseReuse(FusedGroup& g, const std::vector<int>& dying, const std::unorde
         lastRead[src.index] = int(s);
         if (g.steps[s].position) wholeRead[src.index] = true;
       }
+  for (const FusedGroup::Row& row : g.rows) wholeRead[row.input] = true;
   std::vector<bool> taken(g.inputs.size(), false);
   g.reuse.assign(g.outputs.size(), -1);
   for (size_t s = 0; s < g.steps.size(); ++s) {

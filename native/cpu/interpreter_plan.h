@@ -15,6 +15,7 @@ namespace tpjrt::cpu {
 
 inline constexpr int64_t kFusedTile = 1024;  // elements each fused op computes per call
 inline constexpr size_t kWidestElement = 8;  // bytes
+inline constexpr int64_t kMinRowRun = 64;     // elements (see FusedGroup::Row)
 
 // Ops of one result element count (more than one element), in program order: element-wise ops,
 // reshapes (a copy in row-major order), and broadcast_in_dim / iota run by position. Each reads its
@@ -23,16 +24,26 @@ inline constexpr size_t kWidestElement = 8;  // bytes
 // and writes one slot or output.
 struct FusedGroup {
   struct Source {
-    enum class Kind : uint8_t { Input, Slot, Output };
+    enum class Kind : uint8_t { Input, Slot, Output, Row };
     Kind kind = Kind::Input;
     size_t index = 0;
+  };
+  // A broadcast that repeats each element of its operand (a group input) over runs of at least
+  // kMinRowRun positions along the last dimension, read only by element loops: it is never written;
+  // the loops take each run's value as a splat (a layer norm's mean, a softmax's row max).
+  struct Row {
+    PositionStep position;
+    size_t input = 0;
   };
   struct Step {
     ElementLoop loop = nullptr;
     std::optional<PositionStep> position;  // instead of loop
     std::vector<Source> in;
     Source out;
+    std::vector<uint8_t> inWidth;  // element bytes of each input and of the output
+    uint8_t outWidth = 0;
   };
+  std::vector<Row> rows;
   int64_t count = 0;
   std::vector<Step> steps;
   std::vector<int> inputs;               // value ids

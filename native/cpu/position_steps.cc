@@ -56,6 +56,15 @@ std::optional<PositionStep> positionStepFor(const Op& op) {
   }
 }
 
+int64_t PositionStep::sourceOf(int64_t offset) const {
+  int64_t from = 0;
+  for (size_t d = dims.size(); d-- > 0;) {
+    from += (offset % dims[d]) * strides[d];
+    offset /= dims[d];
+  }
+  return from;
+}
+
 void PositionStep::run(const uint8_t* in, int64_t offset, uint8_t* out, int64_t n) const {
   const size_t rank = dims.size(), width = byteWidth(element);
   if (rank == 0 || n <= 0) return;

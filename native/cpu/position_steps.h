@@ -22,6 +22,8 @@ struct PositionStep {
 
   // Writes result elements [offset, offset + n) to `out`; `in` is the whole operand (Broadcast).
   void run(const uint8_t* in, int64_t offset, uint8_t* out, int64_t n) const;
+  // Broadcast: the operand element that result element `offset` reads.
+  int64_t sourceOf(int64_t offset) const;
 };
 
 // The step for `op` (a broadcast_in_dim or iota with one static result type), or nothing when the op

@@ -162,14 +162,40 @@ TEST(iota_broadcast_and_reshape_run_fused_by_position) {
   }
   Module m = parseModule(positionModule(64, 64));
   RegionPlan plan = planRegion(m.find("main")->body);
-  // Before the reduce: iota, iota, compare, broadcast, add, select; after it: broadcast, subtract, exp,
-  // broadcast, multiply, reshape, add (the row reshape has fewer elements and runs alone).
+  // Before the reduce: iota, iota, compare, broadcast, add, select; after it: subtract, exp, broadcast,
+  // multiply, reshape, add (the row reshape has fewer elements and runs alone), with the broadcast of
+  // the row maxima read as one value per row instead of a step.
   CHECK_EQ(plan.groups.size(), size_t(2));
   if (plan.groups.size() == 2) {
     CHECK_EQ(plan.groups[0].steps.size(), size_t(6));
-    CHECK_EQ(plan.groups[1].steps.size(), size_t(7));  // the permuting broadcast reads an argument
+    CHECK_EQ(plan.groups[1].steps.size(), size_t(6));  // the permuting broadcast reads an argument
+    CHECK_EQ(plan.groups[1].rows.size(), size_t(1));
     CHECK_EQ(plan.groups[1].outputs.size(), size_t(2));  // %w and %f2
   }
+}
+
+TEST(row_broadcasts_of_two_run_lengths_in_one_step_equal_op_by_op_results) {
+  // %a repeats each value over 8 × 96 positions, %b over 96; %p reads both, so its runs end at the
+  // rows of either, and at tile and piece edges. %c, from a transposed operand, steps through it with
+  // two strides.
+  const char* text = R"(func.func public @main(%x: tensor<4x8x96xf32>, %s: tensor<4xf32>, %r: tensor<4x8xf32>, %t: tensor<8x4xf32>) -> tensor<4x8x96xf32> {
+    %a = "stablehlo.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8x96xf32>
+    %b = "stablehlo.broadcast_in_dim"(%r) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x8xf32>) -> tensor<4x8x96xf32>
+    %c = "stablehlo.broadcast_in_dim"(%t) {broadcast_dimensions = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8x96xf32>
+    %m = "stablehlo.multiply"(%x, %a) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    %p = "stablehlo.subtract"(%a, %b) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    %o = "stablehlo.add"(%m, %p) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    %z = "stablehlo.multiply"(%o, %c) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    "func.return"(%z) : (tensor<4x8x96xf32>) -> ()
+  })";
+  Module m = parseModule(text);
+  RegionPlan plan = planRegion(m.find("main")->body);
+  CHECK(plan.groups.size() == 1 && plan.groups[0].rows.size() == 3 && plan.groups[0].steps.size() == 4);
+  std::vector<Literal> args = {f32({4, 8, 96}, inputs(4 * 8 * 96, 6)), f32({4}, inputs(4, 7)), f32({4, 8}, inputs(32, 8)),
+                               f32({8, 4}, inputs(32, 9))};
+  ThreadPool three(3);
+  checkSameAsUnfused(text, args, nullptr, "two row lengths");
+  checkSameAsUnfused(text, args, &three, "two row lengths");
 }
 
 TEST(fused_chains_equal_op_by_op_results_across_tiles_and_pieces) {
