@@ -1,7 +1,8 @@
 // Storage for literal bytes. Large blocks freed by one execute are kept for the next one of the same
 // size, so the steady state of a model run neither maps fresh pages (and takes their page faults) nor
 // returns them to the system. When the cache is full, blocks of other sizes make room for the one
-// being freed. Small blocks go straight to malloc.
+// being freed. Small blocks go straight to malloc. Blocks of kHugePageMin or more are whole 2 MiB
+// pages that the kernel is asked to back with huge pages, as numpy does for its large arrays.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,7 @@ namespace tpjrt::cpu {
 inline constexpr size_t kCachedBlockMin = size_t(64) << 10;    // smaller blocks are not kept
 inline constexpr size_t kCachedBlockMax = size_t(64) << 20;    // nor larger ones
 inline constexpr size_t kBlockCacheLimit = size_t(256) << 20;  // bytes kept in all
+inline constexpr size_t kHugePageMin = size_t(4) << 20;        // blocks this large get huge pages
 
 // `bytes` of uninitialised storage (nullptr only for 0 bytes); throws std::bad_alloc.
 void* allocateBlock(size_t bytes);

@@ -66,4 +66,15 @@ TEST(literal_bytes_come_from_the_cache) {
   CHECK(again[size - 1] == 7);
 }
 
+TEST(large_blocks_are_whole_huge_pages) {
+  for (size_t size : {kHugePageMin, kHugePageMin + 1, size_t(3) * kHugePageMin + 12345}) {
+    auto* block = static_cast<uint8_t*>(allocateBlock(size));
+    CHECK(reinterpret_cast<uintptr_t>(block) % (size_t(2) << 20) == 0);
+    block[0] = 1;
+    block[size - 1] = 2;  // the whole size is writable
+    CHECK(block[0] == 1 && block[size - 1] == 2);
+    releaseBlock(block, size);
+  }
+}
+
 TEST_MAIN()
