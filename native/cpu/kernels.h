@@ -222,9 +222,7 @@ Literal bitcastConvertKernel(const Op& op, const Operands& in, const TensorType&
 
 Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result);
 Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType& result);
-Literal reshapeKernel(const Op& op, const Operands& in, const TensorType& result);
-Literal transposeKernel(const Op& op, const Operands& in, const TensorType& result);
-Literal sliceKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal viewOpKernel(const Op& op, const Operands& in, const TensorType& result);  // reshape, transpose, slice
 Literal dynamicSliceKernel(const Op& op, const Operands& in, const TensorType& result);
 Literal dynamicUpdateSliceKernel(const Op& op, const Operands& in, const TensorType& result);
 Literal concatenateKernel(const Op& op, const Operands& in, const TensorType& result);

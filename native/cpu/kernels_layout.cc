@@ -82,17 +82,9 @@ Literal broadcastInDimKernel(const Op& op, const Operands& in, const TensorType&
   return out;
 }
 
-// A reshape, transpose or slice is its view made dense (views.cc checks the attributes): a reshape
+// A reshape, transpose or slice: its view made dense (views.cc checks the attributes), so a reshape
 // of a dense operand shares its storage.
-Literal reshapeKernel(const Op& op, const Operands& in, const TensorType& result) {
-  return denseOf(viewOf(op, *in[0], result));
-}
-
-Literal transposeKernel(const Op& op, const Operands& in, const TensorType& result) {
-  return denseOf(viewOf(op, *in[0], result));
-}
-
-Literal sliceKernel(const Op& op, const Operands& in, const TensorType& result) {
+Literal viewOpKernel(const Op& op, const Operands& in, const TensorType& result) {
   return denseOf(viewOf(op, *in[0], result));
 }
 
