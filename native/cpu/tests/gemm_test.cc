@@ -249,10 +249,11 @@ TEST(gemm_f32_cache_block_edges) { blockEdges<float>("f32 blocks"); }
 TEST(gemm_f64_cache_block_edges) { blockEdges<double>("f64 blocks"); }
 
 TEST(gemm_default_block_edges) {
-  // The default blocks (kc 256, mc 144/72, nc ≈ 4080) crossed by one, on the best path.
+  // The default blocks (kc 1024 or 256, mc 144/72, nc ≈ 4080) crossed by one, on the best path.
   ThreadPool two(2);
   for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
     checkProduct<float>("f32 kc edge", {13, 21, 257}, 1, false, false, 0, pool, {});
+    checkProduct<float>("f32 kc edge", {13, 21, 1025}, 1, false, false, 0, pool, {});
     checkProduct<float>("f32 mc edge", {145, 17, 5}, 1, false, true, 0, pool, {});
     checkProduct<double>("f64 mc edge", {73, 9, 5}, 1, true, false, 0, pool, {});
     checkProduct<float>("f32 nc edge", {3, 4097, 2}, 1, false, false, 0, pool, {});
