@@ -3,8 +3,8 @@
 // measurement at a time by benchmarks/suite/peer.py, prints one table and writes benchmarks/RESULTS.md.
 // The machine's speed drifts by the minute, so the run is interleaved: in each round, each workload
 // is measured ours, then PyTorch, then its machine limit, back to back. Per workload the table gives
-// the medians over rounds and the median (and range) of the per-round ratios; a machine limit is
-// the best of its rounds.
+// the medians over rounds and the median (and range) of the per-round ratios, against PyTorch and
+// against the machine limit (also given as its best round).
 // Env: BENCH_ROUNDS (default 5; with more than one, each measurement runs ≥ 600 ms instead of 1 s),
 // BENCH_THREADS (default 2), BENCH_MATMUL (sizes, default "256,1024,4096"),
 // BENCH_PYTHON (default .venv/bin/python; PyTorch is installed into it with pip when missing),
@@ -100,6 +100,13 @@ for (let r = 1; r <= rounds; r++) {
 }
 peer.close();
 
+/** "median× (min–max)" of per-round ratios, or "—" when there are none. */
+function medianRatio(ratios) {
+  if (!ratios.length) return "—";
+  const range = ratios.length > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
+  return `${median(ratios).toFixed(2)}×${range}`;
+}
+
 /** Medians over the rounds that measured a value (undefined if none did). */
 function medianOf(values) {
   const measured = values.filter((v) => v !== undefined);
@@ -107,7 +114,7 @@ function medianOf(values) {
 }
 
 const table = [
-  "| workload | unit | torch-pjrt | PyTorch | ours vs PyTorch | % of machine limit |",
+  "| workload | unit | torch-pjrt | PyTorch | ours vs PyTorch | ours vs machine limit |",
   "|---|---|---|---|---|---|",
 ];
 for (const { label, runs } of rows) {
@@ -118,12 +125,11 @@ for (const { label, runs } of rows) {
     continue;
   }
   const mine = medianOf(runs.map((run) => run.o.value));
-  const ratios = runs.filter((run) => run.p.value !== undefined).map((run) => ratioOf(run.o, run.p));
-  const range = ratios.length > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : "";
-  const ratio = ratios.length ? `${median(ratios).toFixed(2)}×${range}` : "—";
+  const ratio = medianRatio(runs.filter((run) => run.p.value !== undefined).map((run) => ratioOf(run.o, run.p)));
   const limits = runs.map((run) => run.l.value).filter((v) => v !== undefined);
   const limit = limits.length ? Math.max(...limits) : undefined;
-  const pct = limit ? `${((100 * mine) / limit).toFixed(1)}% of ${fmt(limit)} ${runs.find((run) => run.l.unit).l.unit}` : "";
+  const perRound = medianRatio(runs.filter((run) => run.l.value !== undefined).map((run) => ratioOf(run.o, run.l)));
+  const pct = limit ? `${perRound} per round; ${((100 * mine) / limit).toFixed(1)}% of the best, ${fmt(limit)} ${runs.find((run) => run.l.unit).l.unit}` : "";
   table.push(`| ${label} | ${runs[0].o.unit} | ${fmt(mine)} | ${fmt(pt)} | ${ratio} | ${pct} |`);
 }
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
@@ -133,7 +139,7 @@ const header = [
   `numpy ${peer.numpy ?? "—"}; ${threads} threads for the peers, ${process.env.TORCH_PJRT_CPU_THREADS} for torch-pjrt's CPU plugin.`,
   `${rounds} round${rounds > 1 ? "s" : ""}, each workload measured ours then PyTorch (then its machine limit) back to back;`,
   `ours and PyTorch are medians over the rounds, ratio = median of per-round ratios (range in brackets),`,
-  `machine limit = best round.`,
+  `ours vs machine limit: the median of per-round ratios, and our median as a share of the limit's best round.`,
   `Each measurement: median after warm-up over ≥ 5 reps and ≥ ${timing.minMs} ms (4096³ matmul: 1 rep).`,
   `"ours vs PyTorch" > 1 means we are faster. Results checked before timing.`,
 ].join("\n");
