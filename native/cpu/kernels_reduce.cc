@@ -77,7 +77,7 @@ TPJRT_LOOP_BODY S foldRow(const S* row, S init, int64_t k) {
   C acc = Num<S>::load(init);
   int64_t r = 0;
   if constexpr (std::is_same_v<C, S>) {
-    constexpr int64_t kLanes = 32 / sizeof(S);
+    constexpr int64_t kLanes = 64 / sizeof(S);  // two AVX2 vectors: two chains of adds in flight
     if (k >= 2 * kLanes) {
       C lanes[kLanes];
       for (int64_t l = 0; l < kLanes; ++l) lanes[l] = row[l];
