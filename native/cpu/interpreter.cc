@@ -265,6 +265,7 @@ class Evaluator {
           case FusedGroup::Source::Kind::Slot: return scratch.get() + s.index * slotBytes;
           case FusedGroup::Source::Kind::Output:
             return outBase[s.index] + size_t(offset) * byteWidth(g.outputTypes[s.index].element);
+          case FusedGroup::Source::Kind::Row: break;  // read run by run (runByRows)
         }
         return nullptr;
       };

@@ -34,7 +34,6 @@ ViewLayout sliced(const Op& op, const Literal& x, const TensorType& result, View
     if (start[d] < 0 || start[d] > limit[d] || limit[d] > dims[d] || step[d] <= 0 ||
         result.dims[d] != (limit[d] - start[d] + step[d] - 1) / step[d])
       fail("slice bounds do not fit the operand");
-    if (result.dims[d] == 0) continue;  // an empty slice may start at the end
     from.offset += start[d] * from.strides[d];
     from.strides[d] *= step[d];
   }
@@ -121,14 +120,20 @@ bool viewFits(const Literal& x) {
 Literal viewOf(const Op& op, const Literal& x, const TensorType& result) {
   if (x.type.element != result.element || (op.name != "stablehlo.reshape" && result.dims.size() != x.type.dims.size()))
     fail("result type " + typeString(result) + " does not fit operand " + typeString(x.type));
-  if (numElements(result) == 0) return Literal{result, Bytes(0), nullptr};
-  if (op.name == "stablehlo.transpose") return withLayout(result, x.bytes, transposed(op, x, result, layoutOf(x)));
-  if (op.name == "stablehlo.slice") return withLayout(result, x.bytes, sliced(op, x, result, layoutOf(x)));
-  if (op.name != "stablehlo.reshape") fail("is not a view op", ErrorCode::Internal);
-  if (numElements(result) != numElements(x.type)) fail("cannot reshape " + typeString(x.type) + " to " + typeString(result));
+  const bool empty = numElements(result) == 0;
   ViewLayout to;
-  if (regrouped(x.type.dims, layoutOf(x), result.dims, to)) return withLayout(result, x.bytes, std::move(to));
-  return Literal{result, denseOf(x).bytes, nullptr};
+  if (op.name == "stablehlo.transpose") {
+    to = transposed(op, x, result, layoutOf(x));
+  } else if (op.name == "stablehlo.slice") {
+    to = sliced(op, x, result, layoutOf(x));
+  } else if (op.name == "stablehlo.reshape") {
+    if (numElements(result) != numElements(x.type)) fail("cannot reshape " + typeString(x.type) + " to " + typeString(result));
+    if (!empty && !regrouped(x.type.dims, layoutOf(x), result.dims, to)) return Literal{result, denseOf(x).bytes, nullptr};
+  } else {
+    fail("is not a view op", ErrorCode::Internal);
+  }
+  if (empty) return Literal{result, Bytes(0), nullptr};
+  return withLayout(result, x.bytes, std::move(to));
 }
 
 Literal denseOf(const Literal& x) {
