@@ -22,6 +22,14 @@ std::vector<float> ramp(size_t n, float scale) {
   return v;
 }
 
+// A view of `base`'s storage with dims `dims`.
+Literal makeView(const Literal& base, std::vector<int64_t> dims, ViewLayout layout) {
+  Literal view = base;
+  view.type.dims = std::move(dims);
+  view.view = std::make_shared<const ViewLayout>(std::move(layout));
+  return view;
+}
+
 // Runs main with views kept in the results (as the plugin does).
 std::vector<Literal> runKeepingViews(Module& m, const std::vector<Literal>& args) {
   std::vector<std::shared_ptr<const Literal>> shared;
@@ -149,7 +157,7 @@ TEST(reshapes_of_views_regroup_strides_or_copy) {
 TEST(view_arguments_are_read_in_place_by_dot_general_and_copied_for_other_readers) {
   // a [6, 4] view: the transpose of a dense [4, 6]
   Literal base = f32({4, 6}, ramp(24, 0.5f));
-  Literal view{{ElementType::F32, {6, 4}}, base.bytes, std::make_shared<const ViewLayout>(ViewLayout{0, {1, 6}})};
+  Literal view = makeView(base, {6, 4}, ViewLayout{0, {1, 6}});
   Literal dense = denseOf(view);
   CHECK(!dense.view && dense.bytes.size() == 96);
   const char* text = R"(func.func public @main(%a: tensor<6x4xf32>, %b: tensor<4x3xf32>) -> (tensor<6x3xf32>, tensor<6x4xf32>) {
@@ -184,7 +192,7 @@ TEST(view_arguments_are_read_in_place_by_dot_general_and_copied_for_other_reader
   auto slicedDense = interpret(c, *c.find("main"), std::vector<Literal>{dense});
   CHECK(sliced.size() == 1 && slicedDense.size() == 1 && sliced[0].bytes == slicedDense[0].bytes);
 
-  Literal outside{{ElementType::F32, {6, 4}}, base.bytes, std::make_shared<const ViewLayout>(ViewLayout{1, {1, 6}})};
+  Literal outside = makeView(base, {6, 4}, ViewLayout{1, {1, 6}});
   CHECK(!viewFits(outside));
   CHECK_THROWS(interpret(d, *d.find("main"), std::vector<Literal>{outside, b}), "bytes");
 }
