@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
 import { addon } from "../src/runtime/addon.js";
+import { resolveDevice } from "../src/runtime/clients.js";
 import { realRuntimeMissing, restoreRealRuntime, useFakeRuntime } from "./helpers/runtime.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -94,5 +95,43 @@ describe.each(backends)("no leaks on the $name", ({ fake, skip }) => {
     }
     expect(torch.memory().numTensors).toBe(start);
     expect(addon().liveCounts().buffers).toBe(startBuffers);
+  });
+});
+
+describe("views on the real cpu plugin", () => {
+  const test = missing ? it.skip : it;
+  if (missing) it.skip(`skipped: ${missing}`, () => {});
+
+  test("heads split and transposed as views keep their values and give back all native memory", () => {
+    torch.tensor([0]).dispose();
+    const cpu = resolveDevice("cpu");
+    const deviceBytes = () => cpu.client.native.memoryStats(cpu.deviceIndex)?.bytesInUse;
+    const start = { memory: torch.memory(), native: addon().liveCounts(), bytes: deviceBytes() };
+    const [B, L, H, E] = [2, 5, 3, 4];
+    const D = H * E;
+    const values = Array.from({ length: B * L * 3 * D }, (_, i) => ((i * 37) % 101) / 50 - 1);
+    const at = (b: number, l: number, part: number, h: number, e: number) => values[(b * L + l) * 3 * D + part * D + h * E + e]!;
+    torch.tidy(() => {
+      const qkv = torch.tensor(values, { shape: [B, L, 3 * D], dtype: "float64" });
+      const [q, k] = torch.split(qkv, D, { dim: -1 }).map((t) => t.reshape(B, L, H, E).transpose(1, 2)) as [torch.Tensor, torch.Tensor];
+      const scores = torch.matmul(q, k.transpose(-2, -1)).dataSync(); // [B, H, L, L], read in place
+      qkv.dispose(); // the views keep its memory alive
+      const doubled = q.mul(2).dataSync(); // an element-wise reader copies the view once
+      let worst = 0;
+      for (let b = 0; b < B; b++)
+        for (let h = 0; h < H; h++)
+          for (let i = 0; i < L; i++) {
+            for (let j = 0; j < L; j++) {
+              let want = 0;
+              for (let e = 0; e < E; e++) want += at(b, i, 0, h, e) * at(b, j, 1, h, e);
+              worst = Math.max(worst, Math.abs(scores[((b * H + h) * L + i) * L + j]! - want));
+            }
+            for (let e = 0; e < E; e++) worst = Math.max(worst, Math.abs(doubled[((b * H + h) * L + i) * E + e]! - 2 * at(b, i, 0, h, e)));
+          }
+      expect(worst).toBeLessThan(1e-12);
+    });
+    expect(torch.memory()).toEqual(start.memory);
+    expect(addon().liveCounts().buffers).toBe(start.native.buffers); // executables stay cached
+    expect(deviceBytes()).toBe(start.bytes);
   });
 });
