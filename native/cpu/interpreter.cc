@@ -193,9 +193,9 @@ class Evaluator {
 
   static bool isRow(const FusedGroup::Source& s) { return s.kind == FusedGroup::Source::Kind::Row; }
 
-  // Runs element step `step` over positions [tile, tile + n), whose operands start at `in` (the
-  // tile's first position; row operands unset) and result at `out`, in runs over which every row
-  // operand (FusedGroup::Row) holds one value, passed as a splat.
+  // Runs element step `step` over positions [tile, tile + n), whose operands start at `tileIn` (at the
+  // tile's first position, with `tileSplat`; row operands unset) and result at `out`, in runs over
+  // which every row operand (FusedGroup::Row) holds one value, passed as a splat.
   static void runByRows(const FusedGroup& g, const FusedGroup::Step& step, const std::vector<Resolved>& inputs,
                         const void* const* tileIn, const bool* tileSplat, uint8_t* out, int64_t tile, int64_t n) {
     const void* in[kMaxElementwiseOperands] = {};

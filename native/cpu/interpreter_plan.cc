@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "views.h"
+
 namespace tpjrt::cpu {
 
 bool isTerminator(const Op& op) { return op.name == "func.return" || op.name == "stablehlo.return"; }
@@ -274,14 +276,12 @@ void fuseRowAdds(const Region& region, std::unordered_map<int, std::vector<size_
 }
 
 bool isViewOp(const Op& op) {
-  return (op.name == "stablehlo.transpose" || op.name == "stablehlo.slice" || op.name == "stablehlo.reshape") &&
-         op.operands.size() == 1 && op.results.size() == 1 && op.resultTypes.size() == 1;
+  return isViewOpName(op.name) && op.operands.size() == 1 && op.results.size() == 1 && op.resultTypes.size() == 1;
 }
 
-// Fills plan.views and plan.viewArgs (see RegionPlan), from the last op back, since whether a value may
-// be a view depends on its readers. A transpose, slice or reshape reads a view whether or not it makes
-// one (its kernel copies the view's elements; a reshape never joins a fused group when it reads a value
-// made outside it).
+// Fills plan.views and plan.viewArgs (see RegionPlan). A transpose, slice or reshape reads a view
+// whether or not it makes one (its kernel copies the view's elements; a reshape never joins a fused
+// group when it reads a value made outside it).
 void planViews(const Region& region, const std::unordered_map<int, std::vector<size_t>>& users,
                const std::unordered_set<int>& splats, RegionPlan& plan) {
   auto readThroughStrides = [&](int id) {
@@ -295,7 +295,7 @@ void planViews(const Region& region, const std::unordered_map<int, std::vector<s
     }
     return true;
   };
-  for (size_t i = region.ops.size(); i-- > 0;) {
+  for (size_t i = 0; i < region.ops.size(); ++i) {
     const Op& op = region.ops[i];
     plan.views[i] = isViewOp(op) && !splats.count(op.operands[0]) && readThroughStrides(op.results[0]);
   }

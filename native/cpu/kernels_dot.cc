@@ -132,9 +132,9 @@ Literal batchedMatmul(const Literal& a, const Literal& b, int64_t batch, int64_t
   });
 }
 
-// An operand (dense or a view) seen as a batch of strided matrices: rows are the dimensions `rows` taken together,
-// columns the dimensions `cols`. Fails (returns false) when either group cannot be walked with one
-// stride; size-1 dimensions never matter.
+// An operand (dense or a view) seen as a batch of strided matrices: rows are the dimensions `rows`
+// taken together, columns the dimensions `cols`. Fails (returns false) when either group cannot be
+// walked with one stride; size-1 dimensions never matter.
 template <class T>
 bool viewAsMatrices(const Literal& x, const std::vector<int64_t>& batch, const std::vector<int64_t>& rows,
                     const std::vector<int64_t>& cols, StridedMatrices<T>& view) {

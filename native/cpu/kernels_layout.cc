@@ -9,24 +9,6 @@ namespace tpjrt::cpu {
 
 namespace {
 
-// Copies the box `dims` of x starting at `start` (with strides `step`) into a new dense literal.
-Literal gatherBox(const Literal& x, const std::vector<int64_t>& start, const std::vector<int64_t>& step,
-                  const TensorType& result) {
-  if (x.type.element != result.element || result.dims.size() != x.type.dims.size())
-    fail("result type " + typeString(result) + " does not fit operand " + typeString(x.type));
-  auto xStrides = rowMajorStrides(x.type.dims);
-  int64_t offset = 0;
-  std::vector<int64_t> srcStrides(xStrides.size());
-  for (size_t d = 0; d < xStrides.size(); ++d) {
-    offset += start[d] * xStrides[d];
-    srcStrides[d] = step[d] * xStrides[d];
-  }
-  Literal out = uninitializedLiteral(result);
-  copyBox(x.bytes.data(), offset, srcStrides, out.bytes.mutableData(), 0, rowMajorStrides(result.dims), result.dims,
-          byteWidth(result.element));
-  return out;
-}
-
 // Start indices from the scalar operands in[first…], clamped so that a box of `sizes` fits in `dims`.
 std::vector<int64_t> clampedStarts(const Operands& in, size_t first, const std::vector<int64_t>& dims,
                                    const std::vector<int64_t>& sizes) {
@@ -94,7 +76,7 @@ Literal dynamicSliceKernel(const Op& op, const Operands& in, const TensorType& r
   requireRank(sizes, dims.size(), "slice_sizes");
   if (result.dims != sizes) fail("result shape must equal slice_sizes");
   auto starts = clampedStarts(in, 1, dims, sizes);
-  return gatherBox(*in[0], starts, std::vector<int64_t>(dims.size(), 1), result);
+  return denseOf(boxOf(*in[0], starts, std::vector<int64_t>(dims.size(), 1), result));
 }
 
 Literal dynamicUpdateSliceKernel(const Op& op, const Operands& in, const TensorType& result) {

@@ -1,5 +1,7 @@
 #include "views.h"
 
+#include <utility>
+
 #include "kernels.h"
 
 namespace tpjrt::cpu {
@@ -22,7 +24,8 @@ ViewLayout transposed(const Op& op, const Literal& x, const TensorType& result, 
   return to;
 }
 
-ViewLayout sliced(const Op& op, const Literal& x, const TensorType& result, ViewLayout from) {
+// The slice's start and step attributes, checked against x and the result type.
+std::pair<std::vector<int64_t>, std::vector<int64_t>> sliceBox(const Op& op, const Literal& x, const TensorType& result) {
   const auto& start = i64ArrayAttr(op, "start_indices");
   const auto& limit = i64ArrayAttr(op, "limit_indices");
   const auto& step = i64ArrayAttr(op, "strides");
@@ -34,10 +37,8 @@ ViewLayout sliced(const Op& op, const Literal& x, const TensorType& result, View
     if (start[d] < 0 || start[d] > limit[d] || limit[d] > dims[d] || step[d] <= 0 ||
         result.dims[d] != (limit[d] - start[d] + step[d] - 1) / step[d])
       fail("slice bounds do not fit the operand");
-    from.offset += start[d] * from.strides[d];
-    from.strides[d] *= step[d];
   }
-  return from;
+  return {start, step};
 }
 
 // The strides that read `from` (dims `have`) as dims `want` in the same row-major order, or false when
@@ -92,12 +93,30 @@ bool isDenseLayout(const Literal& x, const ViewLayout& layout) {
 }
 
 Literal withLayout(const TensorType& type, const Bytes& bytes, ViewLayout layout) {
+  if (numElements(type) == 0) return Literal{type, Bytes(0), nullptr};
   Literal out{type, bytes, nullptr};
   if (!isDenseLayout(out, layout)) out.view = std::make_shared<const ViewLayout>(std::move(layout));
   return out;
 }
 
 }  // namespace
+
+Literal boxOf(const Literal& x, const std::vector<int64_t>& start, const std::vector<int64_t>& step,
+              const TensorType& result) {
+  if (x.type.element != result.element || result.dims.size() != x.type.dims.size() || start.size() != result.dims.size() ||
+      step.size() != result.dims.size())
+    fail("result type " + typeString(result) + " does not fit operand " + typeString(x.type));
+  ViewLayout layout = layoutOf(x);
+  for (size_t d = 0; d < result.dims.size(); ++d) {
+    layout.offset += start[d] * layout.strides[d];
+    layout.strides[d] *= step[d];
+  }
+  return withLayout(result, x.bytes, std::move(layout));
+}
+
+bool isViewOpName(const std::string& name) {
+  return name == "stablehlo.transpose" || name == "stablehlo.slice" || name == "stablehlo.reshape";
+}
 
 ViewLayout layoutOf(const Literal& x) {
   if (x.view) return *x.view;
@@ -120,20 +139,16 @@ bool viewFits(const Literal& x) {
 Literal viewOf(const Op& op, const Literal& x, const TensorType& result) {
   if (x.type.element != result.element || (op.name != "stablehlo.reshape" && result.dims.size() != x.type.dims.size()))
     fail("result type " + typeString(result) + " does not fit operand " + typeString(x.type));
-  const bool empty = numElements(result) == 0;
-  ViewLayout to;
-  if (op.name == "stablehlo.transpose") {
-    to = transposed(op, x, result, layoutOf(x));
-  } else if (op.name == "stablehlo.slice") {
-    to = sliced(op, x, result, layoutOf(x));
-  } else if (op.name == "stablehlo.reshape") {
-    if (numElements(result) != numElements(x.type)) fail("cannot reshape " + typeString(x.type) + " to " + typeString(result));
-    if (!empty && !regrouped(x.type.dims, layoutOf(x), result.dims, to)) return Literal{result, denseOf(x).bytes, nullptr};
-  } else {
-    fail("is not a view op", ErrorCode::Internal);
+  if (op.name == "stablehlo.transpose") return withLayout(result, x.bytes, transposed(op, x, result, layoutOf(x)));
+  if (op.name == "stablehlo.slice") {
+    const auto [start, step] = sliceBox(op, x, result);
+    return boxOf(x, start, step, result);
   }
-  if (empty) return Literal{result, Bytes(0), nullptr};
-  return withLayout(result, x.bytes, std::move(to));
+  if (!isViewOpName(op.name)) fail("is not a view op", ErrorCode::Internal);
+  if (numElements(result) != numElements(x.type)) fail("cannot reshape " + typeString(x.type) + " to " + typeString(result));
+  ViewLayout to;
+  if (numElements(result) == 0 || regrouped(x.type.dims, layoutOf(x), result.dims, to)) return withLayout(result, x.bytes, std::move(to));
+  return Literal{result, denseOf(x).bytes, nullptr};
 }
 
 Literal denseOf(const Literal& x) {
