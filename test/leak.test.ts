@@ -114,9 +114,9 @@ describe("views on the real cpu plugin", () => {
     torch.tidy(() => {
       const qkv = torch.tensor(values, { shape: [B, L, 3 * D], dtype: "float64" });
       const [q, k] = torch.split(qkv, D, { dim: -1 }).map((t) => t.reshape(B, L, H, E).transpose(1, 2)) as [torch.Tensor, torch.Tensor];
-      const scores = torch.matmul(q, k.transpose(-2, -1)).dataSync(); // [B, H, L, L], read in place
+      const scores = torch.matmul(q, k.transpose(-2, -1)).dataSync() as Float64Array; // [B, H, L, L], read in place
       qkv.dispose(); // the views keep its memory alive
-      const doubled = q.mul(2).dataSync(); // an element-wise reader copies the view once
+      const doubled = q.mul(2).dataSync() as Float64Array; // an element-wise reader copies the view once
       let worst = 0;
       for (let b = 0; b < B; b++)
         for (let h = 0; h < H; h++)

@@ -7,7 +7,7 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
 import { broadcastShapes, checkTensor, fmtShape, sameShape } from "./args.js";
-import { c, opmath, requireFloat, runOptional, type T } from "./nn_common.js";
+import { c, opmath, requireFloat, runOptional, slice, type T } from "./nn_common.js";
 import { dropoutTraced } from "./nn_dropout.js";
 import { draw } from "./random.js";
 
@@ -70,8 +70,7 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
     const qs = lift(q!, [L, E]);
     const ks = lift(repeatHeads(k!, groups), [S, E]);
     const vs = lift(repeatHeads(v!, groups), [S, Ev]);
-    const rows = (t: T, from: number, to: number) =>
-      from === 0 && to === t.shape[nb] ? t : e.slice(t, t.shape.map((_, i) => (i === nb ? from : 0)), t.shape.map((d, i) => (i === nb ? to : d)));
+    const rows = (t: T, from: number, to: number) => (from === 0 && to === t.shape[nb] ? t : slice(t, nb, from, to));
     // Query rows [r0, r1) against the keys they may see: [0, min(r1, S)) when causal.
     const attendRows = (r0: number, r1: number): T => {
       const seen = isCausal ? Math.min(r1, S) : S;
