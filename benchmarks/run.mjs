@@ -8,7 +8,7 @@
 // Env: BENCH_ROUNDS (default 5; with more than one, each measurement runs ≥ 600 ms instead of 1 s),
 // BENCH_THREADS (default 2), BENCH_MATMUL (sizes, default "256,1024,4096"),
 // BENCH_PYTHON (default .venv/bin/python; PyTorch is installed into it with pip when missing),
-// BENCH_NO_WRITE=1 (print only).
+// BENCH_ONLY (workloads to measure, e.g. "W4,W5"; default all; RESULTS.md is then left as it is), BENCH_NO_WRITE=1 (print only).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -65,7 +65,8 @@ function tryOurs(fn) {
   }
 }
 
-const rows = [
+const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
+const allRows = [
   ...sizes.map((n) => ({ label: `W1 matmul ${n}³ f32`, ours: () => w.matmul(torch, n), peer: { workload: "W1", n }, limit: { limit: "sgemm", n } })),
   { label: "W2 eager add, 4 elements, cache hit", ours: () => w.eagerAdd(torch), peer: { workload: "W2" } },
   { label: "W3 tanh(x*1.5+0.5)*sigmoid(x)-x/3, 1M, eager", ours: () => w.elementwiseChain(torch), peer: { workload: "W3" } },
@@ -74,6 +75,7 @@ const rows = [
   { label: "W6 sum over last axis, 4096² f32", ours: () => w.rowSum(torch), peer: { workload: "W6" }, limit: { limit: "copy" } },
   { label: "first call of a new eager unit (softmax)", ours: () => w.firstCall(torch) },
 ];
+const rows = only ? allRows.filter((row) => only.some((name) => row.label.startsWith(`${name} `))) : allRows;
 
 /** > 1 means we are faster. */
 const ratioOf = (o, p) => (o.higherIsBetter ? o.value / p.value : p.value / o.value);
@@ -145,7 +147,8 @@ const header = [
 ].join("\n");
 console.log(`\n${header}\n\n${table.join("\n")}`);
 
-if (process.env.BENCH_NO_WRITE !== "1") {
+// RESULTS.md keeps whole runs only.
+if (process.env.BENCH_NO_WRITE !== "1" && !only) {
   const path = resolve(root, "benchmarks/RESULTS.md");
   const old = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmark results\n";
   const marker = "## Suite (npm run bench)";

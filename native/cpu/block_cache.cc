@@ -1,5 +1,6 @@
 #include "block_cache.h"
 
+#include <cstdint>
 #include <cstdlib>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -26,6 +27,39 @@ BlockCache& cache() {
 
 bool cacheable(size_t bytes) { return bytes >= kCachedBlockMin && bytes <= kCachedBlockMax; }
 
+constexpr size_t kHugePage = size_t(2) << 20;
+size_t wholeHugePages(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
+// A block of whole 2 MiB pages in a mapping of its own, which the kernel is asked to back with huge
+// pages where it does so on request (transparent_hugepage=madvise): a large array then streams through
+// memory with one TLB entry per 2 MiB instead of per 4 KiB. Its own mapping, not malloc's: the advice
+// must not reach the heap, where malloc would later put small blocks whose first touch then zeroes a
+// whole 2 MiB page.
+void* hugePageBlock(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const size_t size = wholeHugePages(bytes), mapped = size + kHugePage;
+  void* map = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map == MAP_FAILED) return nullptr;
+  // Keeps the 2 MiB-aligned `size` bytes inside the mapping and unmaps the rest on either side.
+  const uintptr_t start = reinterpret_cast<uintptr_t>(map), aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+  if (aligned > start) munmap(map, aligned - start);
+  if (const size_t tail = start + mapped - (aligned + size)) munmap(reinterpret_cast<void*>(aligned + size), tail);
+  void* block = reinterpret_cast<void*>(aligned);
+  madvise(block, size, MADV_HUGEPAGE);  // a hint: failing changes nothing
+  return block;
+#else
+  return std::aligned_alloc(kHugePage, wholeHugePages(bytes));
+#endif
+}
+
+// Gives a block back to the system, the way allocateBlock took it.
+void freeBlock(void* block, size_t bytes) noexcept {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (bytes >= kHugePageMin) return void(munmap(block, wholeHugePages(bytes)));
+#endif
+  std::free(block);
+}
+
 // Frees kept blocks of other sizes, those holding the most bytes first, until `bytes` more fit: what
 // a workload frees now is likelier to be asked for again than what an earlier one left.
 void evictForRoom(BlockCache& c, size_t bytes) {
@@ -36,23 +70,10 @@ void evictForRoom(BlockCache& c, size_t bytes) {
           (most == c.free.end() || it->first * it->second.size() > most->first * most->second.size()))
         most = it;
     if (most == c.free.end()) return;
-    std::free(most->second.back());
+    freeBlock(most->second.back(), most->first);
     most->second.pop_back();
     c.held -= most->first;
   }
-}
-
-// A block of whole 2 MiB pages, which the kernel is asked to back with huge pages where it does so on
-// request (transparent_hugepage=madvise): a large array then streams through memory with one TLB entry
-// per 2 MiB instead of per 4 KiB. free() takes it back like any other block.
-void* hugePageBlock(size_t bytes) {
-  constexpr size_t kHugePage = size_t(2) << 20;
-  const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-  void* block = std::aligned_alloc(kHugePage, rounded);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (block) madvise(block, rounded, MADV_HUGEPAGE);  // a hint: failing changes nothing
-#endif
-  return block;
 }
 
 }  // namespace
@@ -91,7 +112,7 @@ void releaseBlock(void* block, size_t bytes) noexcept {
       }
     }
   }
-  std::free(block);
+  freeBlock(block, bytes);
 }
 
 size_t cachedBlockBytes() {
