@@ -174,6 +174,18 @@ describe("torch.nn.functional (eager)", () => {
         const got = F.scaledDotProductAttention(f64(qv, [heads, l, d]), f64(kv, [heads, s, d]), f64(vv, [heads, s, d]), { isCausal: true });
         expectTensor(got, { dtype: "float64", shape: [heads, l, d], values: reference(qv, kv, vv, heads, l, s, d) }, 1e-12);
       }
+      // [B, H, L, d], then the heads merged as a transformer merges them (the blocks are joined as [B, L, H, d])
+      const [b, heads, l, d] = [2, 3, 130, 4];
+      const qv = data(b * heads * l * d, 4), kv = data(b * heads * l * d, 5), vv = data(b * heads * l * d, 6);
+      const want = reference(qv, kv, vv, b * heads, l, l, d);
+      const got = F.scaledDotProductAttention(f64(qv, [b, heads, l, d]), f64(kv, [b, heads, l, d]), f64(vv, [b, heads, l, d]), { isCausal: true });
+      const mergedHeads = got.transpose(1, 2).reshape(b, l, heads * d);
+      expectTensor(got, { dtype: "float64", shape: [b, heads, l, d], values: want }, 1e-12);
+      const merged: number[] = [];
+      for (let bi = 0; bi < b; bi++)
+        for (let i = 0; i < l; i++)
+          for (let h = 0; h < heads; h++) for (let c = 0; c < d; c++) merged.push(want[((bi * heads + h) * l + i) * d + c]!);
+      expectTensor(mergedHeads, { dtype: "float64", shape: [b, l, heads * d], values: merged }, 1e-12);
     }));
 
   test("scaledDotProductAttention with enableGqa equals attention with each key/value head repeated", () =>

@@ -291,7 +291,7 @@ void planViews(const Region& region, const std::unordered_map<int, std::vector<s
       const Op& op = region.ops[u];
       const bool dotOperand = op.name == "stablehlo.dot_general" && op.operands.size() == 2 &&
                               (op.operands[0] == id || op.operands[1] == id);
-      if (!isViewOp(op) && !dotOperand && op.name != "func.return") return false;
+      if (!isViewOp(op) && !dotOperand && op.name != "stablehlo.concatenate" && op.name != "func.return") return false;
     }
     return true;
   };

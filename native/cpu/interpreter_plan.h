@@ -78,9 +78,9 @@ struct RegionPlan {
   std::vector<int> forwards;
   std::vector<bool> skipped;
   // Values that may be views (ViewLayout in ir.h): those every reader of which reads through strides
-  // (a transpose, slice or reshape, dot_general as lhs or rhs, func.return). Per op, whether it runs
-  // as a view (a transpose, slice or reshape of such a value); per block argument, whether it may
-  // arrive as one (the evaluator copies other view arguments into dense literals).
+  // (a transpose, slice or reshape, dot_general as lhs or rhs, concatenate, func.return). Per op,
+  // whether it runs as a view (a transpose, slice or reshape of such a value); per block argument,
+  // whether it may arrive as one (the evaluator copies other view arguments into dense literals).
   std::vector<bool> views;
   std::vector<bool> viewArgs;
 };

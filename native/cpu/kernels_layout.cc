@@ -95,26 +95,26 @@ Literal dynamicUpdateSliceKernel(const Op& op, const Operands& in, const TensorT
   return out;
 }
 
+// Operands may be views (the plan lets concatenate read through strides): each is copied as a box
+// into its place along the axis.
 Literal concatenateKernel(const Op& op, const Operands& in, const TensorType& result) {
   const auto axis = size_t(intAttr(op, "dimension"));
   if (axis >= result.dims.size()) fail("dimension out of range");
-  int64_t outer = 1;
-  for (size_t d = 0; d < axis; ++d) outer *= result.dims[d];
-  Literal out = makeLiteral(result);
-  size_t total = 0;
-  std::vector<size_t> chunk(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    chunk[i] = outer == 0 ? 0 : in[i]->bytes.size() / size_t(outer);
-    total += chunk[i];
-  }
-  if (total * size_t(outer) != out.bytes.size()) fail("operand shapes do not add up to the result");
+  Literal out = uninitializedLiteral(result);
   uint8_t* dst = out.bytes.mutableData();
-  for (int64_t a = 0; a < outer; ++a)
-    for (size_t i = 0; i < in.size(); ++i) {
-      if (chunk[i] == 0) continue;
-      std::memcpy(dst, in[i]->bytes.data() + size_t(a) * chunk[i], chunk[i]);
-      dst += chunk[i];
-    }
+  const std::vector<int64_t> outStrides = rowMajorStrides(result.dims);
+  int64_t at = 0;  // where the next operand starts along the axis
+  for (const Literal* x : in) {
+    const std::vector<int64_t>& dims = x->type.dims;
+    bool fits = dims.size() == result.dims.size() && at + dims[axis] <= result.dims[axis];
+    for (size_t d = 0; fits && d < dims.size(); ++d) fits = d == axis || dims[d] == result.dims[d];
+    if (!fits) fail("operand shapes do not add up to the result");
+    const ViewLayout layout = layoutOf(*x);
+    copyBox(x->bytes.data(), layout.offset, layout.strides, dst, at * outStrides[axis], outStrides, dims,
+            byteWidth(result.element));
+    at += dims[axis];
+  }
+  if (at != result.dims[axis]) fail("operand shapes do not add up to the result");
   return out;
 }
 

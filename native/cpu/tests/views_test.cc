@@ -197,4 +197,39 @@ TEST(view_arguments_are_read_in_place_by_dot_general_and_copied_for_other_reader
   CHECK_THROWS(interpret(d, *d.find("main"), std::vector<Literal>{outside, b}), "bytes");
 }
 
+TEST(concatenate_reads_transposed_views_and_the_merged_heads_are_then_free) {
+  // Two blocks of rows [2 heads, 3 rows, 2] (products, so dense), each transposed to [3, 2, 2] and
+  // joined along the rows: the join copies from the views; the transpose back is a view of it, and
+  // the merge of the heads (transpose, reshape) then regroups it without a copy. %e: a view argument
+  // joined with a negated value (a concatenate of a view and a dense operand).
+  const char* text = R"(func.func public @main(%a: tensor<2x3x2xf32>, %b: tensor<2x2x2xf32>, %v: tensor<2x2x3xf32>) -> (tensor<2x6x2xf32>, tensor<6x4xf32>, tensor<2x2x5xf32>) {
+    %p0 = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>} : (tensor<2x3x2xf32>, tensor<2x2x2xf32>) -> tensor<2x3x2xf32>
+    %p1 = "stablehlo.negate"(%p0) : (tensor<2x3x2xf32>) -> tensor<2x3x2xf32>
+    %t0 = "stablehlo.transpose"(%p0) {permutation = array<i64: 1, 0, 2>} : (tensor<2x3x2xf32>) -> tensor<3x2x2xf32>
+    %t1 = "stablehlo.transpose"(%p1) {permutation = array<i64: 1, 0, 2>} : (tensor<2x3x2xf32>) -> tensor<3x2x2xf32>
+    %j = "stablehlo.concatenate"(%t0, %t1) {dimension = 0 : i64} : (tensor<3x2x2xf32>, tensor<3x2x2xf32>) -> tensor<6x2x2xf32>
+    %o = "stablehlo.transpose"(%j) {permutation = array<i64: 1, 0, 2>} : (tensor<6x2x2xf32>) -> tensor<2x6x2xf32>
+    %m = "stablehlo.transpose"(%o) {permutation = array<i64: 1, 0, 2>} : (tensor<2x6x2xf32>) -> tensor<6x2x2xf32>
+    %r = "stablehlo.reshape"(%m) : (tensor<6x2x2xf32>) -> tensor<6x4xf32>
+    %n = "stablehlo.negate"(%b) : (tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
+    %e = "stablehlo.concatenate"(%v, %n) {dimension = 2 : i64} : (tensor<2x2x3xf32>, tensor<2x2x2xf32>) -> tensor<2x2x5xf32>
+    "func.return"(%o, %r, %e) : (tensor<2x6x2xf32>, tensor<6x4xf32>, tensor<2x2x5xf32>) -> ()
+  })";
+  Module m = parseModule(text);
+  RegionPlan plan = planRegion(m.find("main")->body);
+  CHECK(plan.views[2] && plan.views[3] && plan.views[5] && plan.views[6] && plan.views[7]);
+  CHECK(plan.viewArgs[2]);
+  Literal vBase = f32({2, 3, 2}, ramp(12, 0.75f));
+  Literal v = makeView(vBase, {2, 2, 3}, ViewLayout{0, {6, 1, 2}});  // vBase with its last two dims swapped
+  for (bool pool : {false, true}) {
+    ThreadPool two(2);
+    ThreadPoolScope scope(pool ? &two : nullptr);
+    auto out = checkSameAsCopies(text, {f32({2, 3, 2}, ramp(12, 0.5f)), f32({2, 2, 2}, ramp(8, 0.25f)), v},
+                                 pool ? "joined heads on a pool" : "joined heads");
+    if (out.size() != 3) continue;
+    CHECK(out[0].view);                                                    // the join, transposed back
+    CHECK(!out[1].view && out[1].bytes.sharesStorageWith(out[0].bytes));  // merged: the join's own bytes
+  }
+}
+
 TEST_MAIN()

@@ -99,8 +99,8 @@ export function scaledDotProductAttention(query: Tensor, key: Tensor, value: Ten
     // Causal attention in blocks of query rows, each against only the keys it may see, skips most of
     // the masked half of the products (as flash attention does); the blocks' rows are then joined.
     const blocks = isCausal && !rng ? causalBlocks(L) : [[0, L] as const];
-    const parts = blocks.map(([r0, r1]) => attendRows(r0, r1));
-    return e.convert(parts.length === 1 ? parts[0]! : e.concatenate(parts, nb), q!.dtype);
+    const parts = blocks.map(([r0, r1]) => e.convert(attendRows(r0, r1), q!.dtype));
+    return parts.length === 1 ? parts[0]! : joinRows(parts, nb);
   };
   if (dropoutP === 0) return runOptional(op, [query, key, value, mask], statics, ([q, k, v, m]) => attend(q!, k!, v!, m!));
   const inputs = mask ? [query, key, value, mask] : [query, key, value];
@@ -118,6 +118,17 @@ function causalBlocks(L: number): (readonly [number, number])[] {
   const blocks: (readonly [number, number])[] = [];
   for (let r0 = 0; r0 < L; r0 += size) blocks.push([r0, Math.min(L, r0 + size)]);
   return blocks;
+}
+
+/**
+ * The blocks' rows [*, rows, Ev] joined along dim nb. Below a heads dim ([*, H, rows, Ev]) they are
+ * joined as [*, L, H, Ev], and the result is that transposed back, which the CPU plugin returns as a
+ * view: the usual merge of the heads, `out.transpose(1, 2).reshape(B, L, H * Ev)`, then needs no copy.
+ */
+function joinRows(parts: T[], nb: number): T {
+  if (nb === 0) return e.concatenate(parts, 0);
+  const swap = parts[0]!.shape.map((_, i) => (i === nb - 1 ? nb : i === nb ? nb - 1 : i));
+  return e.transpose(e.concatenate(parts.map((p) => e.transpose(p, swap)), nb - 1), swap);
 }
 
 function gqaGroups(query: Tensor, key: Tensor, value: Tensor): number {
