@@ -8,7 +8,8 @@
 // Env: BENCH_ROUNDS (default 5; with more than one, each measurement runs ≥ 600 ms instead of 1 s),
 // BENCH_THREADS (default 2), BENCH_MATMUL (sizes, default "256,1024,4096"),
 // BENCH_PYTHON (default .venv/bin/python; PyTorch is installed into it with pip when missing),
-// BENCH_ONLY (workloads to measure, e.g. "W4,W5"; default all; RESULTS.md is then left as it is), BENCH_NO_WRITE=1 (print only).
+// BENCH_ONLY (workloads to measure, e.g. "W4,W5"; default all; RESULTS.md is then left as it is),
+// BENCH_NO_WRITE=1 (print only).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -28,7 +28,8 @@ BlockCache& cache() {
 bool cacheable(size_t bytes) { return bytes >= kCachedBlockMin && bytes <= kCachedBlockMax; }
 
 constexpr size_t kHugePage = size_t(2) << 20;
-size_t wholeHugePages(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+// x rounded up to a whole number of huge pages (a size, or an address).
+uintptr_t roundUpToHugePage(uintptr_t x) { return (x + kHugePage - 1) / kHugePage * kHugePage; }
 
 // A block of whole 2 MiB pages in a mapping of its own, which the kernel is asked to back with huge
 // pages where it does so on request (transparent_hugepage=madvise): a large array then streams through
@@ -37,25 +38,25 @@ size_t wholeHugePages(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage
 // whole 2 MiB page.
 void* hugePageBlock(size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const size_t size = wholeHugePages(bytes), mapped = size + kHugePage;
+  const size_t size = roundUpToHugePage(bytes), mapped = size + kHugePage;
   void* map = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return nullptr;
   // Keeps the 2 MiB-aligned `size` bytes inside the mapping and unmaps the rest on either side.
-  const uintptr_t start = reinterpret_cast<uintptr_t>(map), aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(map), aligned = roundUpToHugePage(start);
   if (aligned > start) munmap(map, aligned - start);
   if (const size_t tail = start + mapped - (aligned + size)) munmap(reinterpret_cast<void*>(aligned + size), tail);
   void* block = reinterpret_cast<void*>(aligned);
   madvise(block, size, MADV_HUGEPAGE);  // a hint: failing changes nothing
   return block;
 #else
-  return std::aligned_alloc(kHugePage, wholeHugePages(bytes));
+  return std::aligned_alloc(kHugePage, roundUpToHugePage(bytes));
 #endif
 }
 
 // Gives a block back to the system, the way allocateBlock took it.
 void freeBlock(void* block, size_t bytes) noexcept {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (bytes >= kHugePageMin) return void(munmap(block, wholeHugePages(bytes)));
+  if (bytes >= kHugePageMin) return void(munmap(block, roundUpToHugePage(bytes)));
 #endif
   std::free(block);
 }

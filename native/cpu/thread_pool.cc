@@ -51,6 +51,7 @@ thread_local ThreadPool* tlsPool = nullptr;
 // and a W5 forward from 66.5 to 63.9 ms (medians of alternating runs). OpenMP runtimes spin for
 // about as long.
 constexpr auto kSpin = std::chrono::milliseconds(1);
+
 void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
