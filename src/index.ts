@@ -13,7 +13,7 @@ import "./ops/methods_inplace.js";
 import "./ops/methods_random.js";
 import "./ops/methods_indexing.js";
 import "./ops/methods_window.js";
-export * from "./ops/api/index.js";
+export * from "./ops/index.js";
 export * as nn from "./nn/index.js";
 export { Generator, manualSeed, seed, initialSeed, type GeneratorState } from "./random/generator.js";
 export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";

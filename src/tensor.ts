@@ -8,6 +8,7 @@ import { formatTensor } from "./format.js";
 import { DISPOSED, type Held, track, untrack } from "./memory.js";
 import { callNative, callNativeAsync, DisposedError, ShapeError } from "./runtime/errors.js";
 import type { BufferHandle, NativeBuffers } from "./runtime/native.js";
+import type { TensorMethods } from "./ops/op_types.generated.js";
 
 /** A scalar as `item()` returns it: number for floats and 8–32-bit ints, bigint for 64-bit ints, boolean for bool. */
 export type Scalar = number | bigint | boolean;
@@ -34,6 +35,10 @@ let adoptBuffer: (target: Tensor, source: Tensor) => void;
 
 /** The interned aval id a tensor caches for eager signatures (-1: not interned yet; see trace/avals.ts). */
 export const avalSlot = {} as { get(t: Tensor): number; set(t: Tensor, id: number): void };
+
+/** The ops' methods (`x.sum(1)`), declared from the signature table (src/ops/op_types.generated.ts). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Tensor<D extends DType = DType> extends TensorMethods {}
 
 /** A tensor; `D` is its dtype when known statically (torch.tensor(data, { dtype: "int32" }) → Tensor<"int32">). */
 export class Tensor<D extends DType = DType> {

@@ -149,15 +149,20 @@ describe("eager reductions and linear algebra (more)", () => {
       expectTensor(torch.einsum("i,i,i->", torch.tensor([1, 2, 3], { dtype: "int32" }), torch.tensor([1, 2, 3], { dtype: "int32" }), torch.tensor([1, 1, 2], { dtype: "int32" })), { dtype: "int32", shape: [], values: [1 + 4 + 18] });
     }));
 
-  test("a dim passed positionally is an error, not a sum over everything", () =>
+  test("a dim passed positionally reduces along it, as in PyTorch (x.sum(-1), x.sum([0, 1], true))", () =>
     scoped(() => {
       const a = f32([2, 3]);
-      for (const call of [() => a.sum(-1 as never), () => torch.mean(a, 1 as never), () => a.amax([0] as never), () => torch.std(a, -1 as never), () => torch.any(a, 0 as never), () => torch.norm(a, null as never)]) {
-        expectError(call, torch.ArgumentError, "options must be an object such as { dim: -1, keepdim: true }");
-      }
       const v = valuesOf(a);
       const rows = [0, 1].map((r) => v.slice(3 * r, 3 * r + 3).reduce((x, y) => x + y, 0));
-      valuesOf(a.sum({ dim: -1 })).forEach((got, r) => expect(got).toBeCloseTo(rows[r]!, 5));
+      for (const s of [a.sum(-1), torch.sum(a, -1), a.sum({ dim: -1 }), torch.sum(a, { dim: -1 }), a.sum(-1, false)]) {
+        expect(s.shape).toEqual([2]);
+        valuesOf(s).forEach((got, r) => expect(got).toBeCloseTo(rows[r]!, 5));
+      }
+      const kept = a.sum([0, 1], true);
+      expect(kept.shape).toEqual([1, 1]);
+      expect(valuesOf(kept)[0]).toBeCloseTo(rows[0]! + rows[1]!, 5);
+      expectError(() => a.sum(-1, { dim: 0 }), torch.ArgumentError, 'got "dim" both as an argument and as an option');
+      expectError(() => a.sum({ dims: 1 } as never), torch.ArgumentError, 'Tensor.sum(dim?, keepdim = false, *, dtype?): got an unknown option "dims"; did you mean "dim"?');
     }));
 
   test("einsum errors name the equation's problem", () =>

@@ -2,7 +2,7 @@
 // convolution (conv, transposed conv, unfold) and select_and_scatter (a max-pool gradient unit). Each
 // unit runs on XLA's CPU client with our plugin's numbers and compiles ahead of time for TPU with libtpu.
 import * as torch from "../src/index.js";
-import { run } from "../src/ops/api/args.js";
+import { run } from "../src/ops/unit.js";
 import * as e from "../src/ops/emit.js";
 import type { Tracer } from "../src/trace/tracer.js";
 import { type UnitCase, unitsOnRealXla } from "./helpers/units.js";

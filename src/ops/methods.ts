@@ -5,8 +5,8 @@
 import type { DType } from "../dtype.js";
 import { Tensor } from "../tensor.js";
 import { attachMethods, type MethodTable } from "./attach.js";
-import * as ops from "./api/index.js";
-import type { ReduceOptions, RoundingMode, ScalarArg, SoftmaxOptions, SumOptions, TensorOrScalar, ValuesIndices } from "./api/index.js";
+import * as ops from "./index.js";
+import type { RoundingMode, ScalarArg, SoftmaxOptions, TensorOrScalar } from "./index.js";
 
 type Shape = readonly number[];
 
@@ -36,19 +36,6 @@ declare module "../tensor.js" {
     le(other: TensorOrScalar): Tensor;
     gt(other: TensorOrScalar): Tensor;
     ge(other: TensorOrScalar): Tensor;
-    sum(options?: SumOptions): Tensor;
-    prod(options?: SumOptions): Tensor;
-    mean(options?: SumOptions): Tensor;
-    amax(options?: ReduceOptions): Tensor;
-    amin(options?: ReduceOptions): Tensor;
-    max(): Tensor;
-    max(options: { dim: number; keepdim?: boolean }): ValuesIndices;
-    max(other: Tensor): Tensor;
-    min(): Tensor;
-    min(options: { dim: number; keepdim?: boolean }): ValuesIndices;
-    min(other: Tensor): Tensor;
-    argmax(options?: { dim?: number; keepdim?: boolean }): Tensor;
-    argmin(options?: { dim?: number; keepdim?: boolean }): Tensor;
     reshape(...shape: (number | Shape)[]): Tensor;
     view(...shape: (number | Shape)[]): Tensor;
     transpose(dim0: number, dim1: number): Tensor;
@@ -68,8 +55,7 @@ const methods: MethodTable = {
   add: ops.add, sub: ops.sub, mul: ops.mul, div: ops.div, neg: ops.neg, abs: ops.abs, exp: ops.exp, log: ops.log,
   sqrt: ops.sqrt, sin: ops.sin, cos: ops.cos, tanh: ops.tanh, sigmoid: ops.sigmoid, relu: ops.relu, pow: ops.pow,
   maximum: ops.maximum, minimum: ops.minimum, eq: ops.eq, ne: ops.ne, lt: ops.lt, le: ops.le, gt: ops.gt, ge: ops.ge,
-  sum: ops.sum, prod: ops.prod, mean: ops.mean, amax: ops.amax, amin: ops.amin, max: ops.max, min: ops.min,
-  argmax: ops.argmax, argmin: ops.argmin, reshape: ops.reshape, view: ops.view, transpose: ops.transpose,
+  reshape: ops.reshape, view: ops.view, transpose: ops.transpose,
   permute: ops.permute, unsqueeze: ops.unsqueeze, squeeze: ops.squeeze, expand: ops.expand, broadcastTo: ops.broadcastTo,
   matmul: ops.matmul, softmax: ops.softmax, logSoftmax: ops.logSoftmax,
   // x.where(condition, y) is torch.where(condition, x, y)

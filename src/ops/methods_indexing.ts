@@ -5,11 +5,11 @@
 import type { DType } from "../dtype.js";
 import type { Tensor } from "../tensor.js";
 import { attachMethods, type MethodTable } from "./attach.js";
-import type { ScalarArg } from "./api/args.js";
+import type { ScalarArg } from "./types.js";
 import * as ix from "./api/indexing.js";
 import * as call from "./api/indexing_call.js";
 import * as host from "./api/indexing_host.js";
-import type { ValuesIndices } from "./api/reduction.js";
+import type { ValuesIndices } from "./types.js";
 
 declare module "../tensor.js" {
   interface Tensor<D extends DType = DType> {

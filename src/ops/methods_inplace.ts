@@ -6,7 +6,7 @@ import type { DType } from "../dtype.js";
 import { Tensor } from "../tensor.js";
 import { attachMethods, type MethodTable } from "./attach.js";
 import * as ops from "./api/inplace.js";
-import type { ScalarArg, TensorOrScalar } from "./api/args.js";
+import type { ScalarArg, TensorOrScalar } from "./types.js";
 import type { ClampOptions } from "./api/pointwise_more.js";
 import type { RoundingMode } from "./api/pointwise.js";
 

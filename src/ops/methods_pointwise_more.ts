@@ -7,7 +7,7 @@ import { Tensor } from "../tensor.js";
 import { attachMethods, type MethodTable } from "./attach.js";
 import * as ops from "./api/pointwise_more.js";
 import type { ClampOptions, CloseOptions } from "./api/pointwise_more.js";
-import type { ScalarArg, TensorOrScalar } from "./api/args.js";
+import type { ScalarArg, TensorOrScalar } from "./types.js";
 
 declare module "../tensor.js" {
   interface Tensor<D extends DType = DType> {

@@ -8,7 +8,7 @@ import * as linalg from "./api/linalg_more.js";
 import type { AddmmOptions } from "./api/linalg_more.js";
 import * as red from "./api/reduction_more.js";
 import type { NormOptions, VarOptions } from "./api/reduction_more.js";
-import type { ReduceOptions } from "./api/reduction.js";
+type ReduceOptions = { dim?: number | readonly number[]; keepdim?: boolean };
 
 declare module "../tensor.js" {
   interface Tensor<D extends DType = DType> {

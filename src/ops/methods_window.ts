@@ -4,7 +4,7 @@
  */
 import type { DType } from "../dtype.js";
 import * as cum from "./api/cumulative.js";
-import type { ValuesIndices } from "./api/reduction.js";
+import type { ValuesIndices } from "./types.js";
 import { attachMethods, type MethodTable } from "./attach.js";
 
 declare module "../tensor.js" {

@@ -6,7 +6,10 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as torch from "../../src/index.js";
 import type * as TorchModule from "../../src/index.js";
+import { opOf, opTable } from "../../src/ops/signature/op.js";
+import { callStyles } from "./call_styles.js";
 import { type DType, isFloat, type Scalar, toTyped } from "../ops/dtypes.js";
 
 type Torch = typeof TorchModule;
@@ -270,13 +273,38 @@ function updatesInputs(c: FixtureCase): number[] {
   return c.op === "nn.functional.batch_norm" && c.kwargs?.training === true ? [1, 2] : [];
 }
 
-/** Runs one form of a case (function or method) on a device; returns a mismatch, or undefined. */
-export async function runCase(torch: Torch, c: FixtureCase, device: string, form: "function" | "method"): Promise<string | undefined> {
+export type CallStyle = "as written" | "positional" | "options";
+
+/** A fingerprint of an argument list, to skip a spelling that is the same call as another. */
+function spelling(args: readonly unknown[], inputs: readonly AnyTensor[]): string {
+  return JSON.stringify(args, (_k, v: unknown) => (inputs.includes(v as AnyTensor) ? `$t${inputs.indexOf(v as AnyTensor)}` : typeof v === "bigint" ? `${v}n` : v));
+}
+
+/** The case's arguments in `style` (undefined when that spelling is the call as written). */
+function styled(c: FixtureCase, args: unknown[], inputs: readonly AnyTensor[], form: "function" | "method", style: CallStyle): unknown[] | undefined {
+  if (style === "as written") return args;
+  const name = form === "function" ? undefined : c.method;
+  const entry = name === undefined ? opOf(resolveFunction(torch, c.name)) : opTable().find((e) => e.name === name && e.method !== undefined);
+  const signatures = form === "function" ? entry?.signatures : entry?.method?.signatures;
+  if (signatures === undefined) return undefined;
+  const own = form === "function" ? args : args.slice(1);
+  const out = callStyles(signatures, own).find((s) => s.style === style)?.args;
+  if (out === undefined || spelling(out, inputs) === spelling(own, inputs)) return undefined;
+  return form === "function" ? out : [args[0], ...out];
+}
+
+/**
+ * Runs one form of a case (function or method) on a device, with the arguments as the fixture
+ * writes them or respelled (all positional, or all options); returns a mismatch, undefined when it
+ * matches, or "same call" when that spelling is the call as written.
+ */
+export async function runCase(torch: Torch, c: FixtureCase, device: string, form: "function" | "method", style: CallStyle = "as written"): Promise<string | undefined> {
   const inputs: AnyTensor[] = [];
   let result: unknown;
   try {
     for (const spec of c.inputs) inputs.push(makeInput(torch, spec, device));
-    const args = callArgs(c, inputs, device);
+    const args = styled(c, callArgs(c, inputs, device), inputs, form, style);
+    if (args === undefined) return "same call";
     const call = (): unknown => {
       if (form === "function") return resolveFunction(torch, c.name)!(...args);
       const self = args[0] as Record<string, unknown>;

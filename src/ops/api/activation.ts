@@ -6,7 +6,8 @@ import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, normDim, run } from "./args.js";
+import { normDim } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 
 export interface SoftmaxOptions {
   /** Compute and return in this dtype. */

@@ -11,7 +11,7 @@ import { ArgumentError } from "../../runtime/errors.js";
 import { hostBytesSync, Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, run } from "./args.js";
+import { checkTensor, run } from "../unit.js";
 
 export interface ToOptions {
   dtype?: DType;

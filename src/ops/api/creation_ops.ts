@@ -9,7 +9,9 @@ import type { Tensor } from "../../tensor.js";
 import { dispatch1 } from "../../trace/eager.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, isScalar, type ScalarArg } from "./args.js";
+import { fmtShape } from "../dims.js";
+import { type ScalarArg } from "../types.js";
+import { checkTensor, isScalar } from "../unit.js";
 
 type Shape = readonly number[];
 type DeviceOpt = string | { type: string; index: number };

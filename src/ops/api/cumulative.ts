@@ -9,8 +9,9 @@ import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import type { WindowParams } from "../prims_window.js";
-import { checkTensor, normDim, run, runMany } from "./args.js";
-import type { ValuesIndices } from "./reduction.js";
+import { normDim } from "../dims.js";
+import { checkTensor, run, runMany } from "../unit.js";
+import type { ValuesIndices } from "../types.js";
 
 export interface CumulativeOptions {
   /** Convert the input to this dtype first (and return it). */

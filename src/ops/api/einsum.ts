@@ -8,7 +8,8 @@ import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, run } from "./args.js";
+import { fmtShape } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 import { checkProductDTypes, dotGeneral } from "./linalg_more.js";
 
 /** A subscript: a letter, or `.k` for the k-th dim covered by the ellipsis (counted over the widest one). */

@@ -12,8 +12,10 @@ import { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import type { ScatterKind } from "../prims.js";
-import { type ScalarArg, broadcastShapes, checkTensor, fmtShape, isScalar, normDim, run, runMany } from "./args.js";
-import type { ValuesIndices } from "./reduction.js";
+import { broadcastShapes, fmtShape, normDim } from "../dims.js";
+import { type ScalarArg } from "../types.js";
+import { checkTensor, isScalar, run, runMany } from "../unit.js";
+import type { ValuesIndices } from "../types.js";
 
 const isInt = (d: DType): boolean => dtypes[d].kind === "int" || dtypes[d].kind === "uint";
 

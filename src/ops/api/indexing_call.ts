@@ -13,7 +13,9 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import { rebind, Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { type ScalarArg, broadcastShapes, checkTensor, fmtShape, isScalar, run } from "./args.js";
+import { broadcastShapes, fmtShape } from "../dims.js";
+import { type ScalarArg } from "../types.js";
+import { checkTensor, isScalar, run } from "../unit.js";
 import { nonzero } from "./indexing_host.js";
 
 /** A Python slice `start:stop:step`; omitted parts are null. */

@@ -8,7 +8,8 @@ import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, normDim, run, runMany } from "./args.js";
+import { broadcastShapes, fmtShape, normDim } from "../dims.js";
+import { checkTensor, run, runMany } from "../unit.js";
 
 /** x != 0 (x itself for bool). */
 const isNonzero = (x: Tracer): Tracer => (x.dtype === "bool" ? x : e.compare(x, e.full(0, x.dtype, x.shape), "NE"));

@@ -5,7 +5,8 @@ import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, run } from "./args.js";
+import { broadcastShapes, fmtShape } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 
 function mismatch(a: readonly number[], b: readonly number[], k1: number, k2: number): ShapeError {
   return new ShapeError(`matmul: shapes ${fmtShape(a)} and ${fmtShape(b)} cannot be multiplied (${k1} != ${k2})`);

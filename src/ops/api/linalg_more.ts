@@ -8,7 +8,8 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, normDim, promote, run } from "./args.js";
+import { broadcastShapes, fmtShape, normDim } from "../dims.js";
+import { checkTensor, promote, run } from "../unit.js";
 
 type T = Tracer;
 

@@ -7,7 +7,8 @@ import { defaultFloatDType, isFloating } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { checkTensor, normDim, run } from "./args.js";
+import { normDim } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 import { c, expm1, floatUnit, log1p, opmath, requireFloat, slice, type T } from "./nn_common.js";
 
 const relu0 = (x: T): T => e.max(x, c(x, 0));

@@ -8,7 +8,8 @@ import { ArgumentError, DTypeError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, run, type TensorOrScalar } from "./args.js";
+import { type TensorOrScalar } from "../types.js";
+import { checkTensor, run } from "../unit.js";
 
 export type T = Tracer;
 const none = {} as Record<string, never>;

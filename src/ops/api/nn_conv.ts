@@ -7,7 +7,8 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, run } from "./args.js";
+import { fmtShape } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 import { batched, floating, perChannel, reverse, tuple } from "./nn_window_common.js";
 
 type IntOrList = number | readonly number[];

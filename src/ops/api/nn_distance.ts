@@ -5,7 +5,8 @@
 import { ArgumentError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, normDim, promote, run } from "./args.js";
+import { broadcastShapes, normDim } from "../dims.js";
+import { checkTensor, promote, run } from "../unit.js";
 import { c, opmath, requireFloat, type T, vectorNorm } from "./nn_common.js";
 
 function checkPair(op: string, x1: Tensor, x2: Tensor): void {

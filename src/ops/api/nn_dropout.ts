@@ -9,7 +9,7 @@ import { ArgumentError, DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, run } from "./args.js";
+import { checkTensor, run } from "../unit.js";
 import { clone } from "./conversion.js";
 import { assignInPlace } from "./inplace.js";
 import { draw } from "./random.js";

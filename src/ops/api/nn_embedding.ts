@@ -12,7 +12,8 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import { rebind, type Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, run, runMany } from "./args.js";
+import { fmtShape } from "../dims.js";
+import { checkTensor, run, runMany } from "../unit.js";
 import { checkIndexTensor } from "./indexing.js";
 import { c, opmath, vectorNorm } from "./nn_common.js";
 

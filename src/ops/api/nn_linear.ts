@@ -4,7 +4,8 @@
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape } from "./args.js";
+import { broadcastShapes, fmtShape } from "../dims.js";
+import { checkTensor } from "../unit.js";
 import { opmath, runOptional } from "./nn_common.js";
 
 /** input [*, in] times weight [out, in] (or [in]) transposed, plus bias (broadcast to [*, out]). */

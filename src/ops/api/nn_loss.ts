@@ -10,8 +10,9 @@ import { isFloating } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, run, sameShape } from "./args.js";
-import { amax, amin } from "./reduction.js";
+import { broadcastShapes, fmtShape, sameShape } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
+import { amax, amin } from "../reduction/extremes.js";
 import { c, checkReduction, log1p, opmath, type Reduction, reduceLoss, requireFloat, runOptional, type T } from "./nn_common.js";
 
 const reductions = ["mean", "sum", "none"] as const;

@@ -6,7 +6,8 @@
 import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import { rebind, type Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, runMany, sameShape } from "./args.js";
+import { fmtShape, sameShape } from "../dims.js";
+import { checkTensor, runMany } from "../unit.js";
 import { c, meanKeep, opmath, requireFloat, rsqrt, runOptional, type T } from "./nn_common.js";
 
 export interface LayerNormOptions {

@@ -6,7 +6,8 @@ import { ArgumentError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, run } from "./args.js";
+import { fmtShape } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 import { pad as padPrim, reverse, sliceDim } from "./nn_window_common.js";
 
 export type PadMode = "constant" | "reflect" | "replicate" | "circular";

@@ -8,7 +8,8 @@ import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import type { WindowParams } from "../prims_window.js";
-import { checkTensor, fmtShape, run, runMany } from "./args.js";
+import { fmtShape } from "../dims.js";
+import { checkTensor, run, runMany } from "../unit.js";
 import { alongDim, batched, floating, matrix, tuple } from "./nn_window_common.js";
 
 type IntOrList = number | readonly number[];

@@ -9,7 +9,8 @@ import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { bind1 } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkTensor, fmtShape, run } from "./args.js";
+import { fmtShape } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 import { alongDim, batched, floating, matrix, tuple } from "./nn_window_common.js";
 
 type IntOrList = number | readonly number[];

@@ -7,7 +7,7 @@ import { type DType, isFloating } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { fmtShape } from "./args.js";
+import { fmtShape } from "../dims.js";
 
 type Dims = readonly number[];
 

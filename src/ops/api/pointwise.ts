@@ -8,7 +8,9 @@ import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import type { CompareDirection } from "../prims.js";
-import { broadcastShapes, checkTensor, isScalar, lift, type Operand, promote, run, type ScalarArg, type TensorOrScalar } from "./args.js";
+import { broadcastShapes } from "../dims.js";
+import { type ScalarArg, type TensorOrScalar } from "../types.js";
+import { checkTensor, isScalar, lift, type Operand, promote, run } from "../unit.js";
 
 const shapeOf = (v: Operand): readonly number[] => (isScalar(v) ? [] : v.shape);
 

@@ -9,7 +9,9 @@ import { ArgumentError, DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, isScalar, lift, type Operand, promote, run, type ScalarArg, type TensorOrScalar } from "./args.js";
+import { broadcastShapes } from "../dims.js";
+import { type ScalarArg, type TensorOrScalar } from "../types.js";
+import { checkTensor, isScalar, lift, type Operand, promote, run } from "../unit.js";
 import { div } from "./pointwise.js";
 
 type T = Tracer;

@@ -17,7 +17,8 @@ import { Tensor } from "../../tensor.js";
 import { dispatch1 } from "../../trace/eager.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, lift } from "./args.js";
+import { broadcastShapes, fmtShape } from "../dims.js";
+import { checkTensor, lift } from "../unit.js";
 import { assignInPlace } from "./inplace.js";
 
 type Shape = readonly number[];

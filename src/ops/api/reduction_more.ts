@@ -8,8 +8,12 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { checkOptions, checkTensor, fmtShape, normDims, run, runMany } from "./args.js";
-import type { ReduceOptions } from "./reduction.js";
+import { fmtShape, normDims } from "../dims.js";
+import { checkOptions, checkTensor, run, runMany } from "../unit.js";
+interface ReduceOptions {
+  dim?: number | readonly number[];
+  keepdim?: boolean;
+}
 
 type Dim = number | readonly number[];
 

@@ -6,7 +6,8 @@ import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import { numelOf, type Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, normDim, normDims, run } from "./args.js";
+import { broadcastShapes, fmtShape, normDim, normDims } from "../dims.js";
+import { checkTensor, run } from "../unit.js";
 
 type Shape = readonly number[];
 

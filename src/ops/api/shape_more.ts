@@ -7,7 +7,8 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, checkTensor, fmtShape, normDim, normDims, run, runMany } from "./args.js";
+import { broadcastShapes, fmtShape, normDim, normDims } from "../dims.js";
+import { checkTensor, run, runMany } from "../unit.js";
 
 type Shape = readonly number[];
 

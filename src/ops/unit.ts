@@ -1,23 +1,18 @@
 /**
- * @file What every API op does before dispatch: checking tensor/scalar arguments, normalizing dims,
- * broadcasting shapes, and running a unit whose scalar arguments are static (part of the signature).
+ * @file Running an API op's unit: tensor arguments become the executable's inputs, scalar arguments
+ * are static (part of the signature); promotion and lifting of mixed tensor/scalar operands.
  */
-import { type DType, resultType } from "../../dtype.js";
-import { ArgumentError, DisposedError, ShapeError } from "../../runtime/errors.js";
-import { Tensor } from "../../tensor.js";
-import { dispatch, dispatch1 } from "../../trace/eager.js";
-import type { Tracer } from "../../trace/tracer.js";
-import { broadcastTo, convert, full } from "../emit.js";
+import { type DType, resultType } from "../dtype.js";
+import { ArgumentError, DisposedError } from "../runtime/errors.js";
+import { Tensor } from "../tensor.js";
+import { fmtShape } from "./dims.js";
+import type { ScalarArg, TensorOrScalar } from "./types.js";
+import { dispatch, dispatch1 } from "../trace/eager.js";
+import type { Tracer } from "../trace/tracer.js";
+import { broadcastTo, convert, full } from "./emit.js";
 
-/** A JS number, bigint or boolean where PyTorch takes a Python scalar (integral numbers count as ints). */
-export type ScalarArg = number | boolean | bigint;
-export type TensorOrScalar = Tensor | ScalarArg;
 /** What a unit body sees for each argument: a tracer for a tensor, the value for a scalar. */
 export type Operand = Tracer | ScalarArg;
-
-export const fmtShape = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
-
-export const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 
 export function isScalar(v: unknown): v is ScalarArg {
   return typeof v === "number" || typeof v === "boolean" || typeof v === "bigint";
@@ -40,49 +35,6 @@ function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array (wrap it with torch.tensor)";
   return typeof v === "object" ? (v as object).constructor?.name ?? "an object" : `${typeof v} ${String(v)}`;
-}
-
-/** A dim in [-rank, rank) → [0, rank); 0-d tensors accept 0 and −1, as in PyTorch. */
-export function normDim(op: string, dim: number, rank: number): number {
-  const r = Math.max(rank, 1);
-  if (!Number.isInteger(dim) || dim < -r || dim >= r) {
-    throw new ShapeError(`${op}: dimension ${dim} is out of range for a ${rank}-d tensor (expected a dim in [${-r}, ${r - 1}])`);
-  }
-  return dim < 0 ? dim + r : dim;
-}
-
-/** A dim list (or one dim) normalized and checked for repeats; undefined → every dim. */
-export function normDims(op: string, dim: number | readonly number[] | undefined, rank: number): number[] {
-  if (dim === undefined) return Array.from({ length: rank }, (_, i) => i);
-  const list = typeof dim === "number" ? [dim] : [...dim];
-  if (list.length === 0) return Array.from({ length: rank }, (_, i) => i);
-  const out = list.map((d) => normDim(op, d, rank));
-  const seen = new Set<number>();
-  for (const d of out) {
-    if (seen.has(d)) throw new ShapeError(`${op}: dim ${d} appears more than once in the list of dims [${list.join(", ")}]`);
-    seen.add(d);
-  }
-  return rank === 0 ? [] : out.sort((a, b) => a - b);
-}
-
-/** PyTorch broadcasting of several shapes. */
-export function broadcastShapes(op: string, ...shapes: (readonly number[])[]): number[] {
-  const rank = Math.max(0, ...shapes.map((s) => s.length));
-  const out = new Array<number>(rank).fill(1);
-  for (const s of shapes) {
-    for (let i = 0; i < s.length; i++) {
-      const k = rank - s.length + i;
-      const d = s[i]!;
-      if (d === out[k] || d === 1) continue;
-      if (out[k] !== 1) {
-        throw new ShapeError(
-          `${op}: shapes ${shapes.map(fmtShape).join(" and ")} cannot be broadcast together (dimension ${k - rank}: ${out[k]} vs ${d})`,
-        );
-      }
-      out[k] = d;
-    }
-  }
-  return out;
 }
 
 /** The promotion operand of an argument (tensors by dtype and rank, scalars by value). */

@@ -1,0 +1,59 @@
+/**
+ * @file sum, prod and mean over `dim` (a number or a list, negative allowed; none = all).
+ */
+import { type DType, defaultIntDType, isFloating } from "../../dtype.js";
+import { DTypeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
+import { normDims } from "../dims.js";
+import * as e from "../emit.js";
+import { op } from "../signature/op.js";
+import { run } from "../unit.js";
+import { dimKey, keep } from "./keep.js";
+
+interface Reduce {
+  input: Tensor;
+  dim: number | readonly number[] | undefined;
+  keepdim: boolean;
+  dtype: DType | undefined;
+}
+
+function reduction(op: string, kind: e.ReduceKind, a: Reduce, dtypeOf: (x: Tracer) => DType, after?: (r: Tracer, n: number) => Tracer): Tensor {
+  return run(op, [a.input], `${dimKey(a.dim, a.keepdim)}|${a.dtype ?? ""}`, ([x]) => {
+    const t = x as Tracer;
+    const dims = normDims(op, a.dim, t.ndim);
+    let r = e.reduce(kind, e.convert(t, dtypeOf(t)), dims);
+    if (after) r = after(r, dims.reduce((n, d) => n * t.shape[d]!, 1));
+    return keep(r, t, dims, a.keepdim);
+  });
+}
+
+/** Integers and bool accumulate in int64 unless `dtype` says otherwise. */
+const accumulate = (dtype: DType | undefined) => (x: Tracer): DType => dtype ?? (isFloating(x.dtype) ? x.dtype : defaultIntDType);
+
+export const sum = op(
+  "sum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
+  { doc: "Sum over `dim` (all dims by default); integer and bool inputs sum in int64.", method: true },
+  (a) => reduction("sum", "sum", a, accumulate(a.dtype)),
+);
+
+export const prod = op(
+  "prod(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
+  { doc: "Product over `dim` (all dims by default); integer and bool inputs multiply in int64.", method: true },
+  (a) => reduction("prod", "prod", a, accumulate(a.dtype)),
+);
+
+export const mean = op(
+  "mean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
+  { doc: "Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype.", method: true },
+  (a) => {
+    const dtypeOf = (x: Tracer): DType => {
+      const d = a.dtype ?? x.dtype;
+      if (!isFloating(d)) {
+        throw new DTypeError(`mean: could not infer the output dtype; the input must be a floating dtype, got ${d} (pass { dtype: "float32" } or convert first)`);
+      }
+      return d;
+    };
+    return reduction("mean", "sum", a, dtypeOf, (r, n) => e.div(r, e.full(n, r.dtype, r.shape)));
+  },
+);

@@ -1,0 +1,150 @@
+/**
+ * @file The one binder: turns a call (positional arguments in the signature's order, then at most
+ * one trailing options object with camelCase names) into the named arguments an op's body
+ * receives, with defaults filled in and every value checked against its type.
+ */
+import { ArgumentError, DisposedError } from "../../runtime/errors.js";
+import { Tensor } from "../../tensor.js";
+import { rejected } from "./atoms.js";
+import type { Param, Signature } from "./parse.js";
+
+export type Bound = Record<string, unknown>;
+
+/** A plain object (`{ dim: 1 }`) is the options object; arrays, tensors and class instances are arguments. */
+export function isOptionsObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A value as error messages show it. */
+export function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (v instanceof Tensor) return v.isDisposed ? "a disposed Tensor" : `a ${v.dtype}[${v.shape.join(", ")}] Tensor`;
+  if (Array.isArray(v)) return v.length <= 4 ? `[${v.map(describeValue).join(", ")}]` : `an array of ${v.length}`;
+  if (typeof v === "string") return `string ${JSON.stringify(v)}`;
+  if (typeof v === "bigint") return `bigint ${v}n`;
+  if (typeof v === "object") return (v as object).constructor?.name ?? "an object";
+  return `${typeof v} ${String(v)}`;
+}
+
+const camel = (s: string): string => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function unknownOption(sig: Signature, key: string): string {
+  const names = sig.params.map((p) => p.name);
+  const asCamel = camel(key);
+  let hint = "";
+  if (asCamel !== key && names.includes(asCamel)) {
+    hint = `; did you mean "${asCamel}"? (options are camelCase)`;
+  } else {
+    const best = names.map((n) => ({ n, d: editDistance(key, n) })).sort((x, y) => x.d - y.d)[0];
+    if (best !== undefined && best.d <= Math.max(1, Math.floor(best.n.length / 3))) hint = `; did you mean "${best.n}"?`;
+    else hint = names.length ? `; the options are ${names.map((n) => `"${n}"`).join(", ")}` : "; it takes no options";
+  }
+  return `got an unknown option "${key}"${hint}`;
+}
+
+function accept(p: Param, v: unknown): unknown {
+  if (!p.variadic) return p.type.accept(v);
+  if (!Array.isArray(v)) return rejected;
+  let out: unknown[] | undefined;
+  for (let i = 0; i < v.length; i++) {
+    const x = p.type.accept(v[i]);
+    if (x === rejected) return rejected;
+    if (x !== v[i]) (out ??= v.slice())[i] = x;
+  }
+  return out ?? v;
+}
+
+const typeName = (p: Param): string => (p.variadic ? `list of ${p.type.text}` : p.type.text);
+
+/** The named arguments, or why the call does not fit the signature. */
+export function tryBind(sig: Signature, args: readonly unknown[]): Bound | string {
+  let n = args.length;
+  let options: Record<string, unknown> | undefined;
+  if (n > 0 && isOptionsObject(args[n - 1])) options = args[--n] as Record<string, unknown>;
+  const out: Bound = {};
+  const positional = sig.positional;
+  for (let i = 0; i < n; i++) {
+    const p = positional[i];
+    if (p === undefined) {
+      const takes = positional.length === 0 ? "no positional arguments" : `at most ${positional.length} positional argument${positional.length === 1 ? "" : "s"}`;
+      return `takes ${takes}, got ${n}${sig.params.some((q) => q.keywordOnly) ? " (the parameters after * go in the options object)" : ""}`;
+    }
+    if (p.variadic) {
+      out[p.name] = n - i === 1 && Array.isArray(args[i]) ? args[i] : args.slice(i, n);
+      break;
+    }
+    out[p.name] = args[i];
+  }
+  if (options !== undefined) {
+    for (const key in options) {
+      const p = sig.byName.get(key);
+      if (p === undefined) return unknownOption(sig, key);
+      if (out[key] !== undefined) return `got "${key}" both as an argument and as an option`;
+      out[key] = options[key];
+    }
+  }
+  for (const p of sig.params) {
+    const v = out[p.name];
+    if (v === undefined || (v === null && !p.type.acceptsNull)) {
+      if (!p.optional) return v === null ? `"${p.name}" must be a ${typeName(p)}, got null` : `missing the required argument "${p.name}"`;
+      out[p.name] = p.defaultValue;
+      continue;
+    }
+    let x = accept(p, v);
+    // One array for a variadic parameter is either the whole list or one item of it (broadcastShapes([2, 3])).
+    if (x === rejected && p.variadic && Array.isArray(v) && v === args[sig.positional.indexOf(p)]) x = accept(p, [v]);
+    if (x === rejected) return `"${p.name}" must be a ${typeName(p)}, got ${describeValue(v)}`;
+    out[p.name] = x;
+  }
+  return out;
+}
+
+/** Throws DisposedError if an argument is (or holds) a disposed tensor. */
+export function checkLive(sig: Signature, bound: Bound): void {
+  for (const p of sig.tensorParams) {
+    const v = bound[p.name];
+    if (v instanceof Tensor) {
+      if (v.isDisposed) throw disposed(sig, p, v);
+    } else if (Array.isArray(v)) {
+      for (const t of v) if (t instanceof Tensor && t.isDisposed) throw disposed(sig, p, t);
+    }
+  }
+}
+
+function disposed(sig: Signature, p: Param, t: Tensor): DisposedError {
+  return new DisposedError(`${sig.name}: "${p.name}" has been disposed (${t.dtype}[${t.shape.join(", ")}] on ${t.device})`);
+}
+
+/** Binds a call to one of `sigs` (tried in order, as PyTorch's overloads are); ArgumentError showing the signatures if none fits. */
+export function bindCall(sigs: readonly Signature[], args: readonly unknown[], shownAs: string): { index: number; bound: Bound } {
+  const reasons: string[] = [];
+  for (let index = 0; index < sigs.length; index++) {
+    const sig = sigs[index]!;
+    const bound = tryBind(sig, args);
+    if (typeof bound !== "string") {
+      checkLive(sig, bound);
+      return { index, bound };
+    }
+    reasons.push(bound);
+  }
+  if (sigs.length === 1) throw new ArgumentError(`${shownAs}${sigs[0]!.display.slice(sigs[0]!.name.length)}: ${reasons[0]}`);
+  const lines = sigs.map((s, i) => `  ${shownAs}${s.display.slice(s.name.length)}: ${reasons[i]}`);
+  throw new ArgumentError(`${shownAs}: no signature fits the arguments (${args.map(describeValue).join(", ")}); expected one of:\n${lines.join("\n")}`);
+}

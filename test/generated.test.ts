@@ -1,0 +1,14 @@
+/**
+ * @file The generated files match the signature table: src/ops/op_types.generated.ts (the op and
+ * Tensor method declarations) and docs/api.md. `npm run generate` rewrites them.
+ */
+import { describe, expect, it } from "vitest";
+import "../src/index.js";
+import { opTable } from "../src/ops/signature/op.js";
+import { opTypesSource } from "../scripts/generate/op_types.js";
+
+describe("generated from the signature table (npm run generate rewrites them)", () => {
+  it("src/ops/op_types.generated.ts", async () => {
+    await expect(opTypesSource(opTable())).toMatchFileSnapshot("../src/ops/op_types.generated.ts");
+  });
+});
