@@ -30,7 +30,7 @@
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
       "cflags_cc": ["-std=c++20", "-fexceptions", "-frtti", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fvisibility=hidden"],
       "libraries": ["-lpthread"],
-      "ldflags": ["-Wl,--version-script=<(module_root_dir)/native/cpu/exports.map"]
+      "ldflags": ["-Wl,--version-script=<(module_root_dir)/native/cpu/pjrt/exports.map"]
     }
   ]
 }

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "stablehlo.h"
+#include "ir/stablehlo.h"
 
 namespace tpjrt::cpu::test {
 

@@ -1,0 +1,372 @@
+// The GEMM driver: blocks C into cache-sized pieces (columns of B by nc, the contraction by kc, rows
+// of A by mc), packs each piece of A and B into micro-panels, and runs the register-tiled
+// micro-kernel over them. Threads take whole batch elements when there are enough of them; otherwise
+// they first pack a block of B together, then take rectangles of C that each pack their own rows of
+// A, so no operand is packed twice. Every element of C is summed in the same order (kc blocks in
+// turn, each by the micro-kernel) however the work is split, so results do not depend on threads.
+#include "gemm/gemm.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
+#include "base/cpu_features.h"
+#include "base/error.h"
+#include "base/thread_pool.h"
+#include "gemm/microkernels.h"
+
+namespace tpjrt::cpu {
+namespace gemm_detail {
+namespace {
+
+// The portable kernel: a 4 × 4 tile of scalars that the compiler may vectorise for the baseline ISA.
+#define GEMM_TARGET
+template <class S>
+struct Scalar {
+  using T = S;
+  using Reg = S;
+  static constexpr int kLanes = 1;
+  static Reg zero() { return S(0); }
+  static Reg load(const T* p) { return *p; }
+  static Reg loadu(const T* p) { return *p; }
+  static void storeu(T* p, Reg r) { *p = r; }
+  static Reg broadcast(const T* p) { return *p; }
+  static Reg fma(Reg a, Reg b, Reg c) { return a * b + c; }
+  static Reg add(Reg a, Reg b) { return a + b; }
+};
+#include "gemm/microkernel.inc"
+#undef GEMM_TARGET
+
+}  // namespace
+
+MicroKernel<float> portableKernelF32() { return {4, 4, microKernel<Scalar<float>, 4, 4>, 128, 256, 4096}; }
+MicroKernel<double> portableKernelF64() { return {4, 4, microKernel<Scalar<double>, 4, 4>, 64, 256, 4096}; }
+
+}  // namespace gemm_detail
+
+namespace {
+
+using gemm_detail::MicroKernel;
+
+bool cpuHas(GemmIsa isa) {
+  if (isa == GemmIsa::Avx2) return cpuHasAvx2Fma();
+  if (isa == GemmIsa::Avx512) return cpuHasAvx512f();
+  return false;
+}
+
+template <class T> MicroKernel<T> kernelFor(GemmIsa isa);
+template <> MicroKernel<float> kernelFor<float>(GemmIsa isa) {
+  if (isa == GemmIsa::Avx512) return gemm_detail::avx512KernelF32();
+  if (isa == GemmIsa::Avx2) return gemm_detail::avx2KernelF32();
+  return gemm_detail::portableKernelF32();
+}
+template <> MicroKernel<double> kernelFor<double>(GemmIsa isa) {
+  if (isa == GemmIsa::Avx512) return gemm_detail::avx512KernelF64();
+  if (isa == GemmIsa::Avx2) return gemm_detail::avx2KernelF64();
+  return gemm_detail::portableKernelF64();
+}
+
+GemmIsa bestIsa() {
+  static const GemmIsa best = cpuHas(GemmIsa::Avx512) ? GemmIsa::Avx512
+                              : cpuHas(GemmIsa::Avx2) ? GemmIsa::Avx2
+                                                      : GemmIsa::Portable;
+  return best;
+}
+
+int64_t roundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
+
+// Where piece `piece` of `pieces` starts when `length` elements, in whole units of `unit` (the last one
+// maybe short), are spread evenly over the pieces; pieceStart(…, pieces) is `length`.
+int64_t pieceStart(int64_t length, int64_t unit, int64_t pieces, int64_t piece) {
+  return std::min(length, unit * (ceilDiv(length, unit) * piece / pieces));
+}
+
+template <class T>
+struct Plan {
+  MicroKernel<T> kernel;
+  int64_t mc, kc, nc;
+};
+
+template <class T>
+Plan<T> makePlan(const GemmOptions& options) {
+  GemmIsa isa = options.isa == GemmIsa::Auto ? bestIsa() : options.isa;
+  if (!gemmIsaAvailable(isa)) fail(std::string("gemm: this CPU cannot run the ") + gemmIsaName(isa) + " path");
+  MicroKernel<T> k = kernelFor<T>(isa);
+  auto pick = [](int64_t wanted, int64_t fallback, int64_t unit) { return roundUp(wanted > 0 ? wanted : fallback, unit); };
+  return {k, pick(options.mc, k.mc, k.mr), pick(options.kc, k.kc, 1), pick(options.nc, k.nc, k.nr)};
+}
+
+// Per-thread buffers, grown on demand and kept for the next product: slot 0 for a task's panels of A
+// and its edge tile, slot 1 for B's panels (in gemmShared, the calling thread's, shared with its pool).
+template <class T, int Slot>
+T* workspace(size_t elements) {
+  thread_local std::unique_ptr<T[]> storage;
+  thread_local size_t capacity = 0;
+  constexpr size_t kAlign = 64 / sizeof(T);
+  if (capacity < elements + kAlign) {
+    capacity = elements + kAlign;
+    storage.reset(new T[capacity]);
+  }
+  T* p = storage.get();
+  return p + (kAlign - (reinterpret_cast<uintptr_t>(p) / sizeof(T)) % kAlign) % kAlign;
+}
+
+// Packs rows × depth of `src` (element (r, p) at src[r * rowStride + p * depthStride]) into panels of
+// W rows: panel q holds, for each p, the W values of rows q·W.., zero past the end. Reads run along
+// whichever stride is 1, so both plain and transposed operands stream through memory.
+template <int W, class T>
+void packPanelsOf(T* dst, const T* src, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth) {
+  const int64_t full = rows / W * W;
+  if (rowStride == 1 && depthStride != 1) {
+    for (int64_t p = 0; p < depth; ++p) {
+      const T* s = src + p * depthStride;
+      for (int64_t r0 = 0; r0 < full; r0 += W) {
+        T* d = dst + r0 * depth + p * W;
+#pragma GCC unroll 32
+        for (int i = 0; i < W; ++i) d[i] = s[r0 + i];
+      }
+    }
+  } else {
+    for (int64_t r0 = 0; r0 < full; r0 += W) {
+      const T* s = src + r0 * rowStride;
+      T* d = dst + r0 * depth;
+      for (int64_t p = 0; p < depth; ++p)
+#pragma GCC unroll 32
+        for (int i = 0; i < W; ++i) d[p * W + i] = s[i * rowStride + p * depthStride];
+    }
+  }
+  if (full == rows) return;
+  const int64_t w = rows - full;
+  const T* s = src + full * rowStride;
+  T* d = dst + full * depth;
+  for (int64_t p = 0; p < depth; ++p)
+    for (int64_t i = 0; i < W; ++i) d[p * W + i] = i < w ? s[i * rowStride + p * depthStride] : T(0);
+}
+
+template <class T>
+void packPanels(const MicroKernel<T>& kernel, T* dst, const T* src, int64_t rowStride, int64_t depthStride,
+                int64_t rows, int64_t depth, int width) {
+  if (depthStride == 1 && kernel.packRows) return kernel.packRows(dst, src, rowStride, rows, depth, width);
+  switch (width) {
+    case 4: return packPanelsOf<4>(dst, src, rowStride, depthStride, rows, depth);
+    case 6: return packPanelsOf<6>(dst, src, rowStride, depthStride, rows, depth);
+    case 8: return packPanelsOf<8>(dst, src, rowStride, depthStride, rows, depth);
+    case 16: return packPanelsOf<16>(dst, src, rowStride, depthStride, rows, depth);
+    case 32: return packPanelsOf<32>(dst, src, rowStride, depthStride, rows, depth);
+  }
+  fail("gemm: no packing for panels of width " + std::to_string(width), ErrorCode::Internal);
+}
+
+// One matrix, one rectangle of C: c[i * cRow + j * cCol] = Σ_p a(i, p) b(p, j), then + add[i * addRow +
+// j * addCol] when `add` is set (a separate rounding, as if added after the product).
+template <class T>
+struct Block {
+  int64_t m, n, k;
+  const T* a;
+  int64_t aRow, aCol;
+  const T* b;
+  int64_t bRow, bCol;
+  T* c;
+  int64_t cRow, cCol;
+  const T* add = nullptr;
+  int64_t addRow = 0, addCol = 0;
+};
+
+template <class T>
+void zeroFill(const Block<T>& x) {
+  for (int64_t i = 0; i < x.m; ++i)
+    for (int64_t j = 0; j < x.n; ++j)
+      x.c[i * x.cRow + j * x.cCol] = x.add ? T(0) + x.add[i * x.addRow + j * x.addCol] : T(0);
+}
+
+// Packs columns [j0, j0 + cols) of B's rows [pc, pc + kc) into NR-wide panels at dst.
+template <class T>
+void packB(const Plan<T>& plan, const Block<T>& x, T* dst, int64_t j0, int64_t cols, int64_t pc, int64_t kc) {
+  packPanels(plan.kernel, dst, x.b + pc * x.bRow + j0 * x.bCol, x.bCol, x.bRow, cols, kc, plan.kernel.nr);
+}
+
+// Rows [i0, i0 + rows) × columns [j0, j0 + cols) of C get the product of A's columns [pc, pc + kc)
+// with packedB (those columns of B, packed from j0), added to C when pc > 0. j0 is a multiple of NR
+// from the start of packedB's block.
+template <class T>
+void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, int64_t i0, int64_t rows, int64_t j0,
+                    int64_t cols, int64_t pc, int64_t kc) {
+  const int MR = plan.kernel.mr, NR = plan.kernel.nr;
+  T* packA = workspace<T, 0>(size_t(roundUp(plan.mc * kc, 16) + MR * NR));
+  T* tile = packA + roundUp(plan.mc * kc, 16);
+  const bool accumulate = pc > 0;
+  const T* add = pc + kc == x.k ? x.add : nullptr;  // added once the last block is in
+  for (int64_t ic = i0; ic < i0 + rows; ic += plan.mc) {
+    const int64_t mc = std::min(plan.mc, i0 + rows - ic);
+    packPanels(plan.kernel, packA, x.a + ic * x.aRow + pc * x.aCol, x.aRow, x.aCol, mc, kc, MR);
+    for (int64_t jr = 0; jr < cols; jr += NR) {
+      const int64_t nr = std::min<int64_t>(NR, cols - jr);
+      const T* bPanel = packedB + jr * kc;
+      for (int64_t ir = 0; ir < mc; ir += MR) {
+        const int64_t mr = std::min<int64_t>(MR, mc - ir);
+        const T* aPanel = packA + ir * kc;
+        T* c = x.c + (ic + ir) * x.cRow + (j0 + jr) * x.cCol;
+        const T* addTile = add ? add + (ic + ir) * x.addRow + (j0 + jr) * x.addCol : nullptr;
+        // The kernel adds one row to every row of its tile; a transposed product's add (one value per
+        // row) goes through the edge path below.
+        if (mr == MR && nr == NR && x.cCol == 1 && (!addTile || (x.addRow == 0 && x.addCol == 1))) {
+          plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate, addTile);
+          continue;
+        }
+        plan.kernel.run(kc, aPanel, bPanel, tile, NR, false, nullptr);
+        for (int64_t i = 0; i < mr; ++i)
+          for (int64_t j = 0; j < nr; ++j) {
+            T& out = c[i * x.cRow + j * x.cCol];
+            out = accumulate ? out + tile[i * NR + j] : tile[i * NR + j];
+            if (addTile) out += addTile[i * x.addRow + j * x.addCol];
+          }
+      }
+    }
+  }
+}
+
+// The whole block on this thread.
+template <class T>
+void gemmBlock(const Plan<T>& plan, const Block<T>& x) {
+  if (x.m <= 0 || x.n <= 0) return;
+  if (x.k == 0) return zeroFill(x);
+  T* packedB = workspace<T, 1>(size_t(roundUp(plan.nc, plan.kernel.nr) * std::min(plan.kc, x.k)));
+  for (int64_t jc = 0; jc < x.n; jc += plan.nc) {
+    const int64_t nc = std::min(plan.nc, x.n - jc);
+    for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
+      const int64_t kc = std::min(plan.kc, x.k - pc);
+      packB(plan, x, packedB, jc, nc, pc, kc);
+      multiplyPacked(plan, x, packedB, 0, x.m, jc, nc, pc, kc);
+    }
+  }
+}
+
+constexpr int64_t kTasksPerThread = 2;
+
+// Packed B up to this many elements (1 MiB of float) is packed for the whole contraction at once:
+// fewer rounds on the pool for the small products of a model. Beyond it, one kc block at a time, so
+// that the block stays in cache between packing and use (2048³: 90-135 -> 126-162 GFLOP/s).
+constexpr int64_t kPackWholeDepth = int64_t(1) << 18;
+
+// The whole block on the pool, in about `tasks` pieces: for each round of B's panels (the whole
+// contraction of nc columns, or one kc block of them), all threads pack the panels together, then
+// rectangles of C (rows first, columns only when the rows run out) multiply them, each packing its own
+// rows of A.
+template <class T>
+void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_t tasks) {
+  if (x.m <= 0 || x.n <= 0) return;
+  if (x.k == 0) return zeroFill(x);
+  const int64_t MR = plan.kernel.mr, NR = plan.kernel.nr;
+  const int64_t ncMax = std::min(plan.nc, x.n);
+  const int64_t depth = roundUp(ncMax, NR) * x.k <= kPackWholeDepth ? x.k : std::min(plan.kc, x.k);  // per round
+  T* packed = workspace<T, 1>(size_t(roundUp(ncMax, NR) * depth));
+  // Row pieces of at most mc rows (and at least 4 micro-tiles), the micro-tiles spread evenly.
+  const int64_t mPieces = std::clamp(std::max(tasks, ceilDiv(x.m, plan.mc)), int64_t(1), std::max<int64_t>(1, x.m / (4 * MR)));
+  auto rowStart = [&](int64_t piece) { return pieceStart(x.m, MR, mPieces, piece); };
+  for (int64_t jc = 0; jc < x.n; jc += ncMax) {
+    const int64_t nc = std::min(ncMax, x.n - jc), width = roundUp(nc, NR), panels = width / NR;
+    const int64_t nPieces = std::clamp(ceilDiv(tasks, mPieces), int64_t(1), std::max<int64_t>(1, nc / (4 * NR)));
+    auto colStart = [&](int64_t piece) { return pieceStart(nc, NR, nPieces, piece); };
+    for (int64_t p0 = 0; p0 < x.k; p0 += depth) {
+      const int64_t p1 = std::min(x.k, p0 + depth), kBlocks = ceilDiv(p1 - p0, plan.kc);
+      // The kc block at pc starts at packed + (pc - p0) · width.
+      const int64_t packParts = std::clamp(ceilDiv(tasks, kBlocks), int64_t(1), panels);
+      pool.parallelFor(kBlocks * packParts, [&](int64_t t) {
+        const int64_t pc = p0 + t / packParts * plan.kc, kc = std::min(plan.kc, p1 - pc), part = t % packParts;
+        const int64_t j0 = pieceStart(nc, NR, packParts, part), j1 = pieceStart(nc, NR, packParts, part + 1);
+        packB(plan, x, packed + (pc - p0) * width + j0 * kc, jc + j0, j1 - j0, pc, kc);
+      });
+      pool.parallelFor(mPieces * nPieces, [&](int64_t t) {
+        const int64_t i0 = rowStart(t / nPieces), j0 = colStart(t % nPieces);
+        const int64_t rows = rowStart(t / nPieces + 1) - i0, cols = colStart(t % nPieces + 1) - j0;
+        for (int64_t pc = p0; pc < p1; pc += plan.kc) {
+          const int64_t kc = std::min(plan.kc, p1 - pc);
+          multiplyPacked(plan, x, packed + (pc - p0) * width + j0 * kc, i0, rows, jc + j0, cols, pc, kc);
+        }
+      });
+    }
+  }
+}
+
+}  // namespace
+
+bool gemmIsaAvailable(GemmIsa isa) {
+  return isa == GemmIsa::Auto || isa == GemmIsa::Portable || cpuHas(isa);
+}
+
+const char* gemmIsaName(GemmIsa isa) {
+  switch (isa) {
+    case GemmIsa::Auto: return "auto";
+    case GemmIsa::Portable: return "portable";
+    case GemmIsa::Avx2: return "avx2+fma";
+    case GemmIsa::Avx512: return "avx512f";
+  }
+  return "?";
+}
+
+template <class T>
+void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const StridedMatrices<T>& b, T* c,
+          ThreadPool* pool, const GemmOptions& options, const T* rowAdd) {
+  const int64_t batch = int64_t(a.batchOffsets.size());
+  if (int64_t(b.batchOffsets.size()) != batch) fail("gemm: lhs and rhs batch sizes differ", ErrorCode::Internal);
+  if (batch == 0 || m == 0 || n == 0) return;
+  Plan<T> plan = makePlan<T>(options);
+  // Blocks of equal depth: 784 as 4 × 196 rather than 3 × 256 + 16, whose thin last block would
+  // read and write all of C for little work.
+  if (k > 0) plan.kc = std::min(plan.kc, roundUp(ceilDiv(k, ceilDiv(k, plan.kc)), 8));
+
+  // A few columns and many rows: compute Cᵀ = Bᵀ·Aᵀ instead, so the narrow side pads the short
+  // (row) side of the micro-tile rather than the wide one.
+  const bool swap = n < plan.kernel.nr && m > n;
+  Block<T> shape{m, n, k, a.data, a.rowStride, a.colStride, b.data, b.rowStride, b.colStride, c, n, 1, rowAdd, 0, 1};
+  if (swap) shape = {n, m, k, b.data, b.colStride, b.rowStride, a.data, a.colStride, a.rowStride, c, 1, n, rowAdd, 1, 0};
+  const std::vector<int64_t>& aOffsets = swap ? b.batchOffsets : a.batchOffsets;
+  const std::vector<int64_t>& bOffsets = swap ? a.batchOffsets : b.batchOffsets;
+  auto blockOf = [&](int64_t p) {
+    Block<T> x = shape;
+    x.a += aOffsets[size_t(p)];
+    x.b += bOffsets[size_t(p)];
+    x.c += p * m * n;
+    return x;
+  };
+
+  const int64_t flops = 2 * batch * m * n * std::max<int64_t>(k, 1);
+  const int64_t minParallel = options.minParallelFlops > 0 ? options.minParallelFlops : kGemmMinParallelFlops;
+  const int threads = pool ? pool->size() : 1;
+  if (threads == 1 || flops < minParallel) {
+    for (int64_t p = 0; p < batch; ++p) gemmBlock(plan, blockOf(p));
+    return;
+  }
+  // Whole batch elements per task when there are enough of them to keep every thread busy.
+  const int64_t tasks = threads * kTasksPerThread;
+  if (batch >= tasks) {
+    pool->parallelFor(batch, [&](int64_t p) { gemmBlock(plan, blockOf(p)); });
+    return;
+  }
+  for (int64_t p = 0; p < batch; ++p) {
+    const Block<T> x = blockOf(p);
+    // One block of rows (a batch of 128 against a weight matrix): each task takes its own columns and
+    // packs only those of B, which then stay in its core's cache; A is small enough to pack twice.
+    if (x.m <= plan.mc && x.n >= threads * 4 * plan.kernel.nr) {
+      pool->parallelFor(threads, [&](int64_t t) {
+        const int64_t j0 = pieceStart(x.n, plan.kernel.nr, threads, t), j1 = pieceStart(x.n, plan.kernel.nr, threads, t + 1);
+        Block<T> part = x;
+        part.n = j1 - j0;
+        part.b += j0 * x.bCol;
+        part.c += j0 * x.cCol;
+        if (part.add) part.add += j0 * x.addCol;
+        gemmBlock(plan, part);
+      });
+      continue;
+    }
+    gemmShared(plan, x, *pool, tasks);
+  }
+}
+
+template void gemm<float>(int64_t, int64_t, int64_t, const StridedMatrices<float>&, const StridedMatrices<float>&,
+                          float*, ThreadPool*, const GemmOptions&, const float*);
+template void gemm<double>(int64_t, int64_t, int64_t, const StridedMatrices<double>&, const StridedMatrices<double>&,
+                           double*, ThreadPool*, const GemmOptions&, const double*);
+
+}  // namespace tpjrt::cpu

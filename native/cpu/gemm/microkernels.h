@@ -1,0 +1,35 @@
+// Private to gemm/gemm.cc and the per-ISA kernel files: the micro-kernel contract and the kernels.
+#pragma once
+
+#include <cstdint>
+
+namespace tpjrt::cpu::gemm_detail {
+
+// c[i * ldc + j] (+)= Σ_p a[p * mr + i] · b[p * nr + j] for the full mr × nr tile: `a` and `b` are
+// packed panels (64-byte aligned); `accumulate` adds to c instead of overwriting it; then, when
+// `rowAdd` is set, rowAdd[j] is added to every row (a separate rounding).
+template <class T>
+using MicroKernelFn = void (*)(int64_t k, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* rowAdd);
+
+// Packs rows × depth of an operand that is contiguous along the contraction (element (r, p) at
+// src[r * rowStride + p]) into panels of `width` rows: panel q holds, for each p, the values of rows
+// q·width.., zero past the end. Called with width mr or nr only.
+template <class T>
+using PackRowsFn = void (*)(T* dst, const T* src, int64_t rowStride, int64_t rows, int64_t depth, int width);
+
+template <class T>
+struct MicroKernel {
+  int mr = 0, nr = 0;
+  MicroKernelFn<T> run = nullptr;
+  int64_t mc = 0, kc = 0, nc = 0;  // default cache blocks
+  PackRowsFn<T> packRows = nullptr;  // this ISA's packing of such operands; null: the portable one
+};
+
+MicroKernel<float> portableKernelF32();
+MicroKernel<double> portableKernelF64();
+MicroKernel<float> avx2KernelF32();
+MicroKernel<double> avx2KernelF64();
+MicroKernel<float> avx512KernelF32();
+MicroKernel<double> avx512KernelF64();
+
+}  // namespace tpjrt::cpu::gemm_detail

@@ -1,0 +1,58 @@
+// AVX-512F micro-kernels: 8 × 32 floats and 8 × 16 doubles (16 accumulator registers). gemm/gemm.cc calls
+// them only where __builtin_cpu_supports("avx512f") holds. Not yet run on an AVX-512 machine here:
+// the native GEMM test checks every path the CPU it runs on supports.
+#include <cstdint>
+
+#include "gemm/microkernels.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define GEMM_TARGET __attribute__((target("avx512f")))
+
+namespace tpjrt::cpu::gemm_detail {
+namespace {
+
+struct F32x16 {
+  using T = float;
+  using Reg = __m512;
+  static constexpr int kLanes = 16;
+  GEMM_TARGET static Reg zero() { return _mm512_setzero_ps(); }
+  GEMM_TARGET static Reg load(const T* p) { return _mm512_load_ps(p); }
+  GEMM_TARGET static Reg loadu(const T* p) { return _mm512_loadu_ps(p); }
+  GEMM_TARGET static void storeu(T* p, Reg r) { _mm512_storeu_ps(p, r); }
+  GEMM_TARGET static Reg broadcast(const T* p) { return _mm512_set1_ps(*p); }
+  GEMM_TARGET static Reg fma(Reg a, Reg b, Reg c) { return _mm512_fmadd_ps(a, b, c); }
+  GEMM_TARGET static Reg add(Reg a, Reg b) { return _mm512_add_ps(a, b); }
+};
+
+struct F64x8 {
+  using T = double;
+  using Reg = __m512d;
+  static constexpr int kLanes = 8;
+  GEMM_TARGET static Reg zero() { return _mm512_setzero_pd(); }
+  GEMM_TARGET static Reg load(const T* p) { return _mm512_load_pd(p); }
+  GEMM_TARGET static Reg loadu(const T* p) { return _mm512_loadu_pd(p); }
+  GEMM_TARGET static void storeu(T* p, Reg r) { _mm512_storeu_pd(p, r); }
+  GEMM_TARGET static Reg broadcast(const T* p) { return _mm512_set1_pd(*p); }
+  GEMM_TARGET static Reg fma(Reg a, Reg b, Reg c) { return _mm512_fmadd_pd(a, b, c); }
+  GEMM_TARGET static Reg add(Reg a, Reg b) { return _mm512_add_pd(a, b); }
+};
+
+#include "gemm/microkernel.inc"
+
+}  // namespace
+
+MicroKernel<float> avx512KernelF32() { return {8, 32, microKernel<F32x16, 8, 2>, 144, 256, 4064}; }
+MicroKernel<double> avx512KernelF64() { return {8, 16, microKernel<F64x8, 8, 2>, 72, 256, 4064}; }
+
+}  // namespace tpjrt::cpu::gemm_detail
+
+#else
+
+namespace tpjrt::cpu::gemm_detail {
+MicroKernel<float> avx512KernelF32() { return {}; }
+MicroKernel<double> avx512KernelF64() { return {}; }
+}  // namespace tpjrt::cpu::gemm_detail
+
+#endif

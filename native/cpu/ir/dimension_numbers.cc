@@ -1,0 +1,59 @@
+#include "ir/dimension_numbers.h"
+
+#include <string>
+
+#include "base/error.h"
+
+namespace tpjrt::cpu {
+namespace {
+
+const Attribute& structAttr(const Op& op, const char* name) {
+  auto it = op.attrs.find(name);
+  if (it == op.attrs.end() || !it->second || it->second->kind != Attribute::Kind::Struct)
+    fail(std::string("missing attribute ") + name);
+  return *it->second;
+}
+
+std::vector<int64_t> listField(const Attribute& s, const char* owner, const char* key) {
+  auto it = s.fields.find(key);
+  if (it == s.fields.end()) return {};
+  if (it->second->kind != Attribute::Kind::I64Array) fail(std::string(owner) + " field " + key + " must be a list of integers");
+  return it->second->ints;
+}
+
+int64_t intField(const Attribute& s, const char* owner, const char* key) {
+  auto it = s.fields.find(key);
+  if (it == s.fields.end() || it->second->kind != Attribute::Kind::Int)
+    fail(std::string(owner) + " needs " + key + " as an integer");
+  return it->second->i;
+}
+
+}  // namespace
+
+GatherDims gatherDims(const Op& op) {
+  const char* owner = "dimension_numbers";
+  const Attribute& s = structAttr(op, owner);
+  GatherDims d;
+  d.offsetDims = listField(s, owner, "offset_dims");
+  d.collapsedSliceDims = listField(s, owner, "collapsed_slice_dims");
+  d.operandBatchingDims = listField(s, owner, "operand_batching_dims");
+  d.startIndicesBatchingDims = listField(s, owner, "start_indices_batching_dims");
+  d.startIndexMap = listField(s, owner, "start_index_map");
+  d.indexVectorDim = intField(s, owner, "index_vector_dim");
+  return d;
+}
+
+ScatterDims scatterDims(const Op& op) {
+  const char* owner = "scatter_dimension_numbers";
+  const Attribute& s = structAttr(op, owner);
+  ScatterDims d;
+  d.updateWindowDims = listField(s, owner, "update_window_dims");
+  d.insertedWindowDims = listField(s, owner, "inserted_window_dims");
+  d.inputBatchingDims = listField(s, owner, "input_batching_dims");
+  d.scatterIndicesBatchingDims = listField(s, owner, "scatter_indices_batching_dims");
+  d.scatterDimsToOperandDims = listField(s, owner, "scatter_dims_to_operand_dims");
+  d.indexVectorDim = intField(s, owner, "index_vector_dim");
+  return d;
+}
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,29 @@
+// Facts about the plugin's element types: byte width, MLIR spelling, and element counts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ir/ir.h"
+
+namespace tpjrt::cpu {
+
+size_t byteWidth(ElementType t);
+std::string_view mlirName(ElementType t);                       // "f32", "i1", "ui8", "bf16", …
+std::optional<ElementType> parseMlirElementType(std::string_view s);  // inverse of mlirName
+bool isFloat(ElementType t);
+bool isSignedInt(ElementType t);    // S8..S64
+bool isUnsignedInt(ElementType t);  // U8..U64
+bool isInteger(ElementType t);      // signed or unsigned, not Pred
+int64_t numElements(const TensorType& t);
+std::string typeString(const TensorType& t);  // "tensor<2x3xf32>"
+
+// Half-precision conversions (round to nearest even).
+float halfToFloat(uint16_t h);
+uint16_t floatToHalf(float f);
+float bf16ToFloat(uint16_t h);
+uint16_t floatToBf16(float f);
+
+}  // namespace tpjrt::cpu

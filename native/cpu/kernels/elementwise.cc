@@ -1,0 +1,53 @@
+// Runs an element-wise loop over whole operands, in pieces on the thread pool when the result is big.
+#include <algorithm>
+
+#include "base/thread_pool.h"
+#include "kernels/kernels.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+template <class T>
+void copyRange(const void* const* in, const bool* splat, void* out, int64_t n) {
+  const T* x = static_cast<const T*>(in[0]);
+  T* o = static_cast<T*>(out);
+  if (splat[0]) std::fill_n(o, n, x[0]);
+  else std::copy_n(x, n, o);
+}
+
+}  // namespace
+
+ElementLoop copyLoop(size_t width) {
+  switch (width) {
+    case 1: return copyRange<uint8_t>;
+    case 2: return copyRange<uint16_t>;
+    case 4: return copyRange<uint32_t>;
+    case 8: return copyRange<uint64_t>;
+    default: fail("unsupported element width", ErrorCode::Internal);
+  }
+}
+
+Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result) {
+  if (in.size() > kMaxElementwiseOperands) fail("too many operands", ErrorCode::Internal);
+  Literal out = uninitializedLiteral(result);
+  const int64_t n = numElements(result);
+  const uint8_t* base[kMaxElementwiseOperands] = {};
+  bool splat[kMaxElementwiseOperands] = {};
+  size_t width[kMaxElementwiseOperands] = {};
+  for (size_t i = 0; i < in.size(); ++i) {
+    base[i] = in[i]->bytes.data();
+    splat[i] = numElements(in[i]->type) == 1 && n != 1;
+    width[i] = splat[i] ? 0 : byteWidth(in[i]->type.element);
+  }
+  uint8_t* o = out.bytes.mutableData();
+  const size_t outWidth = byteWidth(result.element);
+  parallelRange(n, kParallelElements, [&](int64_t begin, int64_t end) {
+    const void* at[kMaxElementwiseOperands] = {};
+    for (size_t i = 0; i < in.size(); ++i) at[i] = base[i] + size_t(begin) * width[i];
+    loop(at, splat, o + size_t(begin) * outWidth, end - begin);
+  });
+  return out;
+}
+
+}  // namespace tpjrt::cpu

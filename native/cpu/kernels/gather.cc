@@ -1,0 +1,60 @@
+// gather: for every batch point of the start indices, copy one slice_sizes window of the operand
+// (its start clamped into the operand, as the spec says) into the result's offset dimensions.
+#include <algorithm>
+
+#include "ir/dimension_numbers.h"
+#include "kernels/index_windows.h"
+#include "kernels/kernels.h"
+
+namespace tpjrt::cpu {
+
+namespace {
+
+bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+}  // namespace
+
+Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result) {
+  const Literal& operand = *in[0];
+  const Literal& indices = *in[1];
+  const GatherDims g = gatherDims(op);
+  const auto& sizes = i64ArrayAttr(op, "slice_sizes");
+  const auto& dims = operand.type.dims;
+  const size_t rank = dims.size();
+  if (sizes.size() != rank) fail("slice_sizes must have one entry per operand dimension");
+  WindowStarts starts(indices, g.indexVectorDim, g.startIndexMap, g.operandBatchingDims, g.startIndicesBatchingDims, rank);
+
+  std::vector<int64_t> windowDims;  // operand dimensions that appear in the result, in order
+  for (int64_t d = 0; d < int64_t(rank); ++d)
+    if (!contains(g.collapsedSliceDims, d) && !contains(g.operandBatchingDims, d)) windowDims.push_back(d);
+  std::vector<int64_t> batchDims;  // result dimensions of the batch space, in order
+  for (int64_t d = 0; d < int64_t(result.dims.size()); ++d)
+    if (!contains(g.offsetDims, d)) batchDims.push_back(d);
+  if (windowDims.size() != g.offsetDims.size() || batchDims.size() != starts.batchShape().size())
+    fail("dimension numbers do not fit the operand and result", ErrorCode::Internal);
+
+  Literal out = makeLiteral(result);
+  if (numElements(result) == 0) return out;
+  const auto operandStrides = rowMajorStrides(dims);
+  const auto resultStrides = rowMajorStrides(result.dims);
+  std::vector<int64_t> srcStrides, dstStrides, box;
+  for (size_t k = 0; k < windowDims.size(); ++k) {
+    srcStrides.push_back(operandStrides[size_t(windowDims[k])]);
+    dstStrides.push_back(resultStrides[size_t(g.offsetDims[k])]);
+    box.push_back(sizes[size_t(windowDims[k])]);
+  }
+  const size_t width = byteWidth(result.element);
+  std::vector<int64_t> batch(starts.batchShape().size(), 0);
+  do {
+    std::vector<int64_t> start = starts.start(batch);
+    for (int64_t d : g.startIndexMap)
+      start[size_t(d)] = std::clamp<int64_t>(start[size_t(d)], 0, dims[size_t(d)] - sizes[size_t(d)]);
+    int64_t srcOffset = 0, dstOffset = 0;
+    for (size_t d = 0; d < rank; ++d) srcOffset += start[d] * operandStrides[d];
+    for (size_t k = 0; k < batchDims.size(); ++k) dstOffset += batch[k] * resultStrides[size_t(batchDims[k])];
+    copyBox(operand.bytes.data(), srcOffset, srcStrides, out.bytes.mutableData(), dstOffset, dstStrides, box, width);
+  } while (nextIndex(batch, starts.batchShape()));
+  return out;
+}
+
+}  // namespace tpjrt::cpu

@@ -1,0 +1,80 @@
+// The block cache hands a freed large block to the next request of its size, keeps nothing small or
+// beyond its limit, and literal storage goes through it.
+#include <vector>
+
+#include "base/block_cache.h"
+#include "check.h"
+#include "ir/ir.h"
+
+using namespace tpjrt::cpu;
+
+TEST(a_freed_large_block_is_reused_for_the_same_size_only) {
+  const size_t size = kCachedBlockMin * 3;
+  const size_t before = cachedBlockBytes();
+  void* a = allocateBlock(size);
+  releaseBlock(a, size);
+  CHECK_EQ(cachedBlockBytes(), before + size);
+  void* other = allocateBlock(size + 4096);  // another size: not the cached block
+  CHECK(other != a);
+  void* again = allocateBlock(size);
+  CHECK(again == a);
+  CHECK_EQ(cachedBlockBytes(), before);
+  releaseBlock(other, size + 4096);
+  releaseBlock(again, size);
+}
+
+TEST(small_and_huge_blocks_are_not_kept_and_the_total_is_bounded) {
+  const size_t before = cachedBlockBytes();
+  void* small = allocateBlock(kCachedBlockMin - 1);
+  releaseBlock(small, kCachedBlockMin - 1);
+  CHECK_EQ(cachedBlockBytes(), before);
+  void* huge = allocateBlock(kCachedBlockMax + 1);
+  releaseBlock(huge, kCachedBlockMax + 1);
+  CHECK_EQ(cachedBlockBytes(), before);
+  std::vector<void*> blocks;
+  for (size_t held = 0; held <= kBlockCacheLimit; held += kCachedBlockMax) blocks.push_back(allocateBlock(kCachedBlockMax));
+  for (void* b : blocks) releaseBlock(b, kCachedBlockMax);
+  CHECK(cachedBlockBytes() <= kBlockCacheLimit);
+  CHECK(cachedBlockBytes() >= kBlockCacheLimit - kCachedBlockMax);
+  allocateBlock(0);
+  releaseBlock(nullptr, 0);
+}
+
+TEST(a_full_cache_makes_room_for_a_block_of_another_size) {
+  std::vector<void*> blocks;
+  for (size_t held = 0; held <= kBlockCacheLimit; held += kCachedBlockMax) blocks.push_back(allocateBlock(kCachedBlockMax));
+  for (void* b : blocks) releaseBlock(b, kCachedBlockMax);  // the cache is full of the largest blocks
+  const size_t size = kCachedBlockMin * 7, full = cachedBlockBytes();
+  CHECK(full + size > kBlockCacheLimit);
+  void* a = allocateBlock(size);
+  releaseBlock(a, size);
+  CHECK_EQ(cachedBlockBytes(), full - kCachedBlockMax + size);  // kept, in place of one large block
+  CHECK(allocateBlock(size) == a);
+  CHECK_EQ(cachedBlockBytes(), full - kCachedBlockMax);
+  releaseBlock(a, size);
+}
+
+TEST(literal_bytes_come_from_the_cache) {
+  const size_t size = kCachedBlockMin * 5;
+  const void* block = nullptr;
+  {
+    Bytes bytes(size);
+    block = bytes.data();
+  }
+  Bytes again(size, 7);
+  CHECK(again.data() == block);
+  CHECK(again[size - 1] == 7);
+}
+
+TEST(large_blocks_are_whole_huge_pages) {
+  for (size_t size : {kHugePageMin, kHugePageMin + 1, size_t(3) * kHugePageMin + 12345}) {
+    auto* block = static_cast<uint8_t*>(allocateBlock(size));
+    CHECK(reinterpret_cast<uintptr_t>(block) % (size_t(2) << 20) == 0);
+    block[0] = 1;
+    block[size - 1] = 2;  // the whole size is writable
+    CHECK(block[0] == 1 && block[size - 1] == 2);
+    releaseBlock(block, size);
+  }
+}
+
+TEST_MAIN()

@@ -1,0 +1,376 @@
+// Fused chains of element-wise ops give, bit for bit, what running each op on its own gives: across
+// tile and piece boundaries, on one thread and on a pool, with splats, mixed element types, values used
+// after the chain, values read twice and results nothing reads. The plan itself fuses what it should.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/thread_pool.h"
+#include "check.h"
+#include "exec/plan.h"
+#include "ir/stablehlo.h"
+#include "tests/test_modules.h"
+
+using namespace tpjrt::cpu;
+using namespace tpjrt::cpu::test;
+
+namespace {
+
+// A chain in the shape of an erf-style expansion plus compare/select/convert/clamp, with a reduce in
+// the middle (which splits it into two groups) and several results used after their group.
+std::string chainModule(int64_t n) {
+  const std::string v = "tensor<" + std::to_string(n) + "xf32>", d = "tensor<" + std::to_string(n) + "xf64>",
+                    p = "tensor<" + std::to_string(n) + "xi1>", i = "tensor<" + std::to_string(n) + "xi32>";
+  auto bin = [&](const std::string& r, const std::string& op, const std::string& a, const std::string& b,
+                 const std::string& t) {
+    return "  %" + r + " = \"stablehlo." + op + "\"(%" + a + ", %" + b + ") : (" + t + ", " + t + ") -> " + t + "\n";
+  };
+  std::string s = "func.func public @main(%x: " + v + ", %y: " + v + ", %s: tensor<f32>) -> (" + v + ", " + v + ", " + d +
+                  ", " + i + ", tensor<f32>, " + p + ") {\n";
+  s += "  %z0 = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>\n";
+  s += "  %sp = \"stablehlo.compare\"(%s, %z0) {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<f32>, "
+       "tensor<f32>) -> tensor<i1>\n";
+  s += "  %half = \"stablehlo.constant\"() {value = dense<0.5> : " + v + "} : () -> " + v + "\n";
+  s += "  %b = \"stablehlo.broadcast_in_dim\"(%s) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> " + v + "\n";
+  s += bin("a", "multiply", "x", "half", v);
+  s += "  %ab = \"stablehlo.abs\"(%a) : (" + v + ") -> " + v + "\n";
+  s += bin("sq", "multiply", "ab", "ab", v);  // one value read twice
+  std::string acc = "sq";
+  for (int k = 0; k < 12; ++k) {  // a Horner polynomial
+    const std::string c = "c" + std::to_string(k), m = "m" + std::to_string(k), q = "q" + std::to_string(k);
+    s += "  %" + c + " = \"stablehlo.constant\"() {value = dense<" + std::to_string(0.1 * (k + 1) - 0.55) + "> : " + v +
+         "} : () -> " + v + "\n";
+    s += bin(m, "multiply", acc, "ab", v);
+    s += bin(q, "add", m, c, v);
+    acc = q;
+  }
+  s += "  %e = \"stablehlo.exponential\"(%" + acc + ") : (" + v + ") -> " + v + "\n";
+  s += "  %t = \"stablehlo.tanh\"(%y) : (" + v + ") -> " + v + "\n";
+  s += "  %lt = \"stablehlo.compare\"(%x, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (" + v + ", " +
+       v + ") -> " + p + "\n";
+  s += "  %sel = \"stablehlo.select\"(%lt, %e, %t) : (" + p + ", " + v + ", " + v + ") -> " + v + "\n";
+  s += "  %dead = \"stablehlo.logistic\"(%sel) : (" + v + ") -> " + v + "\n";  // nothing reads it
+  s += "  %pick = \"stablehlo.select\"(%sp, %t, %sel) : (tensor<i1>, " + v + ", " + v + ") -> " + v + "\n";  // a scalar predicate
+  s += "  %w = \"stablehlo.convert\"(%pick) : (" + v + ") -> " + d + "\n";
+  s += "  %w2 = \"stablehlo.multiply\"(%w, %w) : (" + d + ", " + d + ") -> " + d + "\n";
+  s += "  %zero = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f32>} : () -> tensor<f32>\n";
+  s += "  %sum = \"stablehlo.reduce\"(%sel, %zero) ({\n  ^bb0(%u: tensor<f32>, %o: tensor<f32>):\n";
+  s += "    %r = \"stablehlo.add\"(%u, %o) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n";
+  s += "    \"stablehlo.return\"(%r) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 0>} : (" + v +
+       ", tensor<f32>) -> tensor<f32>\n";
+  s += "  %lo = \"stablehlo.constant\"() {value = dense<-0.75> : " + v + "} : () -> " + v + "\n";
+  s += "  %hi = \"stablehlo.constant\"() {value = dense<0.75> : " + v + "} : () -> " + v + "\n";
+  s += "  %cl = \"stablehlo.clamp\"(%lo, %sel, %hi) : (" + v + ", " + v + ", " + v + ") -> " + v + "\n";
+  s += "  %sc = \"stablehlo.multiply\"(%cl, %y) : (" + v + ", " + v + ") -> " + v + "\n";
+  s += "  %k = \"stablehlo.convert\"(%sc) : (" + v + ") -> " + i + "\n";
+  s += "  %ne = \"stablehlo.compare\"(%sc, %sc) {comparison_direction = #stablehlo<comparison_direction NE>} : (" + v + ", " +
+       v + ") -> " + p + "\n";
+  s += "  \"func.return\"(%sel, %sc, %w2, %k, %sum, %ne) : (" + v + ", " + v + ", " + d + ", " + i + ", tensor<f32>, " + p +
+       ") -> ()\n}\n";
+  return s;
+}
+
+std::vector<float> inputs(int64_t n, int seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) v[size_t(j)] = float(std::sin(double(j * 7 + seed)) * 3.0);
+  if (n > 10) {
+    v[3] = NAN;
+    v[7] = -INFINITY;
+    v[size_t(n - 1)] = INFINITY;
+  }
+  return v;
+}
+
+void checkFusedMatchesUnfused(int64_t n, ThreadPool* pool) {
+  const std::string text = chainModule(n);
+  Module fused = parseModule(text), reference = parseModule(text);
+  std::vector<Literal> args = {f32({n}, inputs(n, 1)), f32({n}, inputs(n, 2)), f32({}, {0.25f})};
+  ThreadPoolScope scope(pool);
+  auto got = interpret(fused, *fused.find("main"), args);
+  auto want = interpret(reference, *reference.find("main"), args, false);
+  CHECK_EQ(got.size(), want.size());
+  for (size_t r = 0; r < got.size() && r < want.size(); ++r) {
+    CHECK(got[r].type == want[r].type);
+    if (r == 4) continue;  // the reduce's sum may add in another order on a pool
+    if (got[r].bytes != want[r].bytes)
+      ::tpjrt::test::report(__FILE__, __LINE__, "result " + std::to_string(r) + " differs for n = " + std::to_string(n) +
+                                                    (pool ? " on a pool" : " on one thread"));
+  }
+  const double gotSum = read<float>(got[4])[0], wantSum = read<float>(want[4])[0];
+  CHECK(std::isnan(gotSum) == std::isnan(wantSum));
+}
+
+// A softmax-like program: iota masks, broadcasts of row statistics and of a bias (with permuted
+// broadcast dimensions), and reshapes inside the chains.
+std::string positionModule(int64_t rows, int64_t cols) {
+  const std::string r = std::to_string(rows), c = std::to_string(cols);
+  const std::string m = "tensor<" + r + "x" + c + "xf32>", rowT = "tensor<" + r + "xf32>", row1 = "tensor<" + r + "x1xf32>",
+                    ci = "tensor<" + r + "x" + c + "xi32>", mp = "tensor<" + r + "x" + c + "xi1>", bias = "tensor<" + c + "xf32>",
+                    flat = "tensor<" + std::to_string(rows * cols) + "xf32>", tr = "tensor<" + c + "x" + r + "xf32>";
+  std::string s = "func.func public @main(%x: " + m + ", %bias: " + bias + ", %t: " + tr + ") -> (" + m + ", " + flat + ", " + ci + ") {\n";
+  s += "  %i = \"stablehlo.iota\"() {iota_dimension = 0 : i64} : () -> " + ci + "\n";
+  s += "  %j = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> " + ci + "\n";
+  s += "  %le = \"stablehlo.compare\"(%j, %i) {comparison_direction = #stablehlo<comparison_direction LE>} : (" + ci + ", " + ci + ") -> " + mp + "\n";
+  s += "  %ninf = \"stablehlo.constant\"() {value = dense<0xFF800000> : " + m + "} : () -> " + m + "\n";
+  s += "  %bb = \"stablehlo.broadcast_in_dim\"(%bias) {broadcast_dimensions = array<i64: 1>} : (" + bias + ") -> " + m + "\n";
+  s += "  %xb = \"stablehlo.add\"(%x, %bb) : (" + m + ", " + m + ") -> " + m + "\n";
+  s += "  %masked = \"stablehlo.select\"(%le, %xb, %ninf) : (" + mp + ", " + m + ", " + m + ") -> " + m + "\n";
+  s += "  %lo = \"stablehlo.constant\"() {value = dense<0xFF800000> : tensor<f32>} : () -> tensor<f32>\n";
+  s += "  %mx = \"stablehlo.reduce\"(%masked, %lo) ({\n  ^bb0(%u: tensor<f32>, %o: tensor<f32>):\n";
+  s += "    %q = \"stablehlo.maximum\"(%u, %o) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n";
+  s += "    \"stablehlo.return\"(%q) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 1>} : (" + m + ", tensor<f32>) -> " + rowT + "\n";
+  s += "  %mx1 = \"stablehlo.reshape\"(%mx) : (" + rowT + ") -> " + row1 + "\n";
+  s += "  %mb = \"stablehlo.broadcast_in_dim\"(%mx1) {broadcast_dimensions = array<i64: 0, 1>} : (" + row1 + ") -> " + m + "\n";
+  s += "  %sub = \"stablehlo.subtract\"(%masked, %mb) : (" + m + ", " + m + ") -> " + m + "\n";
+  s += "  %e = \"stablehlo.exponential\"(%sub) : (" + m + ") -> " + m + "\n";
+  s += "  %tb = \"stablehlo.broadcast_in_dim\"(%t) {broadcast_dimensions = array<i64: 1, 0>} : (" + tr + ") -> " + m + "\n";
+  s += "  %w = \"stablehlo.multiply\"(%e, %tb) : (" + m + ", " + m + ") -> " + m + "\n";
+  s += "  %f = \"stablehlo.reshape\"(%w) : (" + m + ") -> " + flat + "\n";
+  s += "  %f2 = \"stablehlo.add\"(%f, %f) : (" + flat + ", " + flat + ") -> " + flat + "\n";
+  s += "  \"func.return\"(%w, %f2, %j) : (" + m + ", " + flat + ", " + ci + ") -> ()\n}\n";
+  return s;
+}
+
+// Runs `text` with the fused plan and with the unfused reference; every result must be the same bits.
+void checkSameAsUnfused(const std::string& text, const std::vector<Literal>& args, ThreadPool* pool, const std::string& what) {
+  Module fused = parseModule(text), reference = parseModule(text);
+  ThreadPoolScope scope(pool);
+  auto got = interpret(fused, *fused.find("main"), args);
+  auto want = interpret(reference, *reference.find("main"), args, false);
+  CHECK_EQ(got.size(), want.size());
+  for (size_t r = 0; r < got.size() && r < want.size(); ++r)
+    if (got[r].type != want[r].type || got[r].bytes != want[r].bytes)
+      ::tpjrt::test::report(__FILE__, __LINE__, "result " + std::to_string(r) + " differs for " + what +
+                                                    (pool ? " on a pool" : " on one thread"));
+}
+
+void checkPositionsFusedMatchUnfused(int64_t rows, int64_t cols, ThreadPool* pool) {
+  std::vector<Literal> args = {f32({rows, cols}, inputs(rows * cols, 3)), f32({cols}, inputs(cols, 4)),
+                               f32({cols, rows}, inputs(rows * cols, 5))};
+  checkSameAsUnfused(positionModule(rows, cols), args, pool, std::to_string(rows) + "x" + std::to_string(cols));
+}
+
+}  // namespace
+
+TEST(iota_broadcast_and_reshape_run_fused_by_position) {
+  ThreadPool three(3);
+  for (auto [rows, cols] : {std::pair<int64_t, int64_t>{2, 3}, {7, 129}, {64, 64}, {33, 1000}, {300, 257}}) {
+    checkPositionsFusedMatchUnfused(rows, cols, nullptr);
+    checkPositionsFusedMatchUnfused(rows, cols, &three);
+  }
+  Module m = parseModule(positionModule(64, 64));
+  RegionPlan plan = planRegion(m.find("main")->body);
+  // Before the reduce: iota, iota, compare, broadcast, add, select; after it: subtract, exp, broadcast,
+  // multiply, reshape, add (the row reshape has fewer elements and runs alone), with the broadcast of
+  // the row maxima read as one value per row instead of a step.
+  CHECK_EQ(plan.groups.size(), size_t(2));
+  if (plan.groups.size() == 2) {
+    CHECK_EQ(plan.groups[0].steps.size(), size_t(6));
+    CHECK_EQ(plan.groups[1].steps.size(), size_t(6));  // the permuting broadcast reads an argument
+    CHECK_EQ(plan.groups[1].rows.size(), size_t(1));
+    CHECK_EQ(plan.groups[1].outputs.size(), size_t(2));  // %w and %f2
+  }
+}
+
+TEST(row_broadcasts_of_two_run_lengths_in_one_step_equal_op_by_op_results) {
+  // %a repeats each value over 8 × 96 positions, %b over 96; %p reads both, so its runs end at the
+  // rows of either, and at tile and piece edges. %c, from a transposed operand, steps through it with
+  // two strides.
+  const char* text = R"(func.func public @main(%x: tensor<4x8x96xf32>, %s: tensor<4xf32>, %r: tensor<4x8xf32>, %t: tensor<8x4xf32>) -> tensor<4x8x96xf32> {
+    %a = "stablehlo.broadcast_in_dim"(%s) {broadcast_dimensions = array<i64: 0>} : (tensor<4xf32>) -> tensor<4x8x96xf32>
+    %b = "stablehlo.broadcast_in_dim"(%r) {broadcast_dimensions = array<i64: 0, 1>} : (tensor<4x8xf32>) -> tensor<4x8x96xf32>
+    %c = "stablehlo.broadcast_in_dim"(%t) {broadcast_dimensions = array<i64: 1, 0>} : (tensor<8x4xf32>) -> tensor<4x8x96xf32>
+    %m = "stablehlo.multiply"(%x, %a) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    %p = "stablehlo.subtract"(%a, %b) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    %o = "stablehlo.add"(%m, %p) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    %z = "stablehlo.multiply"(%o, %c) : (tensor<4x8x96xf32>, tensor<4x8x96xf32>) -> tensor<4x8x96xf32>
+    "func.return"(%z) : (tensor<4x8x96xf32>) -> ()
+  })";
+  Module m = parseModule(text);
+  RegionPlan plan = planRegion(m.find("main")->body);
+  CHECK(plan.groups.size() == 1 && plan.groups[0].rows.size() == 3 && plan.groups[0].steps.size() == 4);
+  std::vector<Literal> args = {f32({4, 8, 96}, inputs(4 * 8 * 96, 6)), f32({4}, inputs(4, 7)), f32({4, 8}, inputs(32, 8)),
+                               f32({8, 4}, inputs(32, 9))};
+  ThreadPool three(3);
+  checkSameAsUnfused(text, args, nullptr, "two row lengths");
+  checkSameAsUnfused(text, args, &three, "two row lengths");
+}
+
+TEST(fused_chains_equal_op_by_op_results_across_tiles_and_pieces) {
+  ThreadPool three(3);
+  for (int64_t n : {int64_t(2), int64_t(3), kFusedTile - 1, kFusedTile, kFusedTile + 1, 3 * kFusedTile + 17, int64_t(200000)}) {
+    checkFusedMatchesUnfused(n, nullptr);
+    checkFusedMatchesUnfused(n, &three);
+  }
+}
+
+TEST(plan_fuses_each_run_of_elementwise_ops_and_keeps_only_what_is_read_later) {
+  Module m = parseModule(chainModule(4096));
+  const Region& body = m.find("main")->body;
+  RegionPlan plan = planRegion(body);
+  // Two groups: before the reduce (ending at the dead logistic and the converts), and after it.
+  CHECK_EQ(plan.groups.size(), size_t(2));
+  if (plan.groups.size() != 2) return;
+  const FusedGroup& first = plan.groups[0];
+  CHECK_EQ(first.count, int64_t(4096));
+  // %sel is read by the reduce and returned, %w2 is returned; everything else stays in tiles.
+  CHECK_EQ(first.outputs.size(), size_t(2));
+  CHECK(first.slots <= 4);
+  CHECK(first.steps.size() > 30);
+  const FusedGroup& second = plan.groups[1];
+  CHECK_EQ(second.outputs.size(), size_t(3));  // %sc, %k, %ne
+  // The unfused plan has no groups and one step per op.
+  RegionPlan unfused = planRegion(body, false);
+  CHECK(unfused.groups.empty());
+  CHECK_EQ(unfused.steps.size(), body.ops.size());
+}
+
+TEST(group_outputs_take_the_storage_of_inputs_that_die_only_when_nothing_reads_them_later) {
+  // %v (a transpose, made by this run) dies in the group. %o is written before the group's last read
+  // of %v, so it must not take %v's storage; %s is written by that last read and may. %x (an argument)
+  // is never taken.
+  const std::string t = "tensor<64x48xf32>", u = "tensor<48x64xf32>";
+  const std::string text = "func.func public @main(%x: " + t + ") -> (" + u + ", " + u + ", " + u + ") {\n" +
+                           "  %v = \"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0>} : (" + t + ") -> " + u + "\n" +
+                           "  %o = \"stablehlo.negate\"(%v) : (" + u + ") -> " + u + "\n" +
+                           "  %s = \"stablehlo.add\"(%o, %v) : (" + u + ", " + u + ") -> " + u + "\n" +
+                           "  %y = \"stablehlo.transpose\"(%x) {permutation = array<i64: 1, 0>} : (" + t + ") -> " + u + "\n" +
+                           "  %z = \"stablehlo.multiply\"(%y, %y) : (" + u + ", " + u + ") -> " + u + "\n" +
+                           "  %w = \"stablehlo.subtract\"(%z, %y) : (" + u + ", " + u + ") -> " + u + "\n" +
+                           "  \"func.return\"(%o, %s, %w) : (" + u + ", " + u + ", " + u + ") -> ()\n}\n";
+  Module m = parseModule(text);
+  RegionPlan plan = planRegion(m.find("main")->body);
+  CHECK_EQ(plan.groups.size(), size_t(2));
+  if (plan.groups.size() != 2) return;
+  CHECK(plan.groups[0].reuse == std::vector<int>({-1, 0}));
+  CHECK(plan.groups[1].reuse == std::vector<int>({0}));  // %w takes %y's storage
+  std::vector<float> xs(64 * 48);
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = float(int(i % 23) - 11) * 0.5f;
+  const Literal x = f32({64, 48}, xs);
+  auto got = interpret(m, *m.find("main"), std::vector<Literal>{x});
+  CHECK_EQ(got.size(), size_t(3));
+  if (got.size() != 3) return;
+  auto o = read<float>(got[0]), sum = read<float>(got[1]), w = read<float>(got[2]);
+  for (int64_t r = 0; r < 48; ++r)
+    for (int64_t c = 0; c < 64; ++c) {
+      const double v = xs[size_t(c * 48 + r)];  // %v[r][c] = %x[c][r]
+      const size_t k = size_t(r * 64 + c);
+      CHECK(o[k] == float(-v));
+      CHECK(sum[k] == 0.0f);
+      CHECK(w[k] == float(v * v - v));
+    }
+  CHECK(read<float>(x) == xs);  // the argument is untouched
+}
+
+namespace {
+
+// lhs [b, m, k] · rhs [b, k, n] (no batch when b is 0) plus a row broadcast along the last dimension,
+// the add's operands in either order; `extra` adds a use of the product or of the broadcast, which
+// must keep them (and the plain add) as they were.
+std::string rowAddModule(int64_t b, int64_t m, int64_t k, int64_t n, const std::string& t, bool rowFirst,
+                         const std::string& extra) {
+  auto ty = [&](std::vector<int64_t> dims) {
+    std::string s = "tensor<";
+    for (int64_t d : dims) s += std::to_string(d) + "x";
+    return s + t + ">";
+  };
+  const bool batched = b > 0;
+  const std::string lhs = batched ? ty({b, m, k}) : ty({m, k}), rhs = batched ? ty({b, k, n}) : ty({k, n}),
+                    out = batched ? ty({b, m, n}) : ty({m, n}), row = ty({n});
+  const std::string dims = batched ? "lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]"
+                                   : "lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]";
+  std::string s = "func.func public @main(%a: " + lhs + ", %w: " + rhs + ", %r: " + row + ") -> (" + out +
+                  (extra.empty() ? "" : ", " + out) + ") {\n";
+  s += "  %d = \"stablehlo.dot_general\"(%a, %w) {dot_dimension_numbers = #stablehlo.dot<" + dims + ">} : (" + lhs + ", " +
+       rhs + ") -> " + out + "\n";
+  s += "  %rb = \"stablehlo.broadcast_in_dim\"(%r) {broadcast_dimensions = array<i64: " + std::to_string(batched ? 2 : 1) +
+       ">} : (" + row + ") -> " + out + "\n";
+  s += std::string("  %y = \"stablehlo.add\"(") + (rowFirst ? "%rb, %d" : "%d, %rb") + ") : (" + out + ", " + out + ") -> " +
+       out + "\n";
+  if (!extra.empty()) s += "  %x = \"stablehlo.multiply\"(%" + extra + ", %" + extra + ") : (" + out + ", " + out + ") -> " + out + "\n";
+  s += "  \"func.return\"(%y" + std::string(extra.empty() ? "" : ", %x") + ") : (" + out + (extra.empty() ? "" : ", " + out) +
+       ") -> ()\n}\n";
+  return s;
+}
+
+template <class T>
+Literal values(ElementType e, std::vector<int64_t> dims, int seed) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  std::vector<T> v(static_cast<size_t>(count));
+  for (int64_t j = 0; j < count; ++j) v[size_t(j)] = T(std::sin(double(j * 13 + seed)) * 2.0);
+  return make(e, dims, v);
+}
+
+}  // namespace
+
+TEST(a_dot_general_adds_a_broadcast_row_itself_bit_for_bit) {
+  ThreadPool three(3);
+  struct Case {
+    int64_t b, m, k, n;
+  };
+  // edge tiles, several depth blocks, the pool's row and column splits, Cᵀ computed (n < 16), a batch,
+  // no contraction
+  for (Case c : {Case{0, 5, 3, 7}, Case{0, 37, 1100, 29}, Case{0, 130, 300, 150}, Case{0, 64, 96, 2000}, Case{0, 40, 30, 6}, Case{3, 20, 40, 24},
+                 Case{0, 4, 0, 6}}) {
+    for (const char* t : {"f32", "f64"}) {
+      const bool f64 = std::string(t) == "f64";
+      const ElementType e = f64 ? ElementType::F64 : ElementType::F32;
+      auto make3 = [&](int seed, std::vector<int64_t> dims) { return f64 ? values<double>(e, dims, seed) : values<float>(e, dims, seed); };
+      const bool batched = c.b > 0;
+      std::vector<Literal> args = {make3(1, batched ? std::vector<int64_t>{c.b, c.m, c.k} : std::vector<int64_t>{c.m, c.k}),
+                                   make3(2, batched ? std::vector<int64_t>{c.b, c.k, c.n} : std::vector<int64_t>{c.k, c.n}),
+                                   make3(3, {c.n})};
+      for (const char* extra : {"", "d", "rb"}) {
+        for (bool rowFirst : {false, true}) {
+          const std::string text = rowAddModule(c.b, c.m, c.k, c.n, t, rowFirst, extra);
+          Module m = parseModule(text);
+          RegionPlan plan = planRegion(m.find("main")->body);
+          CHECK_EQ(plan.rowAdd[0] >= 0, std::string(extra) != "d");  // a product read twice stays as it is
+          CHECK_EQ(plan.skipped[1], std::string(extra).empty());
+          const std::string what = std::string(t) + " m k n = " + std::to_string(c.m) + " " + std::to_string(c.k) + " " +
+                                   std::to_string(c.n) + " extra '" + extra + "'";
+          for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &three}) checkSameAsUnfused(text, args, pool, what);
+        }
+      }
+    }
+  }
+}
+
+TEST(a_matrix_vector_product_adds_its_row_after_the_product) {
+  // rhs has no free dimension, so the result's last dimension is the lhs's rows
+  const char* text = R"(func.func public @main(%a: tensor<3x50x40xf32>, %v: tensor<40xf32>, %r: tensor<50xf32>) -> tensor<3x50xf32> {
+    %d = "stablehlo.dot_general"(%a, %v) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [0]>} : (tensor<3x50x40xf32>, tensor<40xf32>) -> tensor<3x50xf32>
+    %rb = "stablehlo.broadcast_in_dim"(%r) {broadcast_dimensions = array<i64: 1>} : (tensor<50xf32>) -> tensor<3x50xf32>
+    %y = "stablehlo.add"(%d, %rb) : (tensor<3x50xf32>, tensor<3x50xf32>) -> tensor<3x50xf32>
+    "func.return"(%y) : (tensor<3x50xf32>) -> ()
+  })";
+  Module m = parseModule(text);
+  CHECK(planRegion(m.find("main")->body).rowAdd[0] >= 0);
+  std::vector<Literal> args = {values<float>(ElementType::F32, {3, 50, 40}, 1), values<float>(ElementType::F32, {40}, 2),
+                               values<float>(ElementType::F32, {50}, 3)};
+  checkSameAsUnfused(text, args, nullptr, "a matrix-vector product");
+}
+
+TEST(fused_group_reports_an_argument_of_the_wrong_size) {
+  const char* text = R"mlir(
+func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = "stablehlo.add"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %b = "stablehlo.multiply"(%a, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  "func.return"(%b) : (tensor<4xf32>) -> ()
+}
+)mlir";
+  Module m = parseModule(text);
+  std::string message;
+  try {
+    interpret(m, *m.find("main"), std::vector<Literal>{f32({2}, {1, 2})});
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  CHECK(message.find("line 3: stablehlo.add") != std::string::npos);
+  CHECK(message.find("tensor<2xf32>") != std::string::npos);
+}
+
+TEST_MAIN()
