@@ -1,27 +1,22 @@
 /**
- * @file torch.tensor(data, { dtype, device, shape }): JS data → host storage → device buffer.
- * Every check on the data happens here, before any native call.
+ * @file torch.tensor's data conversion: JS data → host storage → device buffer. Every check on the
+ * data happens here, before any native call. The op itself (its signature and options) is
+ * src/ops/creation/tensor.ts.
  */
-import { z } from "zod";
-import { type DType, defaultFloatDType, defaultIntDType, dtypeInfo, dtypeOfTypedArray, dtypes, type StorageArray } from "./dtype.js";
-import { checkDeviceHolds, parseDevice } from "./device.js";
+import { type DType, defaultFloatDType, defaultIntDType, dtypeOfTypedArray, dtypes, type StorageArray } from "./dtype.js";
+import { checkDeviceHolds, type DeviceLike, parseDevice } from "./device.js";
 import { toBFloat16Bits, toFloat16Bits } from "./half.js";
 import { resolveDevice } from "./runtime/clients.js";
 import { ArgumentError, callNative, DTypeError, ShapeError } from "./runtime/errors.js";
 import { numelOf, Tensor } from "./tensor.js";
-import { deviceOptionSchema, parseOptions } from "./validate.js";
 
 type Leaf = number | boolean | bigint;
 /** What torch.tensor accepts: a scalar, nested arrays of scalars, or a TypedArray. */
 export type TensorData = Leaf | NestedData | ArrayBufferView;
 export interface NestedData extends ReadonlyArray<Leaf | NestedData> {}
 
-const tensorOptionsSchema = z.strictObject({
-  dtype: z.string().optional(),
-  device: deviceOptionSchema.optional(),
-  shape: z.array(z.number().int().nonnegative()).optional(),
-});
-export type TensorOptions = { dtype?: DType; device?: string | { type: string; index: number }; shape?: readonly number[] };
+/** The options of torch.tensor. */
+export type TensorOptions = { dtype?: DType; device?: DeviceLike; requiresGrad?: boolean; shape?: readonly number[] };
 
 type Category = 0 | 1 | 2; // bool < int < float, PyTorch's inference order
 
@@ -138,23 +133,27 @@ function typedArrayStorage(array: ArrayBufferView, dtype: DType): ArrayBufferVie
 }
 
 /**
- * Creates a tensor from a scalar, nested arrays, or a TypedArray. The dtype is inferred as PyTorch
- * does (any non-integer number → float32, integers → int64, booleans → bool, a TypedArray → its own
- * dtype) unless given; `shape` reshapes the data (same number of elements).
+ * A tensor from a scalar, nested arrays, or a TypedArray. The dtype is inferred as PyTorch does (any
+ * non-integer number → float32, integers → int64, booleans → bool, a TypedArray → its own dtype)
+ * unless given; `shape` reshapes the data (same number of elements); `check` sees the dtype before
+ * anything is uploaded.
  */
-export function tensor<D extends DType>(data: TensorData, options: TensorOptions & { dtype: D }): Tensor<D>;
-export function tensor(data: TensorData, options?: TensorOptions): Tensor;
-export function tensor(data: TensorData, options: TensorOptions = {}): Tensor {
-  const opts = parseOptions(tensorOptionsSchema, options, "torch.tensor");
-  const requested = opts.dtype === undefined ? undefined : dtypeInfo(opts.dtype).name;
-  parseDevice(opts.device); // a bad device fails here, before any data work or native call
-
+export function tensorFromData(
+  data: TensorData,
+  requested: DType | undefined,
+  device: DeviceLike | undefined,
+  reshape: readonly number[] | undefined,
+  check?: (dtype: DType) => void,
+): Tensor {
+  parseDevice(device); // a bad device fails here, before any data work or native call
+  if (reshape !== undefined && reshape.some((d) => d < 0)) throw new ShapeError(`torch.tensor: shape [${reshape.join(", ")}] has a negative size`);
   let storage: ArrayBufferView;
   let shape: number[];
   let dtype: DType;
   if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
     const own = dtypeOfTypedArray(data);
     dtype = requested ?? own ?? defaultFloatDType;
+    check?.(dtype);
     storage = typedArrayStorage(data, dtype);
     shape = [(data as unknown as ArrayLike<unknown>).length];
   } else if (ArrayBuffer.isView(data)) {
@@ -162,21 +161,22 @@ export function tensor(data: TensorData, options: TensorOptions = {}): Tensor {
   } else {
     const flat = flatten(data as Leaf | NestedData);
     dtype = requested ?? inferred[flat.category];
+    check?.(dtype);
     storage = toStorage(flat.values, dtype);
     shape = flat.shape;
   }
-  if (opts.shape !== undefined) {
+  if (reshape !== undefined) {
     const n = numelOf(shape);
-    if (numelOf(opts.shape) !== n) {
-      throw new ShapeError(`torch.tensor: shape [${opts.shape.join(", ")}] has ${numelOf(opts.shape)} elements but the data has ${n}`);
+    if (numelOf(reshape) !== n) {
+      throw new ShapeError(`torch.tensor: shape [${reshape.join(", ")}] has ${numelOf(reshape)} elements but the data has ${n}`);
     }
-    shape = [...opts.shape];
+    shape = [...reshape];
   }
-  return fromHost(storage, dtype, shape, opts.device);
+  return fromHost(storage, dtype, shape, device);
 }
 
 /** Copies host storage (already in `dtype`'s layout) to a device and wraps it as a Tensor. */
-export function fromHost(storage: ArrayBufferView, dtype: DType, shape: readonly number[], device?: string | { type: string; index: number }): Tensor {
+export function fromHost(storage: ArrayBufferView, dtype: DType, shape: readonly number[], device?: DeviceLike): Tensor {
   checkDeviceHolds("tensor", dtype, device);
   const target = resolveDevice(device);
   const client = target.client.native;

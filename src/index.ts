@@ -2,17 +2,8 @@
  * @file The public API: `import * as torch from "torch-pjrt"` or `import { tensor } from "torch-pjrt"`.
  * Re-exports only; nothing is defined here.
  */
-export { tensor, type TensorData, type TensorOptions } from "./creation.js";
+export type { TensorData, TensorOptions } from "./creation.js";
 export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
-import "./ops/methods.js";
-import "./ops/methods_pointwise_more.js";
-import "./ops/methods_shape_more.js";
-import "./ops/methods_reduction_linalg.js";
-import "./ops/methods_basics.js";
-import "./ops/methods_inplace.js";
-import "./ops/methods_random.js";
-import "./ops/methods_indexing.js";
-import "./ops/methods_window.js";
 export * from "./ops/index.js";
 export * as nn from "./nn/index.js";
 export { Generator, manualSeed, seed, initialSeed, type GeneratorState } from "./random/generator.js";
@@ -20,6 +11,7 @@ export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory
 export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike } from "./device.js";
 export type { PluginOptions, PluginOptionValue } from "./plugins/options.js";
 export { dtypeNames, dtypes, type DType, type DTypeInfo } from "./dtype.js";
+export * from "./dtype_constants.js";
 export * as runtime from "./runtime/index.js";
 export {
   AddonError,

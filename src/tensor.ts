@@ -6,14 +6,30 @@ import { type DataArray, type DType, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
 import { formatTensor } from "./format.js";
 import { DISPOSED, type Held, track, untrack } from "./memory.js";
-import { callNative, callNativeAsync, DisposedError, ShapeError } from "./runtime/errors.js";
+import { ArgumentError, callNative, callNativeAsync, DisposedError, DTypeError, ShapeError } from "./runtime/errors.js";
 import type { BufferHandle, NativeBuffers } from "./runtime/native.js";
 import type { TensorMethods } from "./ops/op_types.generated.js";
 
-/** A scalar as `item()` returns it: number for floats and 8–32-bit ints, bigint for 64-bit ints, boolean for bool. */
+/** A scalar as `item()` returns it: a number (64-bit ints too, by default), a bigint for 64-bit ints with `{ bigint: true }`, a boolean for bool. */
 export type Scalar = number | bigint | boolean;
+
+/** Options of `item()` and `tolist()`. */
+export interface ReadOptions {
+  /** int64 and uint64 values as bigint (default: numbers, and an error for a value that is not a safe integer). */
+  bigint?: boolean;
+}
+
+function readOptions(op: string, options: ReadOptions): boolean {
+  for (const key of Object.keys(options)) {
+    if (key !== "bigint") throw new ArgumentError(`${op}: got an unknown option "${key}"; the only option is "bigint"`);
+  }
+  if (options.bigint !== undefined && typeof options.bigint !== "boolean") throw new ArgumentError(`${op}: "bigint" must be a bool`);
+  return options.bigint === true;
+}
 /** Nested arrays as `tolist()` returns them. */
 export type NestedArray = Scalar | NestedArray[];
+
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
 export function numelOf(shape: readonly number[]): number {
   let n = 1;
@@ -134,18 +150,21 @@ export class Tensor<D extends DType = DType> {
     return callNative({ op: "toHost", device: this.device }, () => this.#held.buffers.toHostSync(buffer));
   }
 
-  /** The single value of a one-element tensor. */
-  item(): Scalar {
+  /**
+   * The single value of a one-element tensor: a number (an int64/uint64 value too, if it is a safe
+   * integer; DTypeError otherwise), a boolean for bool; `{ bigint: true }` gives 64-bit ints as bigint.
+   */
+  item(options: ReadOptions = {}): Scalar {
+    const bigint = readOptions("item", options);
     if (this.numel() !== 1) {
       throw new ShapeError(`item(): a tensor with ${this.numel()} elements (shape [${this.shape.join(", ")}]) cannot be converted to a scalar`);
     }
-    const value = this.dataSync()[0]!;
-    return this.dtype === "bool" ? value !== 0 : value;
+    return this.#scalars("item", bigint)[0]!;
   }
 
-  /** The values as nested arrays (a scalar for a 0-d tensor). */
-  tolist(): NestedArray {
-    const flat = Array.from(this.dataSync() as ArrayLike<number | bigint>, (v): Scalar => (this.dtype === "bool" ? v !== 0 : v));
+  /** The values as nested arrays (a scalar for a 0-d tensor), each as `item()` gives it. */
+  tolist(options: ReadOptions = {}): NestedArray {
+    const flat = this.#scalars("tolist", readOptions("tolist", options));
     const build = (dim: number, offset: number): NestedArray => {
       if (dim === this.shape.length) return flat[offset]!;
       const size = this.shape[dim]!;
@@ -153,6 +172,18 @@ export class Tensor<D extends DType = DType> {
       return Array.from({ length: size }, (_, i) => build(dim + 1, offset + i * stride));
     };
     return build(0, 0);
+  }
+
+  #scalars(op: string, bigint: boolean): Scalar[] {
+    const data = this.dataSync() as ArrayLike<number | bigint>;
+    if (this.dtype === "bool") return Array.from(data, (v) => v !== 0);
+    if (!dtypes[this.dtype].bigint || bigint) return Array.from(data);
+    return Array.from(data, (v, i) => {
+      if (v >= -maxSafe && v <= maxSafe) return Number(v);
+      throw new DTypeError(
+        `${op}(): the ${this.dtype} value ${v} (element ${i}) is not a safe integer, so a JS number would round it; call ${op}({ bigint: true }) to get bigints`,
+      );
+    });
   }
 
   /** Frees the device buffer now. Idempotent. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { findLibtpu } from "../src/plugins/discovery.js";
 import { realHost } from "../src/plugins/host.js";
-import { scanTpuChips } from "../src/plugins/tpuChips.js";
+import { scanTpuChips } from "../src/plugins/tpu_chips.js";
 import { packageRoot } from "../src/runtime/paths.js";
 import { realRuntimeMissing } from "./helpers/runtime.js";
 

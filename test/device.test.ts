@@ -3,7 +3,7 @@ import { canonicalDevice, parseDevice, registerPlugin } from "../src/device.js";
 import { findCpuPlugin, findCudaPlugin, findLibtpu, sitePackagesDirs } from "../src/plugins/discovery.js";
 import { libtpuOptions, pluginOptionsToNamedValues } from "../src/plugins/options.js";
 import { discoverPlugin, envPluginEntries, pluginEntry, pluginNames, resetRegistrationsForTests } from "../src/plugins/registry.js";
-import { scanTpuChips } from "../src/plugins/tpuChips.js";
+import { scanTpuChips } from "../src/plugins/tpu_chips.js";
 import { ArgumentError, DeviceError, PluginError } from "../src/runtime/errors.js";
 import { buildDirs } from "../src/runtime/paths.js";
 import { fakeHost, pciDevice } from "./helpers/fakeHost.js";

@@ -147,3 +147,12 @@ describe("float16 / bfloat16 conversion", () => {
     expect(toFloat16Bits(1 + 2 ** -11 + 2 ** -40)).toBe(0x3c00);
   });
 });
+
+describe("dtype constants (torch.float32, torch.long, …)", () => {
+  it("each is its dtype's name, PyTorch's aliases included, and every dtype has one", async () => {
+    const torch = await import("../src/index.js");
+    const aliases = { float: "float32", double: "float64", half: "float16", short: "int16", int: "int32", long: "int64" };
+    for (const name of torch.dtypeNames) expect((torch as unknown as Record<string, unknown>)[name]).toBe(name);
+    for (const [alias, name] of Object.entries(aliases)) expect((torch as unknown as Record<string, unknown>)[alias]).toBe(name);
+  });
+});

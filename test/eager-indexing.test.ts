@@ -240,7 +240,7 @@ describe("indexing op errors and edge cases", () => {
       expect(() => torch.scatter(x, 1, i, torch.zeros([1, 2], { dtype: "float64" }))).toThrow(/src dtype float64 must equal the input dtype float32/);
       expect(() => torch.scatter(x, 1, i, torch.zeros([1, 1]))).toThrow(/larger than src/);
       expect(() => torch.scatter(x, 1, i, 1, { reduce: "max" as never })).toThrow(torch.ArgumentError);
-      expect(() => torch.scatterReduce(x, 1, i, torch.zeros([1, 2]), "median" as never)).toThrow(/reduce must be one of/);
+      expect(() => torch.scatterReduce(x, 1, i, torch.zeros([1, 2]), "median" as never)).toThrow(/"reduce" must be .*"sum" or "prod" or "mean" or "amax" or "amin", got string "median"/);
       expect(() => torch.indexSelect(x, 0, i)).toThrow(/index must be 0-d or 1-d/);
       expect(() => torch.maskedFill(x, torch.zeros([4]), 1)).toThrow(torch.DTypeError);
       expect(() => torch.maskedFill(x, torch.tensor([true, false]), 1)).toThrow(torch.ShapeError);
@@ -309,5 +309,112 @@ describe("indexing op errors and edge cases", () => {
       const order = keys.map((v, k) => [v, k] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
       expectTensor(r.values, { dtype: "float64", shape: [n], values: order.map((o) => o[0]) }, 0);
       expectTensor(r.indices, { dtype: "int64", shape: [n], values: order.map((o) => o[1]) }, 0);
+    }));
+});
+
+describe("indexing ops take PyTorch's positional arguments and the same ones as options", () => {
+  eagerSuite();
+
+  test("sort, argsort, topk: dim, descending and largest positionally or by name", () =>
+    scoped(() => {
+      const x = torch.tensor([[3, 1, 2], [0, 5, 4]], { dtype: "float64" });
+      for (const r of [x.topk(2, -1), x.topk(2), torch.topk(x, 2, { dim: -1 }), x.topk({ k: 2 })]) {
+        expectTensor(r.values, { dtype: "float64", shape: [2, 2], values: [3, 2, 5, 4] });
+        expectTensor(r.indices, { dtype: "int64", shape: [2, 2], values: [0, 2, 1, 2] });
+      }
+      for (const r of [x.topk(1, 0, false), x.topk(1, { dim: 0, largest: false }), torch.topk(x, 1, 0, false, true)]) {
+        expectTensor(r.values, { dtype: "float64", shape: [1, 3], values: [0, 1, 2] });
+      }
+      for (const r of [x.sort(0, true), torch.sort(x, { dim: 0, descending: true }), x.sort({ stable: true, dim: 0, descending: true })]) {
+        expectTensor(r.values, { dtype: "float64", shape: [2, 3], values: [3, 5, 4, 0, 1, 2] });
+        expectTensor(r.indices, { dtype: "int64", shape: [2, 3], values: [0, 1, 1, 1, 0, 0] });
+      }
+      for (const r of [x.argsort(1, true), torch.argsort(x, { dim: 1, descending: true }), x.argsort(-1, true, { stable: true })]) {
+        expectTensor(r, { dtype: "int64", shape: [2, 3], values: [0, 2, 1, 1, 2, 0] });
+      }
+      expect(() => x.topk(2, { dims: 0 } as never)).toThrow('Tensor.topk(k, dim = -1, largest = true, sorted = true): got an unknown option "dims"; did you mean "dim"?');
+      expect(() => x.sort(0, true, true as never)).toThrow(torch.ArgumentError);
+    }));
+
+  test("gather, scatter, scatterReduce, takeAlongDim, indexSelect: positional and by name", () =>
+    scoped(() => {
+      const x = torch.tensor([[1, 2, 3], [4, 5, 6]], { dtype: "float64" });
+      const i = torch.tensor([[2, 0]], { dtype: "int64" });
+      for (const g of [x.gather(1, i), torch.gather(x, 1, i), x.gather(-1, i)]) expectTensor(g, { dtype: "float64", shape: [1, 2], values: [3, 1] });
+      for (const s of [x.scatter(1, i, 9), torch.scatter(x, 1, i, { value: 9 }), x.scatter(1, i, { value: 9 })]) {
+        expectTensor(s, { dtype: "float64", shape: [2, 3], values: [9, 2, 9, 4, 5, 6] });
+      }
+      const src = torch.tensor([[10, 20]], { dtype: "float64" });
+      for (const s of [x.scatter(1, i, src, { reduce: "add" }), torch.scatter(x, 1, i, src, { reduce: "add" }), x.scatterAdd(1, i, src)]) {
+        expectTensor(s, { dtype: "float64", shape: [2, 3], values: [21, 2, 13, 4, 5, 6] });
+      }
+      expect(() => x.scatter(1, i, src, "add" as never)).toThrow(torch.ArgumentError); // reduce is keyword-only, as in PyTorch
+      for (const s of [x.scatterReduce(1, i, src, "amax", { includeSelf: false }), torch.scatterReduce(x, 1, i, src, { reduce: "amax", includeSelf: false })]) {
+        expectTensor(s, { dtype: "float64", shape: [2, 3], values: [20, 2, 10, 4, 5, 6] });
+      }
+      const j = torch.tensor([[1], [0]], { dtype: "int64" });
+      for (const t of [x.takeAlongDim(j, 1), torch.takeAlongDim(x, j, { dim: 1 })]) expectTensor(t, { dtype: "float64", shape: [2, 1], values: [2, 4] });
+      expectTensor(x.takeAlongDim(torch.tensor([5], { dtype: "int64" })), { dtype: "float64", shape: [1], values: [6] });
+      const k = torch.tensor([2, 2], { dtype: "int64" });
+      for (const t of [x.indexSelect(1, k), torch.indexSelect(x, 1, k)]) expectTensor(t, { dtype: "float64", shape: [2, 2], values: [3, 3, 6, 6] });
+    }));
+
+  test("searchsorted and bucketize: the flags are keyword-only; searchsorted takes a sorter", () =>
+    scoped(() => {
+      const seq = torch.tensor([1, 3, 5, 7], { dtype: "float64" });
+      const v = torch.tensor([3, 6], { dtype: "float64" });
+      expectTensor(torch.searchsorted(seq, v), { dtype: "int64", shape: [2], values: [1, 3] });
+      expectTensor(torch.searchsorted(seq, v, { side: "right", outInt32: true }), { dtype: "int32", shape: [2], values: [2, 3] });
+      expectTensor(torch.searchsorted(seq, { input: 4 }), { dtype: "int64", shape: [], values: [2] });
+      expectTensor(torch.bucketize(v, seq, { right: true }), { dtype: "int64", shape: [2], values: [2, 3] });
+      expect(() => torch.searchsorted(seq, v, true as never)).toThrow(torch.ArgumentError);
+      // an unsorted sequence with the indices that sort it
+      const shuffled = torch.tensor([[7, 1, 5, 3], [40, 10, 30, 20]], { dtype: "float64" });
+      const sorter = torch.tensor([[1, 3, 2, 0], [1, 3, 2, 0]], { dtype: "int64" });
+      const values = torch.tensor([[4, 9], [25, 5]], { dtype: "float64" });
+      expectTensor(torch.searchsorted(shuffled, values, { sorter }), { dtype: "int64", shape: [2, 2], values: [2, 4, 2, 0] });
+      expectTensor(torch.searchsorted(shuffled, values, { sorter, right: true }), { dtype: "int64", shape: [2, 2], values: [2, 4, 2, 0] });
+      expect(() => torch.searchsorted(shuffled, values, { sorter: torch.tensor([0, 1], { dtype: "int64" }) })).toThrow(/sorter \[2\] must have the sorted sequence's shape \[2, 4\]/);
+    }));
+
+  test("nonzero, unique, maskedSelect: asTuple is keyword-only, unique's flags are positional", () =>
+    scoped(() => {
+      const x = torch.tensor([[0, 2], [3, 0]], { dtype: "int32" });
+      expectTensor(x.nonzero(), { dtype: "int64", shape: [2, 2], values: [0, 1, 1, 0] });
+      const [rows, cols] = x.nonzero({ asTuple: true });
+      expectTensor(rows!, { dtype: "int64", shape: [2], values: [0, 1] });
+      expectTensor(cols!, { dtype: "int64", shape: [2], values: [1, 0] });
+      expect(() => torch.nonzero(x, true as never)).toThrow(torch.ArgumentError);
+      const y = torch.tensor([3, 1, 3], { dtype: "int32" });
+      for (const r of [y.unique(true, true) as torch.Tensor[], torch.unique(y, { returnInverse: true }) as torch.Tensor[]]) {
+        expect(r.length).toBe(2);
+        expectTensor(r[0]!, { dtype: "int32", shape: [2], values: [1, 3] });
+        expectTensor(r[1]!, { dtype: "int64", shape: [3], values: [1, 0, 1] });
+      }
+      const [, , counts] = y.unique(true, true, true, 0) as torch.Tensor[];
+      expectTensor(counts!, { dtype: "int64", shape: [2], values: [1, 2] });
+      expectTensor(y.maskedSelect(torch.tensor([true, false, true])), { dtype: "int32", shape: [2], values: [3, 3] });
+    }));
+
+  test("index, setIndex, indexPut, indexPut_ and torch.slice: positional and by name", () =>
+    scoped(() => {
+      const x = torch.tensor([[1, 2, 3], [4, 5, 6]], { dtype: "float64" });
+      for (const s of [torch.slice(1, 3), torch.slice({ start: 1, stop: 3 }), torch.slice(1, null, null), torch.slice(1, { stop: 3 })]) {
+        expectTensor(x.index(1, s), { dtype: "float64", shape: [2], values: [5, 6] });
+      }
+      expect(torch.slice(null, null, 2)).toEqual(new torch.Slice(null, null, 2));
+      expect(() => torch.slice(1.5)).toThrow(torch.ArgumentError);
+      expectTensor(torch.index(x, ":", 0), { dtype: "float64", shape: [2], values: [1, 4] });
+      const i = torch.tensor([0, 2], { dtype: "int64" });
+      for (const r of [torch.indexPut(x, [null, i], 10, true), x.indexPut([null, i], 10, { accumulate: true }), x.indexPut([null, i], { values: 10, accumulate: true })]) {
+        expectTensor(r, { dtype: "float64", shape: [2, 3], values: [11, 2, 13, 14, 5, 16] });
+      }
+      expectTensor(x, { dtype: "float64", shape: [2, 3], values: [1, 2, 3, 4, 5, 6] });
+      const t = torch.zeros([2, 3], { dtype: "float64" });
+      expect(t.indexPut_([i.index(":1")], 1, true)).toBe(t);
+      t.setIndex(1, { value: 2 });
+      torch.setIndex(t, [0, 1], 3);
+      expectTensor(t, { dtype: "float64", shape: [2, 3], values: [1, 3, 1, 2, 2, 2] });
+      expect(() => x.indexPut([0 as never], 1)).toThrow(/"indices" must be a \(Tensor or null\)\[\], got \[number 0\]/);
     }));
 });

@@ -1,4 +1,4 @@
-// torch.nn.functional on the real CPU plugin (src/ops/api/nn_*.ts): float64 references for what the
+// torch.nn.functional on the real CPU plugin (src/ops/nn/): float64 references for what the
 // PyTorch fixtures do not cover (batchNorm's running-statistics update, option combinations of
 // crossEntropy, fully masked attention rows, oneHot's inferred class count) and the typed errors
 // thrown before any native call. Values for the common cases come from test/conformance.test.ts.
@@ -228,6 +228,44 @@ describe("torch.nn.functional (eager)", () => {
       expectTensor(F.cosineSimilarity(a, b), { dtype: "float64", shape: [2], values: [0, 0] }, 0);
     }));
 
+  test("PyTorch's calling convention: positional in PyTorch's order or by name in one options object, keyword-only after *", () =>
+    scoped(() => {
+      const x = f64(data(8, 5), [2, 4]);
+      const same = (a: torch.Tensor, b: torch.Tensor) => expectTensor(a, { dtype: b.dtype, shape: [...b.shape], values: valuesOf(b) }, 0);
+      same(F.softmax(x, -1), F.softmax(x, { dim: -1 }));
+      same(x.logSoftmax(0, { dtype: "float32" }), torch.logSoftmax(x, { dim: 0, dtype: "float32" }));
+      same(F.leakyRelu(x, 0.2), F.leakyRelu(x, { negativeSlope: 0.2 }));
+      same(F.hardtanh(x, -0.5, 0.5), F.hardtanh(x, { minVal: -0.5, maxVal: 0.5 }));
+      same(F.softplus(x, 2, 1), F.softplus(x, { beta: 2, threshold: 1 }));
+      const w = f64([1, 2, 3, 4], [4]);
+      const b = f64([0, 0.5, 0, -0.5], [4]);
+      same(F.layerNorm(x, [4], w, b, 1e-3), F.layerNorm(x, [4], { weight: w, bias: b, eps: 1e-3 }));
+      same(F.normalize(x, 1, 0), F.normalize(x, { p: 1, dim: 0 }));
+      same(F.cosineSimilarity(x, w, -1, 1e-6), F.cosineSimilarity(x, w, { dim: -1, eps: 1e-6 }));
+      // crossEntropy's ignoreIndex, reduction, labelSmoothing follow PyTorch's deprecated size_average/reduce: keyword-only here
+      const t = i64([3, 0]);
+      const cw = f64([1, 2, 1, 0.5], [4]);
+      same(F.crossEntropy(x, t, cw, { reduction: "sum", labelSmoothing: 0.1 }), F.crossEntropy(x, t, { weight: cw, reduction: "sum", labelSmoothing: 0.1 }));
+      expect(() => (F.crossEntropy as (...a: unknown[]) => unknown)(x, t, cw, -100)).toThrow(/at most 3 positional arguments.*after \*/);
+      same(F.huberLoss(x, x.mul(0.5), "sum", 0.5), F.huberLoss(x, x.mul(0.5), { reduction: "sum", delta: 0.5 }));
+      // conv2d(input, weight, bias, stride, padding, dilation, groups) and maxPool2d's returnIndices picking the result
+      const img = f64(data(2 * 5 * 5, 3), [1, 2, 5, 5]);
+      const k = f64(data(3 * 2 * 3 * 3, 4), [3, 2, 3, 3]);
+      same(F.conv2d(img, k, null, 1, "same", 1, 1), F.conv2d(img, k, { padding: "same" }));
+      const [v, i] = F.maxPool2d(img, 2, null, 0, 1, false, true);
+      const o = F.maxPool2d(img, 2, { returnIndices: true });
+      same(v, o[0]);
+      same(i, o[1]);
+      same(F.maxPool2d(img, 2), o[0]);
+      same(F.pad(x, [1, 2], "replicate"), F.pad(x, [1, 2], { mode: "replicate" }));
+      same(F.oneHot(t, 5), F.oneHot(t, { numClasses: 5 }));
+      // keyword-only (gelu's approximate, sdpa's scale) and what we do not support (inplace) are errors
+      expect(() => (F.gelu as (...a: unknown[]) => unknown)(x, "tanh")).toThrow(/gelu\(input, \*, approximate = "none"\): takes at most 1 positional argument/);
+      expect(() => F.leakyRelu(x, { inplace: true } as never)).toThrow(torch.ArgumentError);
+      expect(() => F.softmax(x, { dims: -1 } as never)).toThrow(/softmax\(input, dim, \*, dtype\?\): got an unknown option "dims"; did you mean "dim"\?/);
+      expect(() => F.dropout(x, { p: 0.2, training: false, generatr: null } as never)).toThrow(torch.ArgumentError);
+    }));
+
   test("typed errors name the op, the shapes and the fix, before any native call", () =>
     scoped(() => {
       const x = torch.zeros([2, 4]);
@@ -321,7 +359,7 @@ describe("torch.nn.functional.embedding (eager)", () => {
       expect(() => F.embedding(idx, w, { paddingIdx: -5 })).toThrow(torch.ArgumentError);
       expect(() => F.embedding(idx, torch.zeros([4, 2], { dtype: "int32" }), { maxNorm: 1 })).toThrow(/maxNorm needs a floating weight/);
       expect(() => F.embedding(idx, w, { maxNorm: "1" as never })).toThrow(torch.ArgumentError);
-      expect(() => F.embedding(idx, w, { max_norm: 1 } as never)).toThrow(/unknown option 'max_norm'/);
+      expect(() => F.embedding(idx, w, { max_norm: 1 } as never)).toThrow(/embedding\(input, weight, paddingIdx\?, maxNorm\?, .*unknown option "max_norm"; did you mean "maxNorm"/);
       expect(() => F.embedding(idx, torch.zeros([0, 2]))).toThrow(/empty weight/);
       expect(() => F.embedding([0, 1] as never, w)).toThrow(torch.ArgumentError);
     }));

@@ -1,6 +1,7 @@
-// More pointwise ops on the real CPU plugin (src/ops/api/pointwise_more.ts): float64 references for
-// the composed float math (inverse trig, hyperbolic, erf), rounding and modular arithmetic, NaN
-// handling, and the typed errors thrown before any native call.
+// Pointwise ops on the real CPU plugin (src/ops/pointwise/): float64 references for the composed
+// float math (inverse trig, hyperbolic, erf), rounding and modular arithmetic, NaN handling,
+// PyTorch's calling convention (positional or options), and the typed errors thrown before any
+// native call.
 import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
 import { eagerSuite, expectTensor, missing, scoped, valuesOf } from "./eager/helpers.js";
@@ -127,6 +128,53 @@ describe("eager pointwise ops (more)", () => {
       expectTensor(torch.lerp(torch.tensor([0.5, 10]), torch.tensor([10.5, 20]), 0.75), { dtype: "float32", shape: [2], values: [8, 17.5] });
       const v = valuesOf(torch.addcdiv(torch.tensor([1.5]), torch.tensor([3.0]), torch.tensor([4.0]), { value: 2 }));
       expect(v).toEqual([3]);
+    }));
+
+  test("PyTorch's calling convention: positional arguments in PyTorch's order or one options object, keyword-only ones as options", () =>
+    scoped(() => {
+      const x = torch.tensor([-1.5, 0.25, 2]);
+      const clamped = { dtype: "float32" as const, shape: [3], values: [0, 0.25, 1] };
+      expectTensor(x.clamp(0, 1), clamped);
+      expectTensor(torch.clamp(x, { min: 0, max: 1 }), clamped);
+      expectTensor(torch.clip(x, 0, { max: 1 }), clamped);
+      expectTensor(x.clamp(null, 1), { dtype: "float32" as const, shape: [3], values: [-1.5, 0.25, 1] });
+      expectTensor(x.clamp(torch.tensor([0, 0, 0]), 1), clamped);
+      const y = torch.tensor([1, 2, 3], { dtype: "float32" });
+      const sum = { dtype: "float32" as const, shape: [3], values: [0.5, 4.25, 8] };
+      expectTensor(torch.add(x, y, { alpha: 2 }), sum);
+      expectTensor(x.add({ other: y, alpha: 2 }), sum);
+      expectTensor(torch.add({ input: x, other: y, alpha: 2 }), sum);
+      expect(() => torch.add(x, y, 2 as never)).toThrow(/at most 2 positional arguments/);
+      const floored = { dtype: "float32" as const, shape: [3], values: [-2, 0, 0] };
+      expectTensor(x.div(y, { roundingMode: "floor" }), floored);
+      expect(() => x.div(y, "floor" as never)).toThrow(torch.ArgumentError);
+      expect(() => x.div(y, { roundingMode: "round" as never })).toThrow(/"roundingMode" must be a "trunc" or "floor"/);
+      const cond = x.gt(0);
+      const picked = { dtype: "float32" as const, shape: [3], values: [1, 0.25, 2] };
+      expectTensor(torch.where(cond, x, y), picked);
+      expectTensor(x.where(cond, y), picked);
+      expectTensor(x.where(cond, { other: y }), picked);
+      expectTensor(torch.where(cond, { input: x, other: y }), picked);
+      expectTensor(torch.isclose(x, y, 0, 3), { dtype: "bool" as const, shape: [3], values: [1, 1, 1] });
+      expectTensor(x.isclose(y, { atol: 3, rtol: 0 }), { dtype: "bool" as const, shape: [3], values: [1, 1, 1] });
+      expect(x.allclose(y, 0, 0.5)).toBe(false);
+      expectTensor(torch.nanToNum(torch.tensor([NaN, Infinity]), 1, 2), { dtype: "float32" as const, shape: [2], values: [1, 2] });
+      expectTensor(torch.logit(torch.tensor([0, 0.5]), 0.25), { dtype: "float32" as const, shape: [2], values: [Math.log(1 / 3), 0] }, 1e-6);
+      expectTensor(torch.addcmul(x, y, y, { value: 0.5 }), { dtype: "float32" as const, shape: [3], values: [-1, 2.25, 6.5] });
+      expect(() => torch.addcmul(x, y, y, 0.5 as never)).toThrow(/at most 3 positional arguments/);
+      expectTensor(torch.round(torch.tensor([1.234]), { decimals: 1 }), { dtype: "float32" as const, shape: [1], values: [1.2] }, 1e-6);
+      expectTensor(x.pow({ exponent: 2 }), { dtype: "float32" as const, shape: [3], values: [2.25, 0.0625, 4] });
+      expectTensor(torch.lerp(x, y, { weight: 0.5 }), { dtype: "float32" as const, shape: [3], values: [-0.25, 1.125, 2.5] });
+      expect(() => x.clamp({ mn: 0 } as never)).toThrow(/Tensor\.clamp\(min\?, max\?\): got an unknown option "mn"; did you mean "min"\?/);
+      expect(() => torch.isclose(x, y, { equal_nan: true } as never)).toThrow(/isclose\(input, other, rtol = 1e-05, atol = 1e-08, equalNan = false\): got an unknown option "equal_nan"; did you mean "equalNan"\? \(options are camelCase\)/);
+      const z = torch.tensor([1, 2, 3], { dtype: "float32" });
+      z.pow_({ exponent: 2 }).clamp_(2, 5).add_(y, { alpha: -1 }).mul_({ other: 2 });
+      expect(valuesOf(z)).toEqual([2, 4, 4]);
+      z.div_(y, { roundingMode: "trunc" }).sub_({ other: 1 });
+      expect(valuesOf(z)).toEqual([1, 1, 0]);
+      z.fill_({ value: 4 }).copy_(y).maskedFill_(cond, { value: 7 });
+      expect(valuesOf(z)).toEqual([1, 7, 7]);
+      expect(() => z.clamp_({ min: 0, mx: 1 } as never)).toThrow(/Tensor\.clamp_\(min\?, max\?\): got an unknown option "mx"; did you mean "max"\?/);
     }));
 
   test("typed errors before any native call", () =>

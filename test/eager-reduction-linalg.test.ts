@@ -1,4 +1,4 @@
-// The reductions of src/ops/api/reduction_more.ts and the products of linalg_more.ts / einsum.ts on
+// The reductions of src/ops/api/reduction_more.ts and the products of src/ops/linalg/ on
 // the real CPU plugin: float64 references computed here (einsum over random equations against a
 // naive loop), and the typed errors raised before any compile.
 import { describe, expect, it } from "vitest";
@@ -161,7 +161,7 @@ describe("eager reductions and linear algebra (more)", () => {
       const kept = a.sum([0, 1], true);
       expect(kept.shape).toEqual([1, 1]);
       expect(valuesOf(kept)[0]).toBeCloseTo(rows[0]! + rows[1]!, 5);
-      expectError(() => a.sum(-1, { dim: 0 }), torch.ArgumentError, 'got "dim" both as an argument and as an option');
+      expectError(() => a.sum(-1, { dim: 0 } as never), torch.ArgumentError, 'got "dim" both as an argument and as an option');
       expectError(() => a.sum({ dims: 1 } as never), torch.ArgumentError, 'Tensor.sum(dim?, keepdim = false, *, dtype?): got an unknown option "dims"; did you mean "dim"?');
     }));
 
@@ -232,6 +232,14 @@ describe("eager reductions and linear algebra (more)", () => {
       // e1 × e2 = e3, e2 × e2 = 0; y broadcasts; no dim: the first dim of size 3
       expectTensor(torch.cross(x, y), { dtype: "float64", shape: [2, 3], values: [0, 0, 1, 0, 0, 0] });
       expectTensor(x.mT.cross(y.mT, { dim: 0 }), { dtype: "float64", shape: [3, 2], values: [0, 0, 0, 0, 1, 0] });
+      // positional dims; the dim is part of the unit's key (one [3, 3] pair crossed along either dim)
+      const p = torch.tensor(new Float64Array([1, 0, 0, 0, 1, 0, 0, 0, 1]), { shape: [3, 3] });
+      const q = torch.tensor(new Float64Array([0, 1, 0, 0, 0, 1, 1, 0, 0]), { shape: [3, 3] });
+      expectTensor(torch.cross(p, q, 1), { dtype: "float64", shape: [3, 3], values: [0, 0, 1, 1, 0, 0, 0, 1, 0] });
+      expectTensor(p.cross(q, 0), { dtype: "float64", shape: [3, 3], values: [0, 0, -1, -1, 0, 0, 0, -1, 0] });
+      expectTensor(torch.tensordot(a, b, [[1, 2], [1, 0]]), { dtype: "float64", shape: [2, 5], values: ref }, 1e-12);
+      // a pair of dims (PyTorch takes only a pair of lists): p's dim 1 with q's dim 0 is p @ q
+      expectTensor(torch.tensordot(p, q, [1, 0]), { dtype: "float64", shape: [3, 3], values: valuesOf(p.matmul(q)) });
     }));
 
   test("product errors: ranks, sizes, dtypes, before any compile", () =>
@@ -278,7 +286,59 @@ describe("eager reductions and linear algebra (more)", () => {
       expectTensor(m2!, { dtype: "float64", shape: [], values: [mean(data(60))] }, 1e-12);
       expectError(() => torch.var(torch.tensor([1, 2, 3])), torch.DTypeError, "var: std and var only support floating point dtypes, got int64");
       expectError(() => torch.std(x, { dim: 3 }), torch.ShapeError, "dimension 3 is out of range");
-      expectError(() => torch.std(x, { unbiased: false } as never), torch.ArgumentError, "{ correction: 0 }");
+      expectError(() => torch.std(x, { unbiased: false, correction: 0 } as never), torch.ArgumentError, "no signature fits");
+    }));
+
+  test("var, std, varMean, stdMean: dim positionally, correction as an option, PyTorch's unbiased overloads", () =>
+    scoped(() => {
+      const x = f64([3, 4, 5]);
+      const ref = { shape: [3, 4, 5], values: data(60) };
+      const variance = (c: number) => (xs: number[]) => {
+        const m = xs.reduce((s, v) => s + v, 0) / xs.length;
+        return xs.reduce((s, v) => s + (v - m) ** 2, 0) / Math.max(0, xs.length - c);
+      };
+      const byDim1 = { dtype: "float64" as const, ...reduceRef(ref, [1], variance(1)) };
+      const byDim0 = { dtype: "float64" as const, ...reduceRef(ref, [1], variance(0)) };
+      const kept0 = { dtype: "float64" as const, ...reduceRef(ref, [1], variance(0), true) };
+      const all0 = { dtype: "float64" as const, shape: [], values: [variance(0)(data(60))] };
+      for (const got of [x.var(1), torch.var(x, 1), x.var({ dim: 1 }), x.var(1, true), x.var(1, { unbiased: true })]) expectTensor(got, byDim1, 1e-12);
+      for (const got of [x.var(1, { correction: 0 }), x.var(1, false), x.var({ dim: 1, unbiased: false }), torch.var(x, 1, false)]) expectTensor(got, byDim0, 1e-12);
+      for (const got of [x.var(1, false, true), x.var(1, { correction: 0, keepdim: true }), x.var(1, { unbiased: false, keepdim: true })]) expectTensor(got, kept0, 1e-12);
+      for (const got of [x.var(false), x.var({ unbiased: false }), x.var(null, false), x.var({ correction: 0 })]) expectTensor(got, all0, 1e-12);
+      expectTensor(x.std(1, false), { ...byDim0, values: byDim0.values.map(Math.sqrt) }, 1e-12);
+      const [v, m] = torch.varMean(x, 1, false, true);
+      expectTensor(v!, kept0, 1e-12);
+      expectTensor(m!, { dtype: "float64", ...reduceRef(ref, [1], (xs) => xs.reduce((s, a) => s + a, 0) / xs.length, true) }, 1e-12);
+      const [s] = torch.stdMean(x, { unbiased: false });
+      expectTensor(s!, { ...all0, values: all0.values.map(Math.sqrt) }, 1e-12);
+      expectError(() => x.var(1, 0 as never), torch.ArgumentError, "no signature fits");
+      expectError(() => x.var({ dims: 1 } as never), torch.ArgumentError, 'got an unknown option "dims"; did you mean "dim"?');
+    }));
+
+  test("all, any, countNonzero, logsumexp, norm and the cumulative ops take dim positionally or by name", () =>
+    scoped(() => {
+      const x = torch.tensor([[1, 0, 3], [4, 5, 0]], { dtype: "float64" });
+      for (const r of [x.cumsum(1), x.cumsum({ dim: 1 }), torch.cumsum(x, { dim: 1 }), x.cumsum(-1, { dtype: "float64" })]) {
+        expectTensor(r, { dtype: "float64", shape: [2, 3], values: [1, 1, 4, 4, 9, 9] });
+      }
+      expectTensor(x.cumsum(0, { dtype: "int32" }), { dtype: "int32", shape: [2, 3], values: [1, 0, 3, 5, 5, 3] });
+      expect(() => x.cumsum(0, "int32" as never)).toThrow(torch.ArgumentError); // dtype is keyword-only
+      expectTensor(x.cumprod({ dim: 0 }), { dtype: "float64", shape: [2, 3], values: [1, 0, 3, 4, 0, 0] });
+      for (const r of [x.cummax(1), x.cummax({ dim: 1 })]) {
+        expectTensor(r.values, { dtype: "float64", shape: [2, 3], values: [1, 1, 3, 4, 5, 5] });
+        expectTensor(r.indices, { dtype: "int64", shape: [2, 3], values: [0, 0, 2, 0, 1, 1] });
+      }
+      expectTensor(torch.cummin(x, 0).values, { dtype: "float64", shape: [2, 3], values: [1, 0, 3, 1, 0, 0] });
+      expectTensor(x.logcumsumexp({ dim: 0 }), { dtype: "float64", shape: [2, 3], values: [1, 0, 3, Math.log(Math.E + Math.exp(4)), Math.log(1 + Math.exp(5)), Math.log(Math.exp(3) + 1)] }, 1e-12);
+      for (const r of [x.all(1), x.all({ dim: 1 }), torch.all(x, 1, false)]) expectTensor(r, { dtype: "bool", shape: [2], values: [0, 0] });
+      for (const r of [x.any(0, true), x.any({ dim: 0, keepdim: true })]) expectTensor(r, { dtype: "bool", shape: [1, 3], values: [1, 1, 1] });
+      for (const r of [x.countNonzero(0), x.countNonzero({ dim: 0 }), torch.countNonzero(x, [0, 1])]) expect(valuesOf(r).reduce((a, b) => Number(a) + Number(b), 0)).toBe(4);
+      for (const r of [x.logsumexp(1, true), torch.logsumexp(x, { dim: 1, keepdim: true })]) {
+        expectTensor(r, { dtype: "float64", shape: [2, 1], values: [Math.log(Math.E + 1 + Math.exp(3)), Math.log(Math.exp(4) + Math.exp(5) + 1)] }, 1e-12);
+      }
+      for (const r of [x.norm(1, 1), x.norm({ p: 1, dim: 1 }), torch.norm(x, 1, [1], false)]) expectTensor(r, { dtype: "float64", shape: [2], values: [4, 9] }, 1e-12);
+      for (const r of [x.norm(null, 1), x.norm("fro", 1), x.norm({ dim: 1 })]) expectTensor(r, { dtype: "float64", shape: [2], values: [Math.sqrt(10), Math.sqrt(41)] }, 1e-12);
+      expectError(() => x.norm(1, 1, false, "float64" as never), torch.ArgumentError, "Tensor.norm(p?, dim?, keepdim = false, *, dtype?): takes at most 3 positional arguments, got 4"); // dtype is keyword-only
     }));
 
   test("logsumexp, norm, countNonzero, all, any", () =>

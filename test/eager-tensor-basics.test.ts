@@ -104,6 +104,29 @@ describe("to, cpu, clone, detach, contiguous", () => {
     for (const t of [x, y, z, home]) t.dispose();
   });
 
+  test("to's three forms (dtype, device and dtype, other), positionally or as options", () => {
+    const x = torch.tensor([1.5, -2], { dtype: "float32" });
+    const made: torch.Tensor[] = [];
+    const check = (t: torch.Tensor, device: string, dtype: string, values: number[]) => {
+      made.push(t);
+      expect([t.device, t.dtype, valuesOf(t)]).toEqual([device, dtype, values]);
+    };
+    check(x.to("float64", false, true), "cpu:0", "float64", [1.5, -2]);
+    check(x.to("int32", { nonBlocking: true }), "cpu:0", "int32", [1, -2]);
+    check(x.to("cpu:1", "float64"), "cpu:1", "float64", [1.5, -2]);
+    check(x.to({ device: "cpu:1" }), "cpu:1", "float32", [1.5, -2]);
+    check(x.to(null, "int16"), "cpu:0", "int16", [1, -2]);
+    const other = torch.tensor([0], { dtype: "bfloat16", device: "cpu:1" });
+    check(x.to(other, { copy: true }), "cpu:1", "bfloat16", [1.5, -2]);
+    const same = x.to(x, true, true); // nonBlocking, copy
+    expect(same).not.toBe(x);
+    check(same, "cpu:0", "float32", [1.5, -2]);
+    expect(x.to(null)).toBe(x);
+    expect(x.to({ dtype: "float32", copy: false })).toBe(x);
+    expect(() => x.to("float32", { nonBlocking: true, cpy: true } as never)).toThrow(torch.ArgumentError);
+    for (const t of [x, other, ...made]) t.dispose();
+  });
+
   test("clone, detach and contiguous return new tensors with the same values", () => {
     const x = torch.tensor([0.5, -1], { dtype: "bfloat16" });
     for (const t of [x.clone(), x.detach(), x.contiguous(), torch.clone(x), torch.detach(x)]) {
@@ -120,7 +143,8 @@ describe("to, cpu, clone, detach, contiguous", () => {
     expect(() => x.to("gpu" as never)).toThrow(torch.DeviceError);
     expect(() => x.to("cpu:9")).toThrow(/does not exist/);
     expect(() => x.to({ dtpe: "int32" } as never)).toThrow(torch.ArgumentError);
-    expect(() => x.to(5 as never)).toThrow(/expected a dtype name, a device/);
+    expect(() => x.to(5 as never)).toThrow(torch.ArgumentError);
+    expect(() => x.to(5 as never)).toThrow(/Tensor\.to: no signature fits the arguments \(number 5\); expected one of:\n  Tensor\.to\(dtype, nonBlocking = false, copy = false\)/);
     x.dispose();
     expect(() => x.to("int32")).toThrow(torch.DisposedError);
   });

@@ -1,4 +1,4 @@
-// Random numbers (src/random/, src/ops/api/random.ts, nn_dropout.ts). Oracles: jax.random for the
+// Random numbers (src/random/, src/ops/random/, src/ops/nn/dropout.ts). Oracles: jax.random for the
 // bits, uniforms and randint, bit for bit (test/fixtures/random/jax.json, written by
 // scripts/fixtures/random_jax.py); float64 statistics for the distributions; determinism and
 // independence for the generator state.
@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
-import { dropout } from "../src/ops/api/nn_dropout.js";
-import { draw } from "../src/ops/api/random.js";
+import { dropout } from "../src/ops/nn/dropout.js";
+import { draw } from "../src/ops/random/draw.js";
 import { bits32, bits64, foldIn, seedKey, splitKey } from "../src/random/threefry.js";
 import { eagerSuite, missing, valuesOf } from "./eager/helpers.js";
 import { fixturesDir } from "./helpers/fixtures.js";
@@ -90,7 +90,7 @@ describe(`random numbers match jax.random ${jax.jax} bit for bit`, () => {
 
   test("randint (int32 ranges and an int64 range wider than 2^32)", () => {
     for (const c of jax.cases.filter((x) => x.kind === "randint")) {
-      const t = torch.randint(BigInt(c.low!), BigInt(c.high!), c.shape, { dtype: c.dtype, generator: generatorAt(c) });
+      const t = torch.randint(Number(c.low!), Number(c.high!), c.shape, { dtype: c.dtype, generator: generatorAt(c) });
       expect(t.dtype).toBe(c.dtype);
       expect(values(t).map(String), label(c)).toEqual(c.values.map(String));
     }
@@ -354,6 +354,120 @@ describe("generator state", () => {
   });
 });
 
+describe("PyTorch's calling convention: positional arguments or one options object", () => {
+  eagerSuite();
+
+  /** The values of every call, each drawn with a fresh generator of the same seed: equal if the calls are the same. */
+  const same = (...calls: ((g: torch.Generator) => torch.Tensor)[]): (number | bigint)[] => {
+    const [first, ...rest] = calls.map((call) => values(call(new torch.Generator({ seed: 21 }))));
+    for (const v of rest) expect(v).toEqual(first);
+    return first!;
+  };
+
+  test("rand, randn, randint, randperm", () => {
+    const u = same(
+      (generator) => torch.rand(2, 3, { generator }),
+      (generator) => torch.rand([2, 3], { generator }),
+      (generator) => torch.rand({ size: [2, 3], generator }),
+    );
+    expect(u.length).toBe(6);
+    expect(u.every((v) => Number(v) >= 0 && Number(v) < 1)).toBe(true);
+    expect(same((generator) => torch.randn(4, { generator, dtype: "float64" }), (generator) => torch.randn({ size: [4], dtype: "float64", generator })).length).toBe(4);
+    const r = same(
+      (generator) => torch.randint(10, [5], { generator }),
+      (generator) => torch.randint(0, 10, [5], { generator }),
+      (generator) => torch.randint({ high: 10, size: [5], generator }),
+      (generator) => torch.randint(0, { high: 10, size: [5], generator }),
+      (generator) => torch.randint({ low: 0, high: 10, size: [5], generator }),
+    );
+    expect(r.every((v) => Number(v) >= 0 && Number(v) < 10)).toBe(true);
+    const shifted = values(torch.randint(-3, 7, [5], { generator: new torch.Generator({ seed: 21 }), dtype: "int32" }));
+    expect(shifted.every((v) => Number(v) >= -3 && Number(v) < 7)).toBe(true);
+    const p = same((generator) => torch.randperm(6, { generator }), (generator) => torch.randperm({ n: 6, generator, dtype: "int64" }));
+    expect(p.map(Number).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  test("normal (all four overloads), bernoulli, multinomial", () => {
+    const mean = torch.tensor([0, 100, -100], { dtype: "float64" });
+    const std = torch.tensor([1, 0, 2], { dtype: "float64" });
+    // A required Tensor may be an option too (torch.normal({ mean, std })), though the declared types leave that form out.
+    const untyped = torch.normal as (...args: unknown[]) => torch.Tensor;
+    const a = same(
+      (generator) => torch.normal(mean, std, { generator }),
+      (generator) => untyped({ mean, std, generator }),
+    );
+    expect(a[1]).toBe(100);
+    const b = same(
+      (generator) => torch.normal(mean, 0, { generator }),
+      (generator) => torch.normal(mean, { std: 0, generator }),
+    );
+    expect(b).toEqual([0, 100, -100]);
+    expect(same((generator) => torch.normal(mean, { generator }), (generator) => torch.normal(mean, 1, { generator }))).not.toEqual(b);
+    const c = same((generator) => torch.normal(5, std, { generator }), (generator) => untyped(5, { std, generator }));
+    expect(c[1]).toBe(5);
+    const d = same(
+      (generator) => torch.normal(3, 0, [2, 2], { generator }),
+      (generator) => torch.normal(3, 0, { size: [2, 2], generator }),
+      (generator) => torch.normal({ mean: 3, std: 0, size: [2, 2], generator }),
+    );
+    expect(d).toEqual([3, 3, 3, 3]);
+    const probs = torch.tensor([0, 1, 0.5, 0.5]);
+    const e = same(
+      (generator) => torch.bernoulli(probs, { generator }),
+      (generator) => probs.bernoulli({ generator }),
+    );
+    expect(e.slice(0, 2)).toEqual([0, 1]);
+    const f = same(
+      (generator) => torch.bernoulli(probs, 1, { generator }),
+      (generator) => torch.bernoulli(probs, { p: 1, generator }),
+      (generator) => probs.bernoulli(1, { generator }),
+    );
+    expect(f).toEqual([1, 1, 1, 1]);
+    const w = torch.tensor([0, 1, 0, 3], { dtype: "float32" });
+    const g = same(
+      (generator) => torch.multinomial(w, 5, true, { generator }),
+      (generator) => torch.multinomial(w, { numSamples: 5, replacement: true, generator }),
+      (generator) => w.multinomial(5, true, { generator }),
+      (generator) => w.multinomial(5, { replacement: true, generator }),
+    );
+    expect(g.every((i) => i === 1n || i === 3n)).toBe(true);
+    const h = same((generator) => torch.multinomial(w, 2, { generator }), (generator) => w.multinomial({ numSamples: 2, generator }));
+    expect(h.map(Number).sort()).toEqual([1, 3]);
+    for (const t of [mean, std, probs, w]) t.dispose();
+  });
+
+  test("the *Like forms and the in-place fills", () => {
+    const x = torch.zeros([2, 2], { dtype: "float64" });
+    same((generator) => torch.randLike(x, { generator }), (generator) => torch.randLike(x, { generator, dtype: "float64" }));
+    same((generator) => torch.randnLike(x, { generator }), (generator) => torch.randnLike(x, { generator, device: x.device }));
+    const i = same(
+      (generator) => torch.randintLike(x, 4, { generator }),
+      (generator) => torch.randintLike(x, { high: 4, generator }),
+      (generator) => torch.randintLike(x, 0, 4, { generator }),
+      (generator) => torch.randintLike(x, { low: 0, high: 4, generator }),
+    );
+    expect(i.every((v) => Number(v) >= 0 && Number(v) < 4)).toBe(true);
+    const fill = (call: (t: torch.Tensor, g: torch.Generator) => torch.Tensor) => (g: torch.Generator) => {
+      const t = torch.zeros([3], { dtype: "float64" });
+      expect(call(t, g)).toBe(t);
+      return t;
+    };
+    const u = same(
+      fill((t, generator) => t.uniform_(2, 3, { generator })),
+      fill((t, generator) => t.uniform_(2, { to: 3, generator })),
+      fill((t, generator) => t.uniform_({ from: 2, to: 3, generator })),
+    );
+    expect(u.every((v) => Number(v) >= 2 && Number(v) < 3)).toBe(true);
+    const n = same(
+      fill((t, generator) => t.normal_(7, 0, { generator })),
+      fill((t, generator) => t.normal_({ mean: 7, std: 0, generator })),
+    );
+    expect(n).toEqual([7, 7, 7]);
+    same(fill((t, generator) => t.normal_({ generator })), fill((t, generator) => t.normal_(0, 1, { generator })));
+    x.dispose();
+  });
+});
+
 describe("dropout", () => {
   eagerSuite();
 
@@ -390,11 +504,11 @@ describe("random op errors", () => {
       [() => torch.randn([-1]), torch.ShapeError, /non-negative integers/],
       [() => torch.randint(5, 5, [2]), torch.ArgumentError, /expects 'from' to be less than 'to'/],
       [() => torch.randint(0, 300, [2], { dtype: "uint8" }), torch.ArgumentError, /does not fit in uint8/],
-      [() => torch.randint(5, 3 as never), torch.ArgumentError, /randint\(low, high, size\)/],
+      [() => torch.randint(5, 3 as never), torch.ArgumentError, /randint\(high, size, [\s\S]*randint\(low, high, size, /],
       [() => torch.randperm(257, { dtype: "uint8" }), torch.ArgumentError, /do not fit in uint8/],
       [() => torch.randperm(3, { dtype: "bool" }), torch.DTypeError, /bool/],
       [() => torch.normal(0, -1, [2]), torch.ArgumentError, /std >= 0/],
-      [() => torch.normal(0, 1), torch.ArgumentError, /pass the size/],
+      [() => torch.normal(0, 1 as never), torch.ArgumentError, /no signature fits[\s\S]*normal\(mean: float, std: float, size: int\[\], \*, generator\?: torch.Generator, dtype\?: dtype, device\?: device\): missing the required argument "size"/],
       [() => torch.bernoulli(i), torch.DTypeError, /floating/],
       [() => torch.bernoulli(f, { p: 2 }), torch.ArgumentError, /0 <= p <= 1/],
       [() => torch.multinomial(f, 4), torch.ArgumentError, /without replacement/],
@@ -403,7 +517,9 @@ describe("random op errors", () => {
       [() => f.uniform_(2, 1), torch.ArgumentError, /'from' <= 'to'/],
       [() => dropout(f, { p: 1.5 }), torch.ArgumentError, /between 0 and 1/],
       [() => torch.rand(2, { generator: {} as never }), torch.ArgumentError, /torch.Generator/],
-      [() => torch.rand(2, { seed: 1 } as never), torch.ArgumentError, /unknown option 'seed'/],
+      [() => torch.rand(2, { seed: 1 } as never), torch.ArgumentError, /rand\(\.\.\.size, \*, generator\?, dtype\?, device\?\): got an unknown option "seed"/],
+      [() => torch.multinomial(f, 2, { replacment: true } as never), torch.ArgumentError, /unknown option "replacment"; did you mean "replacement"\?/],
+      [() => f.uniform_({ low: 0 } as never), torch.ArgumentError, /Tensor\.uniform_\(from = 0, to = 1, \*, generator\?\): got an unknown option "low"/],
     ];
     for (const [fn, type, message] of bad) {
       let error: unknown;

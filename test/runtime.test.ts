@@ -5,7 +5,7 @@ import { addon } from "../src/runtime/addon.js";
 import { topologyBounds, topologyNamedValues } from "../src/runtime/compile.js";
 import { resetClientsForTests, resolveDevice } from "../src/runtime/clients.js";
 import { addonFileName, cpuPluginFileName, packageRoot } from "../src/runtime/paths.js";
-import { scanTpuChips } from "../src/plugins/tpuChips.js";
+import { scanTpuChips } from "../src/plugins/tpu_chips.js";
 import { realHost } from "../src/plugins/host.js";
 import { findLibtpu } from "../src/plugins/discovery.js";
 import { nativeError, type FakeAddon } from "./helpers/fakeAddon.js";

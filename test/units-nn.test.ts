@@ -1,4 +1,4 @@
-// Real XLA as the oracle for the StableHLO of torch.nn.functional units (src/ops/api/nn_*.ts): each
+// Real XLA as the oracle for the StableHLO of torch.nn.functional units (src/ops/nn/): each
 // unit runs on XLA's CPU client with our plugin's numbers and compiles ahead of time for TPU with
 // libtpu (test/helpers/units.ts).
 import * as torch from "../src/index.js";

@@ -2,7 +2,8 @@
 // on our CPU plugin and on XLA's CPU client (bits, integers and uniforms must agree exactly; the
 // Box–Muller normals to float rounding), and compiles ahead of time for TPU (test/helpers/units.ts).
 import * as torch from "../src/index.js";
-import { permutationBySort, sampleWithoutReplacement, sampleWithReplacement } from "../src/ops/api/random.js";
+import { permutationBySort } from "../src/ops/random/factories.js";
+import { sampleWithoutReplacement, sampleWithReplacement } from "../src/ops/random/sampling.js";
 import { randint, standardNormal, uniform } from "../src/random/distributions.js";
 import { bits32, bits64 } from "../src/random/threefry.js";
 import { dispatch1 } from "../src/trace/eager.js";

@@ -1,5 +1,5 @@
 // Real XLA as the oracle for the StableHLO of the reductions in reduction_more.ts and the products in
-// linalg_more.ts / einsum.ts: each unit runs on XLA's CPU client with our plugin's numbers and
+// src/ops/linalg/: each unit runs on XLA's CPU client with our plugin's numbers and
 // compiles ahead of time for TPU with libtpu (test/helpers/units.ts).
 import * as torch from "../src/index.js";
 import { type UnitCase, unitsOnRealXla } from "./helpers/units.js";

@@ -1,18 +1,19 @@
 /**
  * @file torch.nn.functional: `torch.nn.functional.relu(x)`, `F.crossEntropy(logits, target)`.
- * Re-exports only; each op lives in src/ops/api.
+ * Re-exports only; each op lives in src/ops/nn (relu, sigmoid and tanh with the pointwise ops).
  */
-export { relu, sigmoid, tanh } from "../ops/api/pointwise.js";
-export { softmax, logSoftmax, type SoftmaxOptions } from "../ops/api/activation.js";
-export { relu6, hardtanh, leakyRelu, elu, selu, celu, gelu, silu, softplus, mish, softsign, hardsigmoid, hardswish, glu } from "../ops/api/nn_activation.js";
-export { layerNorm, rmsNorm, groupNorm, batchNorm, type LayerNormOptions, type BatchNormOptions } from "../ops/api/nn_norm.js";
-export { linear } from "../ops/api/nn_linear.js";
-export { scaledDotProductAttention, type AttentionOptions } from "../ops/api/nn_attention.js";
-export {
-  crossEntropy, nllLoss, oneHot, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits,
-  type CrossEntropyOptions, type NllLossOptions, type BceOptions,
-} from "../ops/api/nn_loss.js";
-export { cosineSimilarity, pairwiseDistance, normalize } from "../ops/api/nn_distance.js";
-export { dropout, type DropoutOptions } from "../ops/api/nn_dropout.js";
-export * from "../ops/api/nn_window_index.js";
-export { embedding, type EmbeddingOptions } from "../ops/api/nn_embedding.js";
+export { relu } from "../ops/pointwise/extremes.js";
+export { sigmoid, tanh } from "../ops/pointwise/math.js";
+export { softmax, logSoftmax } from "../ops/nn/softmax.js";
+export { relu6, hardtanh, leakyRelu, elu, selu, celu, gelu, silu, softplus, mish, softsign, hardsigmoid, hardswish, glu } from "../ops/nn/activations.js";
+export { layerNorm, rmsNorm, groupNorm, batchNorm } from "../ops/nn/normalization.js";
+export { linear } from "../ops/nn/linear.js";
+export { scaledDotProductAttention } from "../ops/nn/attention.js";
+export { crossEntropy, nllLoss, oneHot, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits } from "../ops/nn/losses.js";
+export { cosineSimilarity, pairwiseDistance, normalize } from "../ops/nn/distance.js";
+export { dropout } from "../ops/nn/dropout.js";
+export { embedding } from "../ops/nn/embedding.js";
+export { conv1d, conv2d, conv3d, convTranspose1d, convTranspose2d, unfold } from "../ops/nn/convolution.js";
+export { maxPool1d, maxPool2d, avgPool1d, avgPool2d, adaptiveAvgPool1d, adaptiveAvgPool2d } from "../ops/nn/pooling.js";
+export { pad } from "../ops/nn/padding.js";
+export { interpolate } from "../ops/nn/resampling.js";

@@ -2,8 +2,8 @@
  * @file Running an API op's unit: tensor arguments become the executable's inputs, scalar arguments
  * are static (part of the signature); promotion and lifting of mixed tensor/scalar operands.
  */
-import { type DType, resultType } from "../dtype.js";
-import { ArgumentError, DisposedError } from "../runtime/errors.js";
+import { type DType, dtypes, resultType } from "../dtype.js";
+import { ArgumentError, DisposedError, DTypeError } from "../runtime/errors.js";
 import { Tensor } from "../tensor.js";
 import { fmtShape } from "./dims.js";
 import type { ScalarArg, TensorOrScalar } from "./types.js";
@@ -22,6 +22,12 @@ export function checkTensor(op: string, t: unknown, what = "input"): Tensor {
   if (!(t instanceof Tensor)) throw new ArgumentError(`${op}: ${what} must be a Tensor, got ${describe(t)}`);
   if (t.isDisposed) throw new DisposedError(`${op}: ${what} has been disposed (${t.dtype}${fmtShape(t.shape)} on ${t.device})`);
   return t;
+}
+
+/** DTypeError unless `index` (of gather, scatter, embedding, …) has an integer dtype. */
+export function checkIndexDType(op: string, index: Tensor, what = "index"): void {
+  const kind = dtypes[index.dtype].kind;
+  if (kind !== "int" && kind !== "uint") throw new DTypeError(`${op}: ${what} must be an integer tensor (int64), got ${index.dtype}`);
 }
 
 /** Options must be an object: `x.sum(-1)` would otherwise reduce everything (PyTorch's positional dim). */

@@ -17,7 +17,7 @@ export interface Discovery {
 
 export function findCpuPlugin(host: Host, packageDir?: string): Discovery {
   const found = findInBuildDirs(host, cpuPluginFileName, packageDir);
-  const via = host.env.TORCH_PJRT_BUILD_DIR ? "TORCH_PJRT_BUILD_DIR" : "build";
+  const via = host.env.TORCH_PJRT_BUILD_DIR ? "TORCH_PJRT_BUILD_DIR" : found.prebuilt ? "prebuild" : "build";
   return { path: found.path, via, searched: found.searched };
 }
 

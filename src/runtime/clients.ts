@@ -6,7 +6,7 @@ import { type Device, type DeviceLike, formatDevice, parseDevice } from "../devi
 import { realHost } from "../plugins/host.js";
 import { type Discovery, libtpuFileName } from "../plugins/discovery.js";
 import { discoverPlugin, markPluginInUse, type PluginEntry, pluginEntry, pluginNames } from "../plugins/registry.js";
-import { scanTpuChips, type TpuChips } from "../plugins/tpuChips.js";
+import { scanTpuChips, type TpuChips } from "../plugins/tpu_chips.js";
 import { addon } from "./addon.js";
 import { callNative, DeviceError, PluginError } from "./errors.js";
 import type { NativeBuffers, NativeClient, NativeDeviceInfo, NativePlugin } from "./native.js";

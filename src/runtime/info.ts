@@ -5,7 +5,7 @@ import { z } from "zod";
 import { realHost } from "../plugins/host.js";
 import { discoverPlugin, type PluginSource, pluginNames } from "../plugins/registry.js";
 import type { PluginKind } from "../plugins/options.js";
-import { scanTpuChips } from "../plugins/tpuChips.js";
+import { scanTpuChips } from "../plugins/tpu_chips.js";
 import { parseOptions } from "../validate.js";
 import { type ClientEntry, getClient, knownEntry, loadPlugin, notFound } from "./clients.js";
 import { DeviceError, noTpuMessage, PluginError } from "./errors.js";

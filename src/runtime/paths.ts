@@ -33,23 +33,33 @@ export function packageRoot(): string {
   }
 }
 
+/** The folder of binaries shipped in the npm package for this platform (scripts/prepack.cjs fills it). */
+export function prebuildDir(packageDir: string = packageRoot()): string {
+  return join(packageDir, "prebuilds", `${process.platform}-${process.arch}`);
+}
+
 /**
- * Folders that may hold the addon and the bundled CPU plugin, in order. Env TORCH_PJRT_BUILD_DIR
- * (a cmake-js --out folder, or its Release/ folder) replaces the defaults.
+ * Folders that may hold the addon and the bundled CPU plugin, in order: a local build (a developer's,
+ * or the install script's source build when the prebuilt binaries did not fit), then the prebuilt
+ * binaries. Env TORCH_PJRT_BUILD_DIR (a cmake-js --out folder, or its Release/ folder) replaces both.
  */
 export function buildDirs(host: Host, packageDir: string = packageRoot()): string[] {
   const override = host.env.TORCH_PJRT_BUILD_DIR;
   if (override) return [join(resolve(override), "Release"), resolve(override)];
-  return [join(packageDir, "build", "Release"), join(packageDir, "prebuilds", `${process.platform}-${process.arch}`)];
+  return [join(packageDir, "build", "Release"), prebuildDir(packageDir)];
 }
 
-/** The first `dir/fileName` that exists, and every path tried. */
-export function findInBuildDirs(host: Host, fileName: string, packageDir?: string): { path?: string; searched: string[] } {
+/** The first `dir/fileName` that exists, whether it is a prebuilt one, and every path tried. */
+export function findInBuildDirs(
+  host: Host,
+  fileName: string,
+  packageDir: string = packageRoot(),
+): { path?: string; prebuilt?: boolean; searched: string[] } {
   const searched: string[] = [];
   for (const dir of buildDirs(host, packageDir)) {
     const path = join(dir, fileName);
     searched.push(path);
-    if (host.isFile(path)) return { path, searched };
+    if (host.isFile(path)) return { path, prebuilt: !host.env.TORCH_PJRT_BUILD_DIR && dir === prebuildDir(packageDir), searched };
   }
   return { searched };
 }

@@ -15,7 +15,7 @@ function given(sig: Signature, args: readonly unknown[]): Map<string, unknown> {
   for (let i = 0; i < n; i++) {
     const p = sig.positional[i]!;
     if (p.variadic) {
-      out.set(p.name, n - i === 1 && Array.isArray(args[i]) ? args[i] : args.slice(i, n));
+      out.set(p.name, n - i === 1 && p.takesOneList && Array.isArray(args[i]) ? args[i] : args.slice(i, n));
       break;
     }
     out.set(p.name, args[i]);

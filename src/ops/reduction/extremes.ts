@@ -7,7 +7,7 @@ import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { normDim, normDims } from "../dims.js";
 import * as e from "../emit.js";
-import { maximum, minimum } from "../api/pointwise.js";
+import { maximum, minimum } from "../pointwise/extremes.js";
 import { op } from "../signature/op.js";
 import type { ValuesIndices } from "../types.js";
 import { run, runMany } from "../unit.js";

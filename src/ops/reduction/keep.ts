@@ -1,17 +1,30 @@
 /**
- * @file What reductions share: the `keepdim` reshape and the check that a reduction without an
- * identity (max, argmax, …) has elements to reduce.
+ * @file What reductions share: the `keepdim` reshape, the check that a reduction without an
+ * identity (max, argmax, …) has elements to reduce, the static key of `dim`/`keepdim`, the dtype
+ * float16/bfloat16 reductions accumulate in, and `x != 0`.
  */
+import type { DType } from "../../dtype.js";
 import { ShapeError } from "../../runtime/errors.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { fmtShape } from "../dims.js";
 import * as e from "../emit.js";
 
+/** The shape of `x` with `dims` kept as size 1. */
+export const keptShape = (x: Tracer, dims: readonly number[]): number[] => x.shape.map((d, i) => (dims.includes(i) ? 1 : d));
+
 /** `r` (x reduced over `dims`) with the reduced dims put back as size 1 when `keepdim`. */
 export function keep(r: Tracer, x: Tracer, dims: readonly number[], keepdim: boolean): Tracer {
-  if (!keepdim) return r;
-  return e.reshape(r, x.shape.map((d, i) => (dims.includes(i) ? 1 : d)));
+  return keepdim ? e.reshape(r, keptShape(x, dims)) : r;
 }
+
+/** The dtype a float reduction runs in: float32 for the 16-bit floats (as PyTorch accumulates them), the dtype itself otherwise. */
+export const opmath = (dtype: DType): DType => (dtype === "float16" || dtype === "bfloat16" ? "float32" : dtype);
+
+/** x != 0 (x itself for bool); NaN counts as nonzero. */
+export const isNonzero = (x: Tracer): Tracer => (x.dtype === "bool" ? x : e.compare(x, e.full(0, x.dtype, x.shape), "NE"));
+
+/** The number of elements reduced over `dims`. */
+export const countOver = (x: Tracer, dims: readonly number[]): number => dims.reduce((n, d) => n * x.shape[d]!, 1);
 
 /** ShapeError when a reduction without an identity would reduce an empty dim. */
 export function nonEmpty(op: string, x: Tracer, dims: readonly number[]): void {

@@ -1,7 +1,7 @@
 /**
- * @file sum, prod and mean over `dim` (a number or a list, negative allowed; none = all).
+ * @file sum, prod, mean and logsumexp over `dim` (a number or a list, negative allowed; none = all).
  */
-import { type DType, defaultIntDType, isFloating } from "../../dtype.js";
+import { type DType, defaultFloatDType, defaultIntDType, isFloating } from "../../dtype.js";
 import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
@@ -9,7 +9,7 @@ import { normDims } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-import { dimKey, keep } from "./keep.js";
+import { dimKey, keep, keptShape, opmath } from "./keep.js";
 
 interface Reduce {
   input: Tensor;
@@ -56,4 +56,25 @@ export const mean = op(
     };
     return reduction("mean", "sum", a, dtypeOf, (r, n) => e.div(r, e.full(n, r.dtype, r.shape)));
   },
+);
+
+export const logsumexp = op(
+  "logsumexp(input: Tensor, dim: int | int[], keepdim: bool = false) -> Tensor",
+  {
+    doc: "log(sum(exp(x))) over `dim`, computed stably (the maximum is taken out first); integer inputs give float32, float16/bfloat16 accumulate in float32.",
+    method: true,
+  },
+  ({ input, dim, keepdim }) =>
+    run("logsumexp", [input], dimKey(dim, keepdim), ([x]) => {
+      const t0 = x as Tracer;
+      const dtype = isFloating(t0.dtype) ? t0.dtype : defaultFloatDType;
+      const dims = normDims("logsumexp", dim, t0.ndim);
+      const t = e.convert(t0, opmath(dtype));
+      const m = e.reduce("max", t, dims);
+      // ±inf (or an empty or all −inf row) cannot be taken out; 0 is taken out instead, as PyTorch does.
+      const shift = e.select(e.isFinite(m), m, e.full(0, t.dtype, m.shape));
+      const z = e.sub(t, e.broadcastTo(e.reshape(shift, keptShape(t, dims)), t.shape));
+      const r = e.add(e.log(e.reduce("sum", e.exp(z), dims)), shift);
+      return e.convert(keep(r, t, dims, keepdim), dtype);
+    }),
 );

@@ -50,6 +50,9 @@ export const atoms = {
   device: { ts: "DeviceLike", describe: "device", accept: (v: unknown) => (typeof v === "string" || isDeviceObject(v) ? v : rejected) },
   Generator: { ts: "Generator", describe: "torch.Generator", accept: (v: unknown) => (v instanceof Generator ? v : rejected) },
   None: { ts: "null", describe: "null", accept: (v: unknown) => (v === null ? v : rejected) },
+  /** The bool `true` or `false` itself: a flag that picks an overload with another result (max_pool2d's return_indices). */
+  true: { ts: "true", describe: "true", accept: (v: unknown) => (v === true ? v : rejected) },
+  false: { ts: "false", describe: "false", accept: (v: unknown) => (v === false ? v : rejected) },
   /** An item of `t.index(...)`: an int, a slice (torch.slice or "1:4"), null (new axis), "..." or an index tensor. */
   IndexItem: {
     ts: "IndexItem",
@@ -58,6 +61,8 @@ export const atoms = {
     accept: (v: unknown) =>
       typeof v === "number" || typeof v === "string" || v === null || v instanceof Slice || isTensor(v) ? v : typeof v === "bigint" ? safeNumber(v) : rejected,
   },
+  /** An element of PyTorch's `Tensor?[]` (index_put's indices): a Tensor, or null (the whole dim). */
+  OptionalTensor: { ts: "Tensor | null", describe: "(Tensor or null)", holdsTensor: true, accept: (v: unknown) => (v === null || isTensor(v) ? v : rejected) },
   /** What torch.tensor takes: numbers, booleans, bigints, nested arrays of them, or a TypedArray. */
   TensorData: {
     ts: "TensorData",

@@ -71,7 +71,11 @@ function accept(p: Param, v: unknown): unknown {
   return out ?? v;
 }
 
-const typeName = (p: Param): string => (p.variadic ? `list of ${p.type.text}` : p.type.text);
+/** "a bool", "an int or int[]", "a list of int". */
+const typeName = (p: Param): string => {
+  const text = p.variadic ? `list of ${p.type.text}` : p.type.text;
+  return `${/^[aeiou]/.test(text) ? "an" : "a"} ${text}`;
+};
 
 /** The named arguments, or why the call does not fit the signature. */
 export function tryBind(sig: Signature, args: readonly unknown[]): Bound | string {
@@ -87,7 +91,7 @@ export function tryBind(sig: Signature, args: readonly unknown[]): Bound | strin
       return `takes ${takes}, got ${n}${sig.params.some((q) => q.keywordOnly) ? " (the parameters after * go in the options object)" : ""}`;
     }
     if (p.variadic) {
-      out[p.name] = n - i === 1 && Array.isArray(args[i]) ? args[i] : args.slice(i, n);
+      out[p.name] = n - i === 1 && p.takesOneList && Array.isArray(args[i]) ? args[i] : args.slice(i, n);
       break;
     }
     out[p.name] = args[i];
@@ -103,14 +107,17 @@ export function tryBind(sig: Signature, args: readonly unknown[]): Bound | strin
   for (const p of sig.params) {
     const v = out[p.name];
     if (v === undefined || (v === null && !p.type.acceptsNull)) {
-      if (!p.optional) return v === null ? `"${p.name}" must be a ${typeName(p)}, got null` : `missing the required argument "${p.name}"`;
+      if (!p.optional) return v === null ? `"${p.name}" must be ${typeName(p)}, got null` : `missing the required argument "${p.name}"`;
       out[p.name] = p.defaultValue;
       continue;
     }
     let x = accept(p, v);
     // One array for a variadic parameter is either the whole list or one item of it (broadcastShapes([2, 3])).
-    if (x === rejected && p.variadic && Array.isArray(v) && v === args[sig.positional.indexOf(p)]) x = accept(p, [v]);
-    if (x === rejected) return `"${p.name}" must be a ${typeName(p)}, got ${describeValue(v)}`;
+    if (x === rejected && p.takesOneList && Array.isArray(v) && v === args[sig.positional.indexOf(p)]) x = accept(p, [v]);
+    if (x === rejected) {
+      const hint = Array.isArray(v) && p.type.holdsTensor && !p.variadic && p.type.accept([]) === rejected ? " (wrap it with torch.tensor)" : "";
+      return `"${p.name}" must be ${typeName(p)}, got ${describeValue(v)}${hint}`;
+    }
     out[p.name] = x;
   }
   return out;
@@ -145,6 +152,9 @@ export function bindCall(sigs: readonly Signature[], args: readonly unknown[], s
     reasons.push(bound);
   }
   if (sigs.length === 1) throw new ArgumentError(`${shownAs}${sigs[0]!.display.slice(sigs[0]!.name.length)}: ${reasons[0]}`);
-  const lines = sigs.map((s, i) => `  ${shownAs}${s.display.slice(s.name.length)}: ${reasons[i]}`);
+  // Overloads that differ only in their types are shown with them.
+  const shown = sigs.map((s) => s.display);
+  const typed = new Set(shown).size < shown.length;
+  const lines = sigs.map((s, i) => `  ${shownAs}${(typed ? s.typedDisplay : s.display).slice(s.name.length)}: ${reasons[i]}`);
   throw new ArgumentError(`${shownAs}: no signature fits the arguments (${args.map(describeValue).join(", ")}); expected one of:\n${lines.join("\n")}`);
 }

@@ -31,6 +31,12 @@ export interface Param {
   readonly defaultText: string | undefined;
   readonly keywordOnly: boolean;
   readonly variadic: boolean;
+  /**
+   * A variadic parameter may also be given one list of its items (`x.reshape([2, 3])`), as
+   * PyTorch allows for int lists and tensor lists; not for index items, where `t.index([0, 1])`
+   * would silently mean `t[0, 1]` instead of PyTorch's `t[[0, 1]]`.
+   */
+  readonly takesOneList: boolean;
 }
 
 export interface Signature {
@@ -45,6 +51,8 @@ export interface Signature {
   readonly returnsTuple: boolean;
   /** How errors and docs show it: `sum(input, dim?, keepdim = false, *, dtype?)`. */
   readonly display: string;
+  /** The same with types: `sum(input: Tensor, dim?: int or int[], …)`. */
+  readonly typedDisplay: string;
   /** The parameters whose values may be (or hold) tensors. */
   readonly tensorParams: readonly Param[];
 }
@@ -134,7 +142,7 @@ function parseParam(text: string, keywordOnly: boolean, sig: string): Param {
   const defaultValue = hasDefault ? parseDefault(defaultText, sig) : undefined;
   if (hasDefault && question) throw new SignatureSyntaxError(`${sig}: "${name}" has both ? and a default`);
   if (hasDefault && !(defaultValue === null ? type.acceptsNull : type.accept(defaultValue) !== rejected)) {
-    throw new SignatureSyntaxError(`${sig}: the default ${defaultText} of "${name}" is not a ${type.text}`);
+    throw new SignatureSyntaxError(`${sig}: the default ${defaultText} of "${name}" does not have the type ${type.text}`);
   }
   return {
     name: name!,
@@ -145,6 +153,7 @@ function parseParam(text: string, keywordOnly: boolean, sig: string): Param {
     defaultText,
     keywordOnly,
     variadic: dots !== undefined,
+    takesOneList: dots !== undefined && typeText!.split("|").every((t) => /^(int|float|Tensor)(\[\])?$/.test(t.trim())),
   };
 }
 
@@ -152,8 +161,8 @@ function displayParam(p: Param): string {
   return `${p.variadic ? "..." : ""}${p.name}${p.hasDefault ? ` = ${p.defaultText}` : p.optional ? "?" : ""}`;
 }
 
-/** `name(a, b?, *, c = 1)`: the compact form errors and docs show. */
-export function displayOf(name: string, params: readonly Param[]): string {
+/** `name(a, b?, *, c = 1)`: the compact form errors and docs show (with `typed`, each parameter's type too). */
+export function displayOf(name: string, params: readonly Param[], typed = false): string {
   const parts: string[] = [];
   let starred = false;
   for (const p of params) {
@@ -161,7 +170,7 @@ export function displayOf(name: string, params: readonly Param[]): string {
       parts.push("*");
       starred = true;
     }
-    parts.push(displayParam(p));
+    parts.push(typed ? `${displayParam(p).replace(/^([.\w]+)(\?)?/, `$1$2: ${p.type.text}`)}` : displayParam(p));
   }
   return `${name}(${parts.join(", ")})`;
 }
@@ -176,6 +185,7 @@ export function makeSignature(name: string, text: string, params: readonly Param
     returns,
     returnsTuple,
     display: displayOf(name, params),
+    typedDisplay: displayOf(name, params, true),
     tensorParams: params.filter((p) => p.type.holdsTensor),
   };
 }

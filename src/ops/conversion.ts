@@ -1,0 +1,93 @@
+/**
+ * @file Tensor basics: `to` (dtype and/or device), `cpu`, `clone`, `detach`, `contiguous`.
+ * A dtype change is one `convert` unit on the tensor's device; a device change copies the bytes
+ * through the host (every PJRT plugin supports that).
+ */
+import { fromHost } from "../creation.js";
+import type { DType } from "../dtype.js";
+import { checkDeviceHolds, type DeviceLike, parseDevice } from "../device.js";
+import { resolveDevice } from "../runtime/clients.js";
+import { dtypes } from "../dtype.js";
+import { hostBytesSync, type Tensor } from "../tensor.js";
+import type { Tracer } from "../trace/tracer.js";
+import * as e from "./emit.js";
+import { op } from "./signature/op.js";
+import { run } from "./unit.js";
+
+/** The options of `to`. */
+export interface ToOptions {
+  dtype?: DType;
+  device?: DeviceLike;
+  /** Accepted as in PyTorch; no effect here (a device change is a synchronous copy through the host). */
+  nonBlocking?: boolean;
+  /** Always return a new tensor, even when nothing changes (PyTorch's copy=True). */
+  copy?: boolean;
+}
+
+/** What `to(...)` takes first: a dtype name, a device, another tensor, or the options. */
+export type ToTarget = DType | DeviceLike | Tensor | ToOptions;
+
+/** A new tensor with the same values (a new buffer). */
+const copyOf = (x: Tensor): Tensor => run("clone", [x], "", ([v]) => v as Tracer);
+
+/** A copy of `x` on another device, through the host. */
+function moveTo(x: Tensor, device: string): Tensor {
+  const bytes = hostBytesSync(x);
+  const storage = new dtypes[x.dtype].storage(bytes, 0, bytes.byteLength / dtypes[x.dtype].itemSize);
+  return fromHost(storage, x.dtype, x.shape, device);
+}
+
+function convert(x: Tensor, want: DType | undefined, to: DeviceLike | undefined, copy: boolean): Tensor {
+  const dtype = want ?? x.dtype;
+  if (to !== undefined) checkDeviceHolds("to", dtype, to);
+  const device = to === undefined ? x.device : resolveDevice(parseDevice(to)).name;
+  if (dtype === x.dtype && device === x.device) return copy ? copyOf(x) : x;
+  const converted = dtype === x.dtype ? x : run("to", [x], dtype, ([v]) => e.convert(v as Tracer, dtype));
+  if (device === x.device) return converted;
+  try {
+    return moveTo(converted, device);
+  } finally {
+    if (converted !== x) converted.dispose();
+  }
+}
+
+export const to = op(
+  [
+    "to(input: Tensor, dtype: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor",
+    "to(input: Tensor, device?: device, dtype?: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor",
+    "to(input: Tensor, other: Tensor, nonBlocking: bool = false, copy: bool = false) -> Tensor",
+  ],
+  {
+    doc: "The tensor with the given dtype and/or device (`x.to(\"int32\")`, `x.to(\"tpu\")`, `x.to(\"tpu\", \"bfloat16\")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned).",
+    method: true,
+  },
+  [
+    ({ input, dtype, copy }) => convert(input, dtype, undefined, copy),
+    ({ input, device, dtype, copy }) => convert(input, dtype, device, copy),
+    ({ input, other, copy }) => convert(input, other.dtype, other.device, copy),
+  ],
+);
+
+export const cpu = op(
+  "cpu(input: Tensor) -> Tensor",
+  { doc: "The tensor on the CPU (`to(\"cpu\")`): itself when it is there already.", method: true },
+  ({ input }) => convert(input, undefined, "cpu", false),
+);
+
+export const clone = op(
+  "clone(input: Tensor) -> Tensor",
+  { doc: "A new tensor with the same values (a new buffer).", method: true },
+  ({ input }) => copyOf(input),
+);
+
+export const detach = op(
+  "detach(input: Tensor) -> Tensor",
+  { doc: "A new tensor with the same values, outside autograd. PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see \"views are copies\" in the README).", method: true },
+  ({ input }) => copyOf(input),
+);
+
+export const contiguous = op(
+  "contiguous(input: Tensor) -> Tensor",
+  { doc: "Every tensor here is dense and row-major; like clone, it returns a new tensor.", method: true },
+  ({ input }) => copyOf(input),
+);

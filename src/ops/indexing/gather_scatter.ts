@@ -1,0 +1,185 @@
+/**
+ * @file Indexing along one dim with gather and scatter: indexSelect, gather, scatter, scatterAdd,
+ * scatterReduce, takeAlongDim.
+ *
+ * Differences from PyTorch: an out-of-range index is not an error (the device cannot raise one):
+ * gather-style ops clamp it into range and scatter-style ops skip it. Index tensors may be any
+ * integer dtype.
+ */
+import { dtypes, isFloating } from "../../dtype.js";
+import { DTypeError, ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
+import { broadcastShapes, fmtShape, normDim } from "../dims.js";
+import * as e from "../emit.js";
+import type { ScatterKind } from "../prims.js";
+import { op } from "../signature/op.js";
+import type { ScalarArg } from "../types.js";
+import { checkIndexDType, isScalar, run } from "../unit.js";
+
+/** A 0-d tracer as 1-d so gather/scatter see a dimension. */
+const atLeast1d = (t: Tracer): Tracer => (t.ndim === 0 ? e.reshape(t, [1]) : t);
+
+/** The checks torch.gather / torch.scatter make on index (and src) shapes against the input. */
+function checkAlong(name: string, x: Tensor, dim: number, index: Tensor, src?: Tensor): number {
+  if (index.ndim !== x.ndim && !(x.ndim <= 1 && index.ndim <= 1)) {
+    throw new ShapeError(`${name}: index ${fmtShape(index.shape)} must have as many dimensions as the input ${fmtShape(x.shape)}`);
+  }
+  const d = normDim(name, dim, x.ndim);
+  for (let i = 0; i < index.ndim; i++) {
+    if (i !== d && index.shape[i]! > (x.shape[i] ?? 1)) {
+      throw new ShapeError(`${name}: index ${fmtShape(index.shape)} is larger than the input ${fmtShape(x.shape)} in dimension ${i}`);
+    }
+    if (src && index.shape[i]! > (src.shape[i] ?? 1)) {
+      throw new ShapeError(`${name}: index ${fmtShape(index.shape)} is larger than src ${fmtShape(src.shape)} in dimension ${i}`);
+    }
+  }
+  if (src && src.ndim !== index.ndim && !(src.ndim <= 1 && index.ndim <= 1)) {
+    throw new ShapeError(`${name}: src ${fmtShape(src.shape)} must have as many dimensions as index ${fmtShape(index.shape)}`);
+  }
+  return d;
+}
+
+export const indexSelect = op(
+  "indexSelect(input: Tensor, dim: int, index: Tensor) -> Tensor",
+  { doc: "The slices of `input` at the 0-d or 1-d integer `index` along `dim` (out-of-range indices clamp instead of raising).", method: true },
+  ({ input, dim, index }) => {
+    checkIndexDType("indexSelect", index);
+    if (index.ndim > 1) throw new ShapeError(`indexSelect: index must be 0-d or 1-d, got ${fmtShape(index.shape)}`);
+    if (input.ndim === 0 && index.numel() !== 1) throw new ShapeError(`indexSelect: an index into a 0-d tensor must hold one value, got ${index.numel()}`);
+    const d = normDim("indexSelect", dim, input.ndim);
+    if (input.ndim > 0 && input.shape[d] === 0 && index.numel() > 0) throw new ShapeError(`indexSelect: cannot select from an empty dimension ${d} of ${fmtShape(input.shape)}`);
+    return run("indexSelect", [input, index], `${d}`, ([x, i]) => {
+      const t = x as Tracer;
+      const out = e.indexSelect(atLeast1d(t), atLeast1d(i as Tracer), d);
+      return t.ndim === 0 ? e.reshape(out, []) : out;
+    });
+  },
+);
+
+export const gather = op(
+  "gather(input: Tensor, dim: int, index: Tensor) -> Tensor",
+  { doc: "out[i][j] = input[index[i][j]][j] for dim 0, and so on; `index` has the input's rank (out-of-range indices clamp instead of raising).", method: true },
+  ({ input, dim, index }) => {
+    checkIndexDType("gather", index);
+    const d = checkAlong("gather", input, dim, index);
+    if (input.ndim > 0 && input.shape[d] === 0 && index.numel() > 0) throw new ShapeError(`gather: cannot gather from an empty dimension ${d} of ${fmtShape(input.shape)}`);
+    return run("gather", [input, index], `${d}`, ([x, i]) => {
+      const t = x as Tracer;
+      const idx = i as Tracer;
+      const out = e.gatherAlong(atLeast1d(t), atLeast1d(idx), d);
+      return idx.ndim === 0 ? e.reshape(out, []) : out;
+    });
+  },
+);
+
+/** Runs one scatter along `dim` of `src` (a tensor, or a scalar filling index's shape). */
+function scatterUnit(name: string, input: Tensor, dim: number, index: Tensor, src: Tensor | ScalarArg, mode: ScatterKind): Tensor {
+  checkIndexDType(name, index);
+  if (!isScalar(src) && src.dtype !== input.dtype) throw new DTypeError(`${name}: src dtype ${src.dtype} must equal the input dtype ${input.dtype} (convert src first)`);
+  const d = checkAlong(name, input, dim, index, isScalar(src) ? undefined : src);
+  if (dtypes[input.dtype].kind === "bool" && (mode === "add" || mode === "mul")) {
+    throw new DTypeError(`${name}: reduction '${mode}' is not supported for bool tensors`);
+  }
+  return run(name, [input, index, src], `${d}|${mode}`, ([x, i, s]) => {
+    const t = x as Tracer;
+    const idx = atLeast1d(i as Tracer);
+    const updates = isScalar(s) ? e.full(s, t.dtype, idx.shape) : atLeast1d(s!);
+    const out = e.scatterAlong(atLeast1d(t), d, idx, updates, mode);
+    return t.ndim === 0 ? e.reshape(out, []) : out;
+  });
+}
+
+const scatterMode = (reduce: "add" | "multiply" | undefined): ScatterKind => (reduce === "add" ? "add" : reduce === "multiply" ? "mul" : "replace");
+
+export const scatter = op(
+  [
+    'scatter(input: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce?: "add" | "multiply") -> Tensor',
+    'scatter(input: Tensor, dim: int, index: Tensor, value: Scalar, *, reduce?: "add" | "multiply") -> Tensor',
+  ],
+  {
+    doc: "`input` with `src` (a tensor, or the scalar `value`) written at `index` along `dim`, or combined with what is there by `reduce`; a new tensor (out-of-range indices are skipped).",
+    method: true,
+  },
+  [
+    ({ input, dim, index, src, reduce }) => scatterUnit("scatter", input, dim, index, src, scatterMode(reduce)),
+    ({ input, dim, index, value, reduce }) => scatterUnit("scatter", input, dim, index, value, scatterMode(reduce)),
+  ],
+);
+
+export const scatterAdd = op(
+  "scatterAdd(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor",
+  { doc: "`input` with `src` added in at `index` along `dim`; a new tensor (out-of-range indices are skipped).", method: true },
+  ({ input, dim, index, src }) => scatterUnit("scatterAdd", input, dim, index, src, "add"),
+);
+
+/** floor(a / b) for integers with b > 0 (StableHLO's divide truncates). */
+function floorDivPositive(a: Tracer, b: Tracer): Tracer {
+  const q = e.div(a, b);
+  const inexactNegative = e.and(e.compare(a, e.full(0, a.dtype, a.shape), "LT"), e.compare(e.mul(q, b), a, "NE"));
+  return e.select(inexactNegative, e.sub(q, e.full(1, a.dtype, a.shape)), q);
+}
+
+type ScatterReduction = "sum" | "prod" | "mean" | "amax" | "amin";
+const scatterKinds: Record<ScatterReduction, ScatterKind> = { sum: "add", prod: "mul", mean: "add", amax: "max", amin: "min" };
+
+export const scatterReduce = op(
+  'scatterReduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: "sum" | "prod" | "mean" | "amax" | "amin", *, includeSelf: bool = true) -> Tensor',
+  {
+    doc: "`src` reduced into `input` at `index` along `dim`; without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down, as in PyTorch.",
+    method: true,
+  },
+  ({ input, dim, index, src, reduce, includeSelf }) => {
+    checkIndexDType("scatterReduce", index);
+    if (src.dtype !== input.dtype) throw new DTypeError(`scatterReduce: src dtype ${src.dtype} must equal the input dtype ${input.dtype}`);
+    if (input.dtype === "bool") throw new DTypeError("scatterReduce: bool tensors are not supported");
+    const d = checkAlong("scatterReduce", input, dim, index, src);
+    return run("scatterReduce", [input, index, src], `${d}|${reduce}|${includeSelf}`, ([x, i, s]) => {
+      const t = atLeast1d(x as Tracer);
+      const idx = atLeast1d(i as Tracer);
+      const updates = atLeast1d(s as Tracer);
+      const kind = scatterKinds[reduce];
+      const { dtype, shape } = t;
+      let base = t;
+      if (!includeSelf) {
+        const touched = e.scatterAlong(e.full(false, "bool", shape), d, idx, e.full(true, "bool", idx.shape), "replace");
+        const identity = reduce === "amax" ? e.reduceInit("max", dtype) : reduce === "amin" ? e.reduceInit("min", dtype) : reduce === "prod" ? 1 : 0;
+        base = e.select(touched, e.full(identity, dtype, shape), t);
+      }
+      let out = e.scatterAlong(base, d, idx, updates, kind);
+      if (reduce === "mean") {
+        const count = e.scatterAlong(e.full(includeSelf ? 1 : 0, dtype, shape), d, idx, e.full(1, dtype, idx.shape), "add");
+        const safe = e.max(count, e.full(1, dtype, shape)); // untouched without includeSelf: out is the input
+        out = isFloating(dtype) ? e.div(out, safe) : floorDivPositive(out, safe);
+      }
+      return (x as Tracer).ndim === 0 ? e.reshape(out, []) : out;
+    });
+  },
+);
+
+export const takeAlongDim = op(
+  "takeAlongDim(input: Tensor, indices: Tensor, dim?: int) -> Tensor",
+  { doc: "gather along `dim` after broadcasting the other dims of `input` and `indices`; without `dim`, from the flattened input.", method: true },
+  ({ input, indices, dim }) => {
+    checkIndexDType("takeAlongDim", indices, "indices");
+    if (dim === undefined) {
+      return run("takeAlongDim", [input, indices], "flat", ([x, i]) => {
+        const flat = e.reshape(x as Tracer, [input.numel()]);
+        return e.gatherAlong(flat, e.reshape(i as Tracer, [indices.numel()]), 0);
+      });
+    }
+    if (input.ndim !== indices.ndim) {
+      throw new ShapeError(`takeAlongDim: input ${fmtShape(input.shape)} and indices ${fmtShape(indices.shape)} must have the same number of dimensions`);
+    }
+    const d = normDim("takeAlongDim", dim, input.ndim);
+    const shape = broadcastShapes("takeAlongDim", input.shape.map((s, k) => (k === d ? 1 : s)), indices.shape.map((s, k) => (k === d ? 1 : s)));
+    return run("takeAlongDim", [input, indices], `${d}`, ([x, i]) => {
+      const t = atLeast1d(x as Tracer);
+      const idx = atLeast1d(i as Tracer);
+      const xs = e.broadcastInDim(t, shape.map((s, k) => (k === d ? t.shape[k]! : s)), t.shape.map((_, k) => k));
+      const is = e.broadcastInDim(idx, shape.map((s, k) => (k === d ? idx.shape[k]! : s)), idx.shape.map((_, k) => k));
+      const out = e.gatherAlong(xs, is, d);
+      return (i as Tracer).ndim === 0 ? e.reshape(out, []) : out;
+    });
+  },
+);

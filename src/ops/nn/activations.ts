@@ -1,0 +1,159 @@
+/**
+ * @file Activation functions of torch.nn.functional (relu6, leakyRelu, elu, selu, celu, gelu, silu,
+ * mish, softplus, softsign, hardtanh, hardsigmoid, hardswish, glu). Float ones compute float16 and
+ * bfloat16 in float32 and round once, as PyTorch's CPU kernels do. PyTorch's `inplace` is not
+ * supported (an error, as every unknown option is).
+ */
+import { defaultFloatDType, isFloating } from "../../dtype.js";
+import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import * as e from "../emit.js";
+import { normDim } from "../dims.js";
+import { op } from "../signature/op.js";
+import { run } from "../unit.js";
+import { c, expm1, log1p, sliceDim, type T } from "./emitters.js";
+import { opmath, requireFloat } from "./opmath.js";
+
+const relu0 = (x: T): T => e.max(x, c(x, 0));
+/** x > 0 ? x : neg(x), with NaN kept (it fails the comparison and neg(NaN) is NaN). */
+const positiveOr = (x: T, neg: (x: T) => T): T => e.select(e.compare(x, c(x, 0), "GT"), x, neg(x));
+
+/** One float tensor in, one of the same dtype out, computed in opmath. */
+function floatUnit(op: string, a: Tensor, statics: string, fn: (x: T) => T): Tensor {
+  requireFloat(op, a);
+  return run(op, [a], statics, ([x]) => {
+    const t = x as T;
+    return e.convert(fn(e.convert(t, opmath(t.dtype))), t.dtype);
+  });
+}
+
+/** Clamps to [lo, hi]; NaN stays NaN. Integer tensors stay integers. */
+function clampUnit(op: string, a: Tensor, lo: number, hi: number): Tensor {
+  if (a.dtype === "bool") throw new DTypeError(`${op}: not implemented for bool tensors`);
+  if (lo > hi) throw new ArgumentError(`${op}: minVal (${lo}) must not be greater than maxVal (${hi})`);
+  return run(op, [a], `${lo}|${hi}`, ([x]) => {
+    const t = x as T;
+    const l = isFloating(t.dtype) ? lo : Math.ceil(lo);
+    const h = isFloating(t.dtype) ? hi : Math.floor(hi);
+    return e.min(e.max(t, c(t, l)), c(t, h));
+  });
+}
+
+export const relu6 = op(
+  "relu6(input: Tensor) -> Tensor",
+  { doc: "min(max(x, 0), 6); integer tensors stay integers." },
+  ({ input }) => clampUnit("relu6", input, 0, 6),
+);
+
+export const hardtanh = op(
+  "hardtanh(input: Tensor, minVal: float = -1, maxVal: float = 1) -> Tensor",
+  { doc: "x clamped to [minVal, maxVal] (NaN stays NaN); integer tensors stay integers." },
+  ({ input, minVal, maxVal }) => clampUnit("hardtanh", input, minVal, maxVal),
+);
+
+export const leakyRelu = op(
+  "leakyRelu(input: Tensor, negativeSlope: float = 0.01) -> Tensor",
+  { doc: "x where x > 0, else negativeSlope · x (float tensors)." },
+  ({ input, negativeSlope }) => floatUnit("leakyRelu", input, String(negativeSlope), (x) => positiveOr(x, (v) => e.mul(v, c(v, negativeSlope)))),
+);
+
+export const elu = op(
+  "elu(input: Tensor, alpha: float = 1) -> Tensor",
+  { doc: "x where x > 0, else alpha · (exp(x) − 1) (float tensors)." },
+  ({ input, alpha }) => floatUnit("elu", input, String(alpha), (x) => positiveOr(x, (v) => e.mul(c(v, alpha), expm1(v)))),
+);
+
+const SELU_ALPHA = 1.6732632423543772848170429916717;
+const SELU_SCALE = 1.0507009873554804934193349852946;
+
+export const selu = op(
+  "selu(input: Tensor) -> Tensor",
+  { doc: "scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors)." },
+  ({ input }) => floatUnit("selu", input, "", (x) => e.mul(c(x, SELU_SCALE), positiveOr(x, (v) => e.mul(c(v, SELU_ALPHA), expm1(v))))),
+);
+
+export const celu = op(
+  "celu(input: Tensor, alpha: float = 1) -> Tensor",
+  { doc: "x where x > 0, else alpha · (exp(x / alpha) − 1) (float tensors; alpha must not be 0)." },
+  ({ input, alpha }) => {
+    if (alpha === 0) throw new ArgumentError("celu: alpha must not be 0 (ZeroDivisionError in PyTorch)");
+    return floatUnit("celu", input, String(alpha), (x) => positiveOr(x, (v) => e.mul(c(v, alpha), expm1(e.div(v, c(v, alpha))))));
+  },
+);
+
+export const gelu = op(
+  'gelu(input: Tensor, *, approximate: "none" | "tanh" = "none") -> Tensor',
+  { doc: 'x · Φ(x) with Φ the standard normal CDF (through erf), or its tanh approximation with approximate: "tanh" (float tensors).' },
+  ({ input, approximate }) =>
+    floatUnit("gelu", input, approximate, (x) => {
+      const half = e.mul(c(x, 0.5), x);
+      if (approximate === "none") return e.mul(half, e.add(c(x, 1), e.erf(e.mul(x, c(x, Math.SQRT1_2)))));
+      const inner = e.mul(c(x, Math.sqrt(2 / Math.PI)), e.add(x, e.mul(c(x, 0.044715), e.mul(x, e.mul(x, x)))));
+      return e.mul(half, e.add(c(x, 1), e.tanh(inner)));
+    }),
+);
+
+export const silu = op(
+  "silu(input: Tensor) -> Tensor",
+  { doc: "x · sigmoid(x) (float tensors)." },
+  ({ input }) => floatUnit("silu", input, "", (x) => e.mul(x, e.logistic(x))),
+);
+
+/** log(1 + exp(beta x)) / beta, and x itself where beta x > threshold. */
+const softplusT = (x: T, beta: number, threshold: number): T => {
+  const bx = e.mul(x, c(x, beta));
+  const soft = e.div(log1p(e.exp(bx)), c(x, beta));
+  return e.select(e.compare(bx, c(x, threshold), "GT"), x, soft);
+};
+
+export const softplus = op(
+  "softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor",
+  { doc: "log(1 + exp(beta · x)) / beta, and x itself where beta · x > threshold (float tensors)." },
+  ({ input, beta, threshold }) => floatUnit("softplus", input, `${beta}|${threshold}`, (x) => softplusT(x, beta, threshold)),
+);
+
+export const mish = op(
+  "mish(input: Tensor) -> Tensor",
+  { doc: "x · tanh(softplus(x)) (float tensors)." },
+  ({ input }) => floatUnit("mish", input, "", (x) => e.mul(x, e.tanh(softplusT(x, 1, 20)))),
+);
+
+export const softsign = op(
+  "softsign(input: Tensor) -> Tensor",
+  { doc: "x / (1 + |x|); integer and bool inputs give float32, as PyTorch's true division does." },
+  ({ input }) =>
+    run("softsign", [input], "", ([x]) => {
+      const t = x as T;
+      const out = isFloating(t.dtype) ? t.dtype : defaultFloatDType;
+      const f = e.convert(t, opmath(out));
+      return e.convert(e.div(f, e.add(c(f, 1), e.abs(f))), out);
+    }),
+);
+
+/** relu6(x + 3) / 6. */
+const hardsigmoidT = (x: T): T => e.div(e.min(relu0(e.add(x, c(x, 3))), c(x, 6)), c(x, 6));
+
+export const hardsigmoid = op(
+  "hardsigmoid(input: Tensor) -> Tensor",
+  { doc: "relu6(x + 3) / 6 (float tensors)." },
+  ({ input }) => floatUnit("hardsigmoid", input, "", hardsigmoidT),
+);
+
+export const hardswish = op(
+  "hardswish(input: Tensor) -> Tensor",
+  { doc: "x · relu6(x + 3) / 6 (float tensors)." },
+  ({ input }) => floatUnit("hardswish", input, "", (x) => e.mul(x, hardsigmoidT(x))),
+);
+
+export const glu = op(
+  "glu(input: Tensor, dim: int = -1) -> Tensor",
+  { doc: "The first half of `input` along `dim` times the sigmoid of the second half (float tensors; that dim's size must be even)." },
+  ({ input, dim: d }) => {
+    requireFloat("glu", input);
+    if (input.ndim === 0) throw new ShapeError("glu: does not support 0-d (scalar) tensors");
+    const dim = normDim("glu", d, input.ndim);
+    const n = input.shape[dim]!;
+    if (n % 2 !== 0) throw new ShapeError(`glu: halving dimension must be even, but dimension ${dim} is size ${n} (shape [${input.shape.join(", ")}])`);
+    return floatUnit("glu", input, String(dim), (x) => e.mul(sliceDim(x, dim, 0, n / 2), e.logistic(sliceDim(x, dim, n / 2, n))));
+  },
+);

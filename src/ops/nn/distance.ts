@@ -1,0 +1,91 @@
+/**
+ * @file Distances and norms along a dim: cosineSimilarity, pairwiseDistance, normalize, and the
+ * vector p-norm they (and embedding's maxNorm) use. Half inputs compute in float32.
+ */
+import { ArgumentError } from "../../runtime/errors.js";
+import * as e from "../emit.js";
+import { broadcastShapes, normDim } from "../dims.js";
+import { op } from "../signature/op.js";
+import { promote, run } from "../unit.js";
+import { c, type T } from "./emitters.js";
+import { opmath, requireFloat } from "./opmath.js";
+
+/** x summed over `dims` with those dims kept as size 1. */
+const sumKeep = (x: T, dims: readonly number[]): T => e.reshape(e.reduce("sum", x, dims), x.shape.map((d, i) => (dims.includes(i) ? 1 : d)));
+
+/** The p-norm of x over `dim` (kept as size 1), as torch.norm: p = ±Infinity, 0 (count of nonzeros) or any other number. */
+export function vectorNorm(x: T, p: number, dim: number): T {
+  const ax = e.abs(x);
+  const kept = x.shape.map((d, i) => (i === dim ? 1 : d));
+  if (p === Infinity || p === -Infinity) return e.reshape(e.reduce(p > 0 ? "max" : "min", ax, [dim]), kept);
+  if (p === 0) return sumKeep(e.convert(e.compare(x, c(x, 0), "NE"), x.dtype), [dim]);
+  if (p === 1) return sumKeep(ax, [dim]);
+  if (p === 2) return e.sqrt(sumKeep(e.mul(x, x), [dim]));
+  const s = sumKeep(e.pow(ax, c(ax, p)), [dim]);
+  return e.pow(s, c(s, 1 / p));
+}
+
+const checkP = (op: string, p: number): void => {
+  if (Number.isNaN(p)) throw new ArgumentError(`${op}: p must be a number, got ${String(p)}`);
+};
+
+export const cosineSimilarity = op(
+  "cosineSimilarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor",
+  { doc: "Σ (x1 / max(‖x1‖, eps)) · (x2 / max(‖x2‖, eps)) along `dim`, the inputs broadcast together (float tensors)." },
+  ({ x1, x2, dim: d, eps }) => {
+    const op = "cosineSimilarity";
+    requireFloat(op, x1, "x1");
+    requireFloat(op, x2, "x2");
+    const shape = broadcastShapes(op, x1.shape, x2.shape);
+    const dim = normDim(op, d, shape.length);
+    return run(op, [x1, x2], `${dim}|${eps}`, ([a, b]) => {
+      const out = promote(a!, b!);
+      const dtype = opmath(out);
+      const lift = (v: T) => e.broadcastTo(e.convert(v, dtype), shape);
+      const unit = (v: T) => {
+        const n = vectorNorm(v, 2, dim);
+        return e.div(v, e.broadcastTo(e.max(n, c(n, eps)), shape));
+      };
+      const s = e.reduce("sum", e.mul(unit(lift(a as T)), unit(lift(b as T))), [dim]);
+      return e.convert(s, out);
+    });
+  },
+);
+
+export const pairwiseDistance = op(
+  "pairwiseDistance(x1: Tensor, x2: Tensor, p: float = 2, eps: float = 1e-6, keepdim: bool = false) -> Tensor",
+  { doc: "‖x1 − x2 + eps‖_p over the last dim, the inputs broadcast together (float tensors)." },
+  ({ x1, x2, p, eps, keepdim }) => {
+    const op = "pairwiseDistance";
+    requireFloat(op, x1, "x1");
+    requireFloat(op, x2, "x2");
+    checkP(op, p);
+    const shape = broadcastShapes(op, x1.shape, x2.shape);
+    return run(op, [x1, x2], `${p}|${eps}|${keepdim}`, ([a, b]) => {
+      const out = promote(a!, b!);
+      const dtype = opmath(out);
+      const lift = (v: T) => e.broadcastTo(e.convert(v, dtype), shape);
+      const d = e.add(e.sub(lift(a as T), lift(b as T)), e.full(eps, dtype, shape));
+      if (shape.length === 0) return e.convert(e.abs(d), out);
+      const last = shape.length - 1;
+      const n = vectorNorm(d, p, last);
+      return e.convert(keepdim ? n : e.reshape(n, shape.slice(0, -1)), out);
+    });
+  },
+);
+
+export const normalize = op(
+  "normalize(input: Tensor, p: float = 2, dim: int = 1, eps: float = 1e-12) -> Tensor",
+  { doc: "x / max(‖x‖_p, eps) along `dim` (float tensors); PyTorch's `out` is not supported." },
+  ({ input, p, dim: d, eps }) => {
+    const op = "normalize";
+    requireFloat(op, input);
+    checkP(op, p);
+    const dim = normDim(op, d, input.ndim);
+    return run(op, [input], `${p}|${dim}|${eps}`, ([x]) => {
+      const t = e.convert(x as T, opmath((x as T).dtype));
+      const n = t.ndim === 0 ? e.abs(t) : vectorNorm(t, p, dim);
+      return e.convert(e.div(t, e.broadcastTo(e.max(n, c(n, eps)), t.shape)), (x as T).dtype);
+    });
+  },
+);

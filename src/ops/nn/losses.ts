@@ -1,0 +1,320 @@
+/**
+ * @file Losses: crossEntropy and nllLoss (class indices picked with one-hot masks from iota +
+ * compare, no gather), oneHot, mseLoss, l1Loss, smoothL1Loss, huberLoss, binaryCrossEntropy (log
+ * clamped at −100 as in PyTorch), binaryCrossEntropyWithLogits and klDiv. Half inputs compute in float32.
+ *
+ * Differences from PyTorch: class indices out of range (other than ignoreIndex) and BCE inputs
+ * outside [0, 1] are not checked (that needs the values on the host); such entries contribute 0.
+ */
+import { isFloating } from "../../dtype.js";
+import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import * as e from "../emit.js";
+import { broadcastShapes, fmtShape, sameShape } from "../dims.js";
+import { op } from "../signature/op.js";
+import { run } from "../unit.js";
+import { amax, amin } from "../reduction/extremes.js";
+import { c, log1p, type T } from "./emitters.js";
+import { opmath, requireFloat } from "./opmath.js";
+import { runOptional } from "./optional_tensors.js";
+
+type Reduction = "mean" | "sum" | "none";
+
+/** A pointwise loss reduced as PyTorch's `reduction` says. */
+function reduceLoss(loss: T, reduction: Reduction): T {
+  if (reduction === "none") return loss;
+  const all = loss.shape.map((_, i) => i);
+  const s = e.reduce("sum", loss, all);
+  return reduction === "sum" ? s : e.div(s, e.full(loss.numel(), s.dtype));
+}
+
+// --- class-index losses -----------------------------------------------------------------------------
+
+/** The class dim of input ([C], [N, C] or [N, C, d1, …]) and a check of the target's shape and dtype. */
+function classTarget(op: string, input: Tensor, target: Tensor, weight: Tensor | null): void {
+  if (input.ndim === 0) throw new ShapeError(`${op}: input must have a class dimension ([C], [N, C] or [N, C, d1, …]), got a 0-d tensor`);
+  const classDim = input.ndim === 1 ? 0 : 1;
+  const want = input.shape.filter((_, i) => i !== classDim);
+  if (!sameShape(target.shape, want)) {
+    throw new ShapeError(`${op}: class-index target must have shape ${fmtShape(want)} for input ${fmtShape(input.shape)}, got ${fmtShape(target.shape)}`);
+  }
+  if (target.dtype !== "int64") throw new DTypeError(`${op}: class-index target must be int64, got ${target.dtype} (convert it with .to("int64"))`);
+  const classes = input.shape[classDim]!;
+  if (weight && !sameShape(weight.shape, [classes])) throw new ShapeError(`${op}: weight must have shape [${classes}] (one per class), got ${fmtShape(weight.shape)}`);
+}
+
+interface Picked {
+  /** −weight[target] × logp[target] per element, 0 where ignored: [N, d1, …]. */
+  loss: T;
+  /** weight[target] per element, 0 where ignored. */
+  weightOfTarget: T;
+  /** target ≠ ignoreIndex. */
+  kept: T;
+}
+
+/** Picks each element's target class from logp ([C] / [N, C, …], opmath) with a one-hot mask. */
+function pick(logp: T, target: T, weight: T | undefined, ignoreIndex: number): Picked {
+  const classDim = logp.ndim === 1 ? 0 : 1;
+  const others = logp.shape.map((_, i) => i).filter((i) => i !== classDim);
+  const hit = e.compare(e.iota("int64", logp.shape, classDim), e.broadcastInDim(target, logp.shape, others), "EQ");
+  const zero = c(logp, 0);
+  const picked = e.reduce("sum", e.select(hit, logp, zero), [classDim]);
+  const w = weight ? e.broadcastInDim(e.convert(weight, logp.dtype), logp.shape, [classDim]) : c(logp, 1);
+  const kept = e.compare(target, e.full(BigInt(ignoreIndex), "int64", target.shape), "NE");
+  const none = c(picked, 0);
+  const weightOfTarget = e.select(kept, e.reduce("sum", e.select(hit, w, zero), [classDim]), none);
+  const loss = e.select(kept, e.neg(e.mul(picked, weightOfTarget)), none);
+  return { loss, weightOfTarget, kept };
+}
+
+/** mean divides by the total weight of the kept targets (their count without weights). */
+function reduceWeighted(loss: T, weightOfTarget: T, reduction: Reduction): T {
+  if (reduction !== "mean") return reduceLoss(loss, reduction);
+  const all = loss.shape.map((_, i) => i);
+  return e.div(e.reduce("sum", loss, all), e.reduce("sum", weightOfTarget, all));
+}
+
+function logSoftmaxOver(x: T, dim: number): T {
+  const kept = x.shape.map((d, i) => (i === dim ? 1 : d));
+  const m = e.reshape(e.reduce("max", x, [dim]), kept);
+  const z = e.sub(x, e.broadcastTo(e.select(e.isFinite(m), m, c(m, 0)), x.shape));
+  const lse = e.log(e.reshape(e.reduce("sum", e.exp(z), [dim]), kept));
+  return e.sub(z, e.broadcastTo(lse, x.shape));
+}
+
+export const nllLoss = op(
+  'nllLoss(input: Tensor, target: Tensor, weight?: Tensor, *, ignoreIndex: int = -100, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  {
+    doc: "Negative log likelihood of class indices (int64 target): input holds log-probabilities [C], [N, C] or [N, C, d1, …]. PyTorch's deprecated size_average and reduce are left out, so ignoreIndex and reduction are keyword-only.",
+  },
+  ({ input, target, weight, ignoreIndex, reduction }) => {
+    const op = "nllLoss";
+    requireFloat(op, input);
+    classTarget(op, input, target, weight ?? null);
+    return runOptional(op, [input, target, weight], `${ignoreIndex}|${reduction}`, ([x, t, w]) => {
+      const p = pick(e.convert(x!, opmath(x!.dtype)), t!, w, ignoreIndex);
+      return e.convert(reduceWeighted(p.loss, p.weightOfTarget, reduction), x!.dtype);
+    });
+  },
+);
+
+export const crossEntropy = op(
+  'crossEntropy(input: Tensor, target: Tensor, weight?: Tensor, *, ignoreIndex: int = -100, reduction: "mean" | "sum" | "none" = "mean", labelSmoothing: float = 0) -> Tensor',
+  {
+    doc: "logSoftmax over the class dim, then nllLoss for class indices (int64 target) or −Σ target · logp for class probabilities (a float target of the input's shape); labelSmoothing mixes in the uniform distribution. PyTorch's deprecated size_average and reduce are left out, so the parameters after weight are keyword-only.",
+  },
+  ({ input, target, weight: w0, ignoreIndex, reduction, labelSmoothing: eps }) => {
+    const op = "crossEntropy";
+    requireFloat(op, input);
+    const weight = w0 ?? null;
+    if (!(eps >= 0 && eps <= 1)) throw new ArgumentError(`${op}: labelSmoothing must be in [0, 1], got ${eps}`);
+    const probabilities = isFloating(target.dtype);
+    if (probabilities) {
+      if (!sameShape(target.shape, input.shape)) {
+        throw new ShapeError(`${op}: a class-probability target must have the input's shape ${fmtShape(input.shape)}, got ${fmtShape(target.shape)}`);
+      }
+      if (target.dtype !== input.dtype) throw new DTypeError(`${op}: a class-probability target must have the input's dtype ${input.dtype}, got ${target.dtype}`);
+      if (input.ndim === 0) throw new ShapeError(`${op}: input must have a class dimension, got a 0-d tensor`);
+      const classes = input.shape[input.ndim === 1 ? 0 : 1]!;
+      if (weight && !sameShape(weight.shape, [classes])) throw new ShapeError(`${op}: weight must have shape [${classes}], got ${fmtShape(weight.shape)}`);
+    } else {
+      classTarget(op, input, target, weight);
+    }
+    return runOptional(op, [input, target, weight], `${ignoreIndex}|${reduction}|${eps}`, ([x, t, w]) => {
+      const dtype = opmath(x!.dtype);
+      const classDim = x!.ndim === 1 ? 0 : 1;
+      const classes = x!.shape[classDim]!;
+      const logp = logSoftmaxOver(e.convert(x!, dtype), classDim);
+      const weighted = w ? e.mul(logp, e.broadcastInDim(e.convert(w, dtype), logp.shape, [classDim])) : logp;
+      if (probabilities) {
+        let p = e.convert(t!, dtype);
+        if (eps > 0) p = e.add(e.mul(p, c(p, 1 - eps)), c(p, eps / classes));
+        const loss = e.neg(e.reduce("sum", e.mul(weighted, p), [classDim]));
+        // mean: over the batch elements (input.numel / C), whatever the weights
+        return e.convert(reduceLoss(loss, reduction), x!.dtype);
+      }
+      const nll = pick(logp, t!, w, ignoreIndex);
+      let out = reduceWeighted(nll.loss, nll.weightOfTarget, reduction);
+      if (eps > 0) {
+        const smoothEach = e.select(nll.kept, e.neg(e.reduce("sum", weighted, [classDim])), c(nll.loss, 0));
+        let smooth: T;
+        if (reduction !== "mean") smooth = reduceLoss(smoothEach, reduction);
+        else {
+          const all = smoothEach.shape.map((_, i) => i);
+          const denominator = w ? e.reduce("sum", nll.weightOfTarget, all) : e.reduce("sum", e.convert(nll.kept, dtype), all);
+          smooth = e.div(e.reduce("sum", smoothEach, all), denominator);
+        }
+        out = e.add(e.mul(out, c(out, 1 - eps)), e.mul(smooth, c(smooth, eps / classes)));
+      }
+      return e.convert(out, x!.dtype);
+    });
+  },
+);
+
+export const oneHot = op(
+  "oneHot(input: Tensor, numClasses: int = -1) -> Tensor",
+  {
+    doc: "int64 [*] → int64 [*, numClasses] with a 1 at each value. Like PyTorch on CPU it reads the smallest and largest value from the device (one host sync) to infer numClasses (−1) and to reject values outside [0, numClasses).",
+  },
+  ({ input: a, numClasses }) => {
+    const op = "oneHot";
+    if (a.dtype !== "int64") throw new DTypeError(`${op}: is only applicable to int64 (class index) tensors, got ${a.dtype}`);
+    let classes = numClasses;
+    if (classes < -1) throw new ArgumentError(`${op}: numClasses must be a non-negative integer or -1, got ${classes}`);
+    if (a.numel() === 0 && classes === -1) throw new ArgumentError(`${op}: cannot infer the number of classes from an empty tensor; pass numClasses`);
+    if (a.numel() > 0) {
+      const [lo, hi] = [amin(a), amax(a)];
+      let smallest: number;
+      let largest: number;
+      try {
+        [smallest, largest] = [Number(lo.item()), Number(hi.item())];
+      } finally {
+        lo.dispose();
+        hi.dispose();
+      }
+      if (smallest < 0) throw new ArgumentError(`${op}: class values must be non-negative, got ${smallest}`);
+      if (classes === -1) classes = largest + 1;
+      else if (largest >= classes) throw new ArgumentError(`${op}: class values must be smaller than numClasses (${classes}), got ${largest}`);
+    }
+    return run(op, [a], String(classes), ([x]) => {
+      const t = x as T;
+      const shape = [...t.shape, classes];
+      const hit = e.compare(e.iota("int64", shape, t.ndim), e.broadcastInDim(t, shape, t.shape.map((_, i) => i)), "EQ");
+      return e.convert(hit, "int64");
+    });
+  },
+);
+
+// --- regression losses ------------------------------------------------------------------------------
+
+/** A loss of two float tensors (broadcast) computed pointwise in opmath, then reduced. */
+function pairLoss(op: string, input: Tensor, target: Tensor, reduction: Reduction, statics: string, fn: (x: T, y: T) => T, divisor = 1): Tensor {
+  requireFloat(op, input);
+  requireFloat(op, target, "target");
+  if (target.dtype !== input.dtype) throw new DTypeError(`${op}: input and target must have the same dtype, got ${input.dtype} and ${target.dtype}`);
+  const shape = broadcastShapes(op, input.shape, target.shape);
+  return run(op, [input, target], `${reduction}|${statics}`, ([x, y]) => {
+    const dtype = opmath((x as T).dtype);
+    const lift = (v: T) => e.broadcastTo(e.convert(v, dtype), shape);
+    let loss = reduceLoss(fn(lift(x as T), lift(y as T)), reduction);
+    if (divisor !== 1) loss = e.div(loss, c(loss, divisor));
+    return e.convert(loss, (x as T).dtype);
+  });
+}
+
+const noWeight = "PyTorch's deprecated size_average and reduce are left out (so reduction is keyword-only), as is its `weight`.";
+
+export const mseLoss = op(
+  'mseLoss(input: Tensor, target: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: `(input − target)², reduced (float tensors, broadcast). ${noWeight}` },
+  ({ input, target, reduction }) =>
+    pairLoss("mseLoss", input, target, reduction, "", (x, y) => {
+      const d = e.sub(x, y);
+      return e.mul(d, d);
+    }),
+);
+
+export const l1Loss = op(
+  'l1Loss(input: Tensor, target: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: `|input − target|, reduced (float tensors, broadcast). ${noWeight}` },
+  ({ input, target, reduction }) => pairLoss("l1Loss", input, target, reduction, "", (x, y) => e.abs(e.sub(x, y))),
+);
+
+export const smoothL1Loss = op(
+  'smoothL1Loss(input: Tensor, target: Tensor, *, reduction: "mean" | "sum" | "none" = "mean", beta: float = 1) -> Tensor',
+  { doc: "|d| < beta ? d² / (2 beta) : |d| − beta / 2 with d = input − target, reduced (beta 0 is l1Loss). PyTorch's deprecated size_average and reduce are left out, so reduction and beta are keyword-only." },
+  ({ input, target, reduction, beta }) => {
+    if (!(beta >= 0)) throw new ArgumentError(`smoothL1Loss: beta must be non-negative, got ${beta}`);
+    return pairLoss("smoothL1Loss", input, target, reduction, String(beta), (x, y) => {
+      const d = e.abs(e.sub(x, y));
+      if (beta === 0) return d;
+      const quad = e.div(e.mul(c(d, 0.5), e.mul(d, d)), c(d, beta));
+      return e.select(e.compare(d, c(d, beta), "LT"), quad, e.sub(d, c(d, 0.5 * beta)));
+    });
+  },
+);
+
+export const huberLoss = op(
+  'huberLoss(input: Tensor, target: Tensor, reduction: "mean" | "sum" | "none" = "mean", delta: float = 1) -> Tensor',
+  { doc: "|d| ≤ delta ? d² / 2 : delta · (|d| − delta / 2) with d = input − target, reduced; PyTorch's `weight` is not supported." },
+  ({ input, target, reduction, delta }) => {
+    if (!(delta > 0)) throw new ArgumentError(`huberLoss: delta must be positive, got ${delta}`);
+    return pairLoss("huberLoss", input, target, reduction, String(delta), (x, y) => {
+      const d = e.abs(e.sub(x, y));
+      const quad = e.mul(c(d, 0.5), e.mul(d, d));
+      return e.select(e.compare(d, c(d, delta), "LE"), quad, e.mul(c(d, delta), e.sub(d, c(d, 0.5 * delta))));
+    });
+  },
+);
+
+export const klDiv = op(
+  'klDiv(input: Tensor, target: Tensor, *, reduction: "mean" | "sum" | "none" | "batchmean" = "mean", logTarget: bool = false) -> Tensor',
+  {
+    doc: "KL divergence with input as log-probabilities: target · (log target − input), 0 where target is 0 (or exp(target) · (target − input) with logTarget). PyTorch's deprecated size_average and reduce are left out, so reduction and logTarget are keyword-only.",
+  },
+  ({ input, target, reduction, logTarget }) => {
+    const batch = input.ndim === 0 ? 1 : input.shape[0]!;
+    const base: Reduction = reduction === "batchmean" ? "sum" : reduction;
+    return pairLoss("klDiv", input, target, base, `${logTarget}|${reduction}`, (x, y) => {
+      if (logTarget) return e.mul(e.exp(y), e.sub(y, x));
+      // xlogy(y, y) − y x: 0 × log 0 counts as 0, NaN stays NaN
+      const zero = c(y, 0);
+      const ylogy = e.select(e.compare(y, zero, "EQ"), zero, e.mul(y, e.log(y)));
+      return e.sub(ylogy, e.mul(y, x));
+    }, reduction === "batchmean" ? batch : 1);
+  },
+);
+
+// --- binary cross entropy ---------------------------------------------------------------------------
+
+function checkBce(op: string, input: Tensor, target: Tensor, extra: readonly (Tensor | null | undefined)[]): void {
+  requireFloat(op, input);
+  if (!sameShape(input.shape, target.shape)) {
+    throw new ShapeError(`${op}: target size ${fmtShape(target.shape)} must be the same as input size ${fmtShape(input.shape)}`);
+  }
+  for (const t of [target, ...extra]) {
+    if (t && t.dtype !== input.dtype) throw new DTypeError(`${op}: target and weights must have the input's dtype ${input.dtype}, got ${t.dtype}`);
+  }
+  for (const t of extra) if (t) broadcastShapes(op, input.shape, t.shape);
+}
+
+export const binaryCrossEntropy = op(
+  'binaryCrossEntropy(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  {
+    doc: "−weight · (t log x + (1 − t) log(1 − x)) with each log clamped at −100, as PyTorch does; weight broadcasts to the input. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only.",
+  },
+  ({ input, target, weight, reduction }) => {
+    const op = "binaryCrossEntropy";
+    checkBce(op, input, target, [weight]);
+    return runOptional(op, [input, target, weight], reduction, ([x, t, w]) => {
+      const dtype = opmath(x!.dtype);
+      const p = e.convert(x!, dtype);
+      const y = e.convert(t!, dtype);
+      const clampedLog = (v: T) => e.max(e.log(v), c(v, -100));
+      let loss = e.neg(e.add(e.mul(y, clampedLog(p)), e.mul(e.sub(c(y, 1), y), clampedLog(e.sub(c(p, 1), p)))));
+      if (w) loss = e.mul(loss, e.broadcastTo(e.convert(w, dtype), loss.shape));
+      return e.convert(reduceLoss(loss, reduction), x!.dtype);
+    });
+  },
+);
+
+export const binaryCrossEntropyWithLogits = op(
+  'binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: "mean" | "sum" | "none" = "mean", posWeight?: Tensor) -> Tensor',
+  {
+    doc: "Binary cross entropy on logits, computed stably: (1 − t) x + (1 + (posWeight − 1) t)(log(1 + e^−|x|) + max(−x, 0)), times weight. PyTorch's deprecated size_average and reduce are left out, so reduction and posWeight are keyword-only.",
+  },
+  ({ input, target, weight, reduction, posWeight }) => {
+    const op = "binaryCrossEntropyWithLogits";
+    checkBce(op, input, target, [weight, posWeight]);
+    return runOptional(op, [input, target, weight, posWeight], reduction, ([x, t, w, pw]) => {
+      const dtype = opmath(x!.dtype);
+      const z = e.convert(x!, dtype);
+      const y = e.convert(t!, dtype);
+      const softplusNeg = e.add(log1p(e.exp(e.neg(e.abs(z)))), e.max(e.neg(z), c(z, 0)));
+      const logWeight = pw ? e.add(e.mul(e.sub(e.broadcastTo(e.convert(pw, dtype), z.shape), c(z, 1)), y), c(z, 1)) : undefined;
+      let loss = e.add(e.mul(e.sub(c(y, 1), y), z), logWeight ? e.mul(logWeight, softplusNeg) : softplusNeg);
+      if (w) loss = e.mul(loss, e.broadcastTo(e.convert(w, dtype), loss.shape));
+      return e.convert(reduceLoss(loss, reduction), x!.dtype);
+    });
+  },
+);

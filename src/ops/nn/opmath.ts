@@ -1,0 +1,19 @@
+/**
+ * @file How nn.functional's float ops compute: float-only checks, and PyTorch's CPU "opmath"
+ * (float16 and bfloat16 compute in float32 and round once at the end).
+ */
+import { type DType, isFloating } from "../../dtype.js";
+import { DTypeError } from "../../runtime/errors.js";
+
+/** float16/bfloat16 compute in float32 and round once at the end, as PyTorch's CPU kernels do. */
+export const opmath = (d: DType): DType => (d === "float16" || d === "bfloat16" ? "float32" : d);
+
+/** DTypeError unless `x` is a floating tensor. */
+export function requireFloat(op: string, x: { dtype: DType }, what = "input"): void {
+  if (!isFloating(x.dtype)) throw new DTypeError(`${op}: ${what} must be a floating tensor, got ${x.dtype} (convert it first, e.g. x.to("float32"))`);
+}
+
+/** The spatial ops' (conv, pool, interpolate, unfold) float check, on a traced input's dtype. */
+export function floating(op: string, dtype: DType): void {
+  if (!isFloating(dtype)) throw new DTypeError(`${op}: ${dtype} input is not supported; it needs a floating dtype (convert with .to("float32"))`);
+}

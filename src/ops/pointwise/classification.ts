@@ -1,0 +1,75 @@
+/**
+ * @file Classifying elements: isnan, isinf, isfinite and signbit (bool results; integer and bool
+ * inputs are never NaN or infinite), and nanToNum, which replaces NaN and the infinities.
+ */
+import { type DType, dtypes, isFloating } from "../../dtype.js";
+import type { Tensor } from "../../tensor.js";
+import { bind1 } from "../../trace/tracer.js";
+import * as e from "../emit.js";
+import { op } from "../signature/op.js";
+import { run } from "../unit.js";
+import { c, isNanT, kind, type T } from "./operands.js";
+
+/** `float` of a float tensor; for other dtypes, `other` everywhere. */
+function classify(name: string, a: Tensor, float: (x: T) => T, other: boolean): Tensor {
+  return run(name, [a], "", ([x]) => {
+    const t = x as T;
+    return isFloating(t.dtype) ? float(t) : e.full(other, "bool", t.shape);
+  });
+}
+
+const isInfT = (x: T): T => e.compare(e.abs(x), c(x, Infinity), "EQ");
+
+export const isnan = op("isnan(input: Tensor) -> Tensor", { doc: "Whether each element is NaN (bool).", method: true }, ({ input }) =>
+  classify("isnan", input, isNanT, false),
+);
+
+export const isinf = op("isinf(input: Tensor) -> Tensor", { doc: "Whether each element is +inf or −inf (bool).", method: true }, ({ input }) =>
+  classify("isinf", input, isInfT, false),
+);
+
+export const isfinite = op("isfinite(input: Tensor) -> Tensor", { doc: "Whether each element is finite: not NaN and not ±inf (bool).", method: true }, ({ input }) =>
+  classify("isfinite", input, e.isFinite, true),
+);
+
+const intOfWidth: Record<number, DType> = { 2: "int16", 4: "int32", 8: "int64" };
+
+export const signbit = op(
+  "signbit(input: Tensor) -> Tensor",
+  { doc: "Whether each element's sign bit is set (bool): true for negative numbers and −0.", method: true },
+  ({ input }) =>
+    run("signbit", [input], "", ([x]) => {
+      const t = x as T;
+      const k = kind(t.dtype);
+      if (k === "float") {
+        const bits = bind1("bitcast_convert", [t], { dtype: intOfWidth[dtypes[t.dtype].itemSize]! });
+        return e.compare(bits, c(bits, 0), "LT");
+      }
+      if (k === "int") return e.compare(t, c(t, 0), "LT");
+      return e.full(false, "bool", t.shape);
+    }),
+);
+
+const finiteMax: Partial<Record<DType, number>> = {
+  float64: Number.MAX_VALUE,
+  float32: 3.4028234663852886e38,
+  float16: 65504,
+  bfloat16: 3.3895313892515355e38,
+};
+
+export const nanToNum = op(
+  "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor",
+  { doc: "NaN replaced by `nan`, +inf by `posinf` (default: the dtype's largest finite value) and −inf by `neginf` (default: its lowest); integer tensors are unchanged.", method: true },
+  ({ input, nan, posinf, neginf }) => {
+    const pos = posinf ?? null;
+    const negInf = neginf ?? null;
+    return run("nanToNum", [input], `${nan},${pos},${negInf}`, ([x]) => {
+      const t = x as T;
+      if (!isFloating(t.dtype)) return t;
+      const big = finiteMax[t.dtype]!;
+      const v = e.select(isNanT(t), c(t, nan), t);
+      const p = e.select(e.compare(t, c(t, Infinity), "EQ"), c(t, pos ?? big), v);
+      return e.select(e.compare(t, c(t, -Infinity), "EQ"), c(t, negInf ?? -big), p);
+    });
+  },
+);

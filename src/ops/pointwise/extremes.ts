@@ -1,0 +1,99 @@
+/**
+ * @file Elementwise extremes: maximum and minimum (NaN propagates), fmax and fmin (NaN ignored),
+ * clamp/clip to bounds, and relu.
+ */
+import { isFloating } from "../../dtype.js";
+import { ArgumentError, DTypeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import { broadcastShapes } from "../dims.js";
+import * as e from "../emit.js";
+import { op } from "../signature/op.js";
+import type { TensorOrScalar } from "../types.js";
+import { lift, type Operand, promote, run } from "../unit.js";
+import { c, isNanT, prepare, shapeOf, type T } from "./operands.js";
+
+function elementwiseExtreme(name: "maximum" | "minimum", a: Tensor, b: Tensor): Tensor {
+  return run(name, [a, b], "", ([x, y]) => {
+    const [p, q] = prepare(name, x!, y!, promote(x!, y!));
+    return name === "maximum" ? e.max(p, q) : e.min(p, q);
+  });
+}
+
+export const maximum = op(
+  "maximum(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "The larger of input and other, elementwise with broadcasting and type promotion; NaN propagates.", method: true },
+  ({ input, other }) => elementwiseExtreme("maximum", input, other),
+);
+
+export const minimum = op(
+  "minimum(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "The smaller of input and other, elementwise with broadcasting and type promotion; NaN propagates.", method: true },
+  ({ input, other }) => elementwiseExtreme("minimum", input, other),
+);
+
+function nanExtreme(name: "fmax" | "fmin", a: Tensor, b: Tensor): Tensor {
+  return run(name, [a, b], "", ([x, y]) => {
+    const [p, q] = prepare(name, x!, y!, promote(x!, y!));
+    const m = name === "fmax" ? e.max(p, q) : e.min(p, q);
+    if (!isFloating(p.dtype)) return m;
+    return e.select(isNanT(p), q, e.select(isNanT(q), p, m));
+  });
+}
+
+export const fmax = op(
+  "fmax(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "The larger of input and other, elementwise, ignoring NaN (NaN only where both are NaN).", method: true },
+  ({ input, other }) => nanExtreme("fmax", input, other),
+);
+
+export const fmin = op(
+  "fmin(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "The smaller of input and other, elementwise, ignoring NaN (NaN only where both are NaN).", method: true },
+  ({ input, other }) => nanExtreme("fmin", input, other),
+);
+
+/** input clamped to [lo, hi] (either may be absent, not both); the body of clamp, clip and clamp_. */
+export function clampTo(name: string, a: Tensor, lo: TensorOrScalar | null, hi: TensorOrScalar | null): Tensor {
+  if (lo === null && hi === null) throw new ArgumentError(`${name}: at least one of 'min' or 'max' must not be None`);
+  const args: TensorOrScalar[] = [a];
+  if (lo !== null) args.push(lo);
+  if (hi !== null) args.push(hi);
+  return run(name, args, `${lo === null ? "-" : "lo"}${hi === null ? "-" : "hi"}`, (xs) => {
+    const x = xs[0]!;
+    const l = lo === null ? undefined : xs[1]!;
+    const h = hi === null ? undefined : xs[lo === null ? 1 : 2]!;
+    const bounds = [l, h].filter((v): v is Operand => v !== undefined);
+    const dtype = promote(x, ...bounds);
+    if (dtype === "bool") throw new DTypeError(`${name}: not implemented for bool tensors`);
+    const shape = broadcastShapes(name, shapeOf(x), ...bounds.map(shapeOf));
+    let r = lift(x, dtype, shape);
+    if (l !== undefined) r = e.max(r, lift(l, dtype, shape));
+    if (h !== undefined) r = e.min(r, lift(h, dtype, shape));
+    return r;
+  });
+}
+
+export const clamp = op(
+  "clamp(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor",
+  { doc: "input clamped to [min, max] elementwise (bounds may be scalars or tensors that broadcast; at least one must be given).", method: true },
+  ({ input, min, max }) => clampTo("clamp", input, min ?? null, max ?? null),
+);
+
+export const clip = op(
+  "clip(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor",
+  { doc: "Alias of clamp: input clamped to [min, max] elementwise.", method: true },
+  ({ input, min, max }) => clampTo("clip", input, min ?? null, max ?? null),
+);
+
+/** max(a, 0) (also the body of relu_). */
+export function rectify(a: Tensor): Tensor {
+  return run("relu", [a], "", ([x]) => {
+    const t = x as T;
+    if (t.dtype === "bool") throw new DTypeError("relu: relu is not supported on bool tensors");
+    return e.max(t, c(t, 0));
+  });
+}
+
+export const relu = op("relu(input: Tensor) -> Tensor", { doc: "max(input, 0), elementwise, in the input's dtype (bool tensors are an error).", method: true }, ({ input }) =>
+  rectify(input),
+);

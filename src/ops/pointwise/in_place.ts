@@ -1,0 +1,163 @@
+/**
+ * @file In-place ops, Tensor methods only (`x.add_(y)`, `x.zero_()`, `x.maskedFill_(mask, v)`; they
+ * return `x`). Each computes its result as a new buffer and then rebinds `x` to it (the old buffer
+ * is freed at once), so every reference to `x` sees the new values. The result keeps `x`'s dtype
+ * and shape, as in PyTorch: a result dtype that cannot be cast back to `x`'s (float into int,
+ * anything into bool) is a DTypeError, and a result that broadcasts to a larger shape is a
+ * ShapeError. Views are copies here, so writing into a tensor never changes the tensor it was
+ * sliced or reshaped from.
+ */
+import { type DType, dtypes } from "../../dtype.js";
+import { DTypeError, ShapeError } from "../../runtime/errors.js";
+import { rebind, Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
+import * as e from "../emit.js";
+import { broadcastShapes, fmtShape } from "../dims.js";
+import { op } from "../signature/op.js";
+import { lift, run } from "../unit.js";
+import { to } from "../conversion.js";
+import { fullLike, zerosLike } from "../creation/filled.js";
+import { absolute, addSub, divide, multiply, negate, power } from "./arithmetic.js";
+import { clampTo, rectify } from "./extremes.js";
+import { floatMath } from "./math.js";
+import { fillMasked } from "./selection.js";
+
+const kindRank = { bool: 0, uint: 1, int: 1, float: 2 } as const;
+const torchName: Record<DType, string> = {
+  float32: "Float", float64: "Double", float16: "Half", bfloat16: "BFloat16", int8: "Char", int16: "Short", int32: "Int",
+  int64: "Long", uint8: "Byte", uint16: "UInt16", uint32: "UInt32", uint64: "UInt64", bool: "Bool",
+};
+
+/** torch.can_cast: never from a higher category (float > integer > bool) to a lower one. */
+export function canCast(from: DType, into: DType): boolean {
+  return kindRank[dtypes[from].kind] <= kindRank[dtypes[into].kind];
+}
+
+/** Makes `self` hold `result`'s values (cast to self's dtype); `result` is consumed. Returns `self`. */
+export function assignInPlace(name: string, self: Tensor, result: Tensor): Tensor {
+  let value = result;
+  try {
+    if (result.shape.length !== self.shape.length || result.shape.some((d, i) => d !== self.shape[i])) {
+      throw new ShapeError(`${name}: output with shape ${fmtShape(self.shape)} doesn't match the broadcast shape ${fmtShape(result.shape)}; an in-place op cannot change the shape of its tensor`);
+    }
+    if (!canCast(result.dtype, self.dtype)) {
+      throw new DTypeError(
+        `${name}: result type ${torchName[result.dtype]} (${result.dtype}) can't be cast to the desired output type ${torchName[self.dtype]} (${self.dtype}); ` +
+          `use the out-of-place ${name.slice(0, -1)} or convert the tensor with .to("${result.dtype}") first`,
+      );
+    }
+    value = to(result, self.dtype);
+    rebind(self, value);
+    return self;
+  } finally {
+    result.dispose();
+    if (value !== result && value !== self) value.dispose();
+  }
+}
+
+export const add_ = op(
+  "add_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor",
+  { doc: "In place: x += alpha × other; returns x.", method: true },
+  ({ input, other, alpha }) => assignInPlace("add_", input, addSub("add", input, other, alpha)),
+);
+
+export const sub_ = op(
+  "sub_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor",
+  { doc: "In place: x −= alpha × other; returns x.", method: true },
+  ({ input, other, alpha }) => assignInPlace("sub_", input, addSub("sub", input, other, alpha)),
+);
+
+export const mul_ = op(
+  "mul_(input: Tensor, other: Tensor | Scalar) -> Tensor",
+  { doc: "In place: x ×= other; returns x.", method: true },
+  ({ input, other }) => assignInPlace("mul_", input, multiply(input, other)),
+);
+
+export const div_ = op(
+  'div_(input: Tensor, other: Tensor | Scalar, *, roundingMode?: "trunc" | "floor") -> Tensor',
+  { doc: "In place: x /= other (rounded with roundingMode \"trunc\" or \"floor\"); returns x. True division of an integer tensor is an error, as its float result cannot be cast back.", method: true },
+  ({ input, other, roundingMode }) => assignInPlace("div_", input, divide(input, other, roundingMode ?? null)),
+);
+
+export const pow_ = op(
+  "pow_(input: Tensor, exponent: Tensor | Scalar) -> Tensor",
+  { doc: "In place: x = x ** exponent; returns x.", method: true },
+  ({ input, exponent }) => assignInPlace("pow_", input, power(input, exponent)),
+);
+
+export const neg_ = op("neg_(input: Tensor) -> Tensor", { doc: "In place: x = −x; returns x.", method: true }, ({ input }) => assignInPlace("neg_", input, negate(input)));
+
+export const abs_ = op("abs_(input: Tensor) -> Tensor", { doc: "In place: x = |x|; returns x.", method: true }, ({ input }) => assignInPlace("abs_", input, absolute(input)));
+
+export const exp_ = op("exp_(input: Tensor) -> Tensor", { doc: "In place: x = e^x (float tensors); returns x.", method: true }, ({ input }) =>
+  assignInPlace("exp_", input, floatMath("exp", input, e.exp)),
+);
+
+export const log_ = op("log_(input: Tensor) -> Tensor", { doc: "In place: x = log(x) (float tensors); returns x.", method: true }, ({ input }) =>
+  assignInPlace("log_", input, floatMath("log", input, e.log)),
+);
+
+export const sqrt_ = op("sqrt_(input: Tensor) -> Tensor", { doc: "In place: x = sqrt(x) (float tensors); returns x.", method: true }, ({ input }) =>
+  assignInPlace("sqrt_", input, floatMath("sqrt", input, e.sqrt)),
+);
+
+export const relu_ = op("relu_(input: Tensor) -> Tensor", { doc: "In place: x = max(x, 0); returns x.", method: true }, ({ input }) =>
+  assignInPlace("relu_", input, rectify(input)),
+);
+
+export const sigmoid_ = op("sigmoid_(input: Tensor) -> Tensor", { doc: "In place: x = sigmoid(x) (float tensors); returns x.", method: true }, ({ input }) =>
+  assignInPlace("sigmoid_", input, floatMath("sigmoid", input, e.logistic)),
+);
+
+export const tanh_ = op("tanh_(input: Tensor) -> Tensor", { doc: "In place: x = tanh(x) (float tensors); returns x.", method: true }, ({ input }) =>
+  assignInPlace("tanh_", input, floatMath("tanh", input, e.tanh)),
+);
+
+export const clamp_ = op(
+  "clamp_(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor",
+  { doc: "In place: x clamped to [min, max] (at least one given); returns x.", method: true },
+  ({ input, min, max }) => assignInPlace("clamp_", input, clampTo("clamp", input, min ?? null, max ?? null)),
+);
+
+export const zero_ = op("zero_(input: Tensor) -> Tensor", { doc: "In place: fills x with zeros; returns x.", method: true }, ({ input }) =>
+  assignInPlace("zero_", input, zerosLike(input)),
+);
+
+export const fill_ = op(
+  "fill_(input: Tensor, value: Tensor | Scalar) -> Tensor",
+  { doc: "In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x.", method: true },
+  ({ input, value }) => {
+    if (value instanceof Tensor) {
+      if (value.ndim !== 0) throw new ShapeError(`fill_: only supports a 0-dimension value tensor, but got a tensor with ${value.ndim} dimensions`);
+      return copyInto(input, value);
+    }
+    return assignInPlace("fill_", input, fullLike(input, value));
+  },
+);
+
+/** Copies `src` into `self` (broadcast to self's shape, converted to self's dtype, moved from its device). */
+function copyInto(self: Tensor, src: Tensor): Tensor {
+  const shape = broadcastShapes("copy_", self.shape, src.shape);
+  if (shape.length !== self.shape.length || shape.some((d, i) => d !== self.shape[i])) {
+    throw new ShapeError(`copy_: src of shape ${fmtShape(src.shape)} cannot be broadcast to self's shape ${fmtShape(self.shape)}`);
+  }
+  const local = to(src, self.device);
+  try {
+    const result = run("copy_", [self, local], "", ([s, x]) => lift(x as Tracer, (s as Tracer).dtype, self.shape));
+    return assignInPlace("copy_", self, result);
+  } finally {
+    if (local !== src) local.dispose();
+  }
+}
+
+export const copy_ = op(
+  "copy_(input: Tensor, src: Tensor) -> Tensor",
+  { doc: "In place: copies `src` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x.", method: true },
+  ({ input, src }) => copyInto(input, src),
+);
+
+export const maskedFill_ = op(
+  "maskedFill_(input: Tensor, mask: Tensor, value: Tensor | Scalar) -> Tensor",
+  { doc: "In place: x = maskedFill(x, mask, value); returns x.", method: true },
+  ({ input, mask, value }) => assignInPlace("maskedFill_", input, fillMasked("maskedFill", input, mask, value)),
+);

@@ -1,0 +1,53 @@
+/**
+ * @file torch.norm: the vector p-norm over `dim` (a number or a list, negative allowed; none = all).
+ * float16/bfloat16 inputs are computed in float32 and rounded once at the end.
+ */
+import { type DType, isFloating, promoteTypes } from "../../dtype.js";
+import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
+import type { Tracer } from "../../trace/tracer.js";
+import { fmtShape, normDims } from "../dims.js";
+import * as e from "../emit.js";
+import { op } from "../signature/op.js";
+import { run } from "../unit.js";
+import { countOver, dimKey, isNonzero, keep, opmath } from "./keep.js";
+
+function vectorNorm(t: Tracer, p: number, dims: readonly number[]): Tracer {
+  const abs = e.abs(t);
+  const constant = (v: number, like: Tracer): Tracer => e.full(v, like.dtype, like.shape);
+  if (p === 2) return e.sqrt(e.reduce("sum", e.mul(t, t), dims));
+  if (p === 1) return e.reduce("sum", abs, dims);
+  if (p === Infinity) return e.reduce("max", abs, dims);
+  if (p === -Infinity) return e.reduce("min", abs, dims);
+  if (p === 0) return e.reduce("sum", e.convert(isNonzero(t), t.dtype), dims);
+  const sum = e.reduce("sum", e.pow(abs, constant(p, abs)), dims);
+  return e.pow(sum, constant(1 / p, sum));
+}
+
+export const norm = op(
+  'norm(input: Tensor, p?: float | "fro" | "nuc", dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor',
+  {
+    doc: 'The vector p-norm over `dim` (all dims by default): `p` any number (Infinity, -Infinity and 0 included) or "fro" (2, over at most two dims); 2 when omitted or null. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input\'s. "nuc" is not supported yet.',
+    method: true,
+  },
+  ({ input, p = 2, dim, keepdim, dtype }) => {
+    if (p === "nuc") throw new ArgumentError('norm: p = "nuc" (the nuclear norm) is not supported yet: it needs a singular value decomposition');
+    return run("norm", [input], `${p}|${dimKey(dim, keepdim)}|${dtype ?? ""}`, ([x]) => {
+      const t0 = x as Tracer;
+      if (!isFloating(t0.dtype)) throw new DTypeError(`norm: expected a floating point input, got ${t0.dtype} (convert first, e.g. x.to("float32"))`);
+      if (dtype !== undefined && (!isFloating(dtype) || promoteTypes(t0.dtype, dtype) !== dtype)) {
+        throw new DTypeError(`norm: the input's dtype ${t0.dtype} cannot be converted without narrowing to dtype ${dtype}`);
+      }
+      const out: DType = dtype ?? t0.dtype;
+      if (p === "fro" && Array.isArray(dim) && dim.length > 2) {
+        throw new ShapeError(`norm: p = "fro" takes at most two dims, got [${dim.join(", ")}] (use p = 2 for a vector norm over more)`);
+      }
+      const order = p === "fro" ? 2 : p;
+      const dims = normDims("norm", dim, t0.ndim);
+      if ((order < 0 || order === Infinity) && countOver(t0, dims) === 0) {
+        throw new ShapeError(`norm: cannot compute the ${order} norm over no elements (shape ${fmtShape(t0.shape)}): the reduction has no identity`);
+      }
+      const t = e.convert(t0, opmath(out));
+      return e.convert(keep(vectorNorm(t, order, dims), t, dims, keepdim), out);
+    });
+  },
+);

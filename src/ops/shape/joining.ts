@@ -1,0 +1,92 @@
+/**
+ * @file Joining tensors: cat along an existing dim, stack along a new one, hstack and vstack.
+ * Dtypes are promoted as PyTorch does.
+ */
+import { promoteTypes } from "../../dtype.js";
+import { ArgumentError, ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
+import { fmtShape, normDim } from "../dims.js";
+import * as e from "../emit.js";
+import { op } from "../signature/op.js";
+import { run } from "../unit.js";
+
+function nonEmpty(op: string, tensors: readonly Tensor[]): void {
+  if (tensors.length === 0) throw new ArgumentError(`${op}: expected a non-empty list of tensors`);
+}
+
+/** `ts` converted to their promoted dtype and concatenated along `d`. */
+function joinAlong(ts: readonly Tracer[], d: number): Tracer {
+  const dtype = ts.map((x) => x.dtype).reduce(promoteTypes);
+  const conv = ts.map((x) => e.convert(x, dtype));
+  return conv.length === 1 ? conv[0]! : e.concatenate(conv, d);
+}
+
+/** Concatenation along `dim` (normalized against the first part); 1-d empty tensors are skipped, as in PyTorch. */
+function catChecked(op: string, ts: readonly Tracer[], dim: number): Tracer {
+  const parts = ts.filter((x) => !(x.ndim === 1 && x.shape[0] === 0));
+  if (parts.length === 0) return ts[0]!;
+  const ref = parts[0]!;
+  if (ref.ndim === 0) throw new ShapeError(`${op}: zero-dimensional tensors cannot be concatenated; unsqueeze them first`);
+  const d = normDim(op, dim, ref.ndim);
+  for (const x of parts) {
+    if (x.ndim !== ref.ndim || x.shape.some((s, i) => i !== d && s !== ref.shape[i])) {
+      throw new ShapeError(`${op}: sizes of tensors must match except in dimension ${d}; got ${fmtShape(ref.shape)} and ${fmtShape(x.shape)}`);
+    }
+  }
+  return joinAlong(parts, d);
+}
+
+export const cat = op(
+  "cat(tensors: Tensor[], dim: int = 0) -> Tensor",
+  { doc: "Joins tensors along the existing dim `dim`; the sizes must match in the other dims, dtypes are promoted, and 1-d empty tensors are skipped as in PyTorch." },
+  ({ tensors, dim }) => {
+    nonEmpty("cat", tensors);
+    return run("cat", tensors, String(dim), (xs) => catChecked("cat", xs as Tracer[], dim));
+  },
+);
+
+export const stack = op(
+  "stack(tensors: Tensor[], dim: int = 0) -> Tensor",
+  { doc: "Joins equal-shaped tensors along a new dim `dim`; dtypes are promoted." },
+  ({ tensors, dim }) => {
+    nonEmpty("stack", tensors);
+    return run("stack", tensors, String(dim), (xs) => {
+      const ts = xs as Tracer[];
+      const ref = ts[0]!;
+      ts.forEach((x, i) => {
+        if (x.ndim !== ref.ndim || x.shape.some((s, k) => s !== ref.shape[k])) {
+          throw new ShapeError(`stack: expects each tensor to be equal size, but got ${fmtShape(ref.shape)} at entry 0 and ${fmtShape(x.shape)} at entry ${i}`);
+        }
+      });
+      const d = normDim("stack", dim, ref.ndim + 1);
+      const shape = [...ref.shape];
+      shape.splice(d, 0, 1);
+      return joinAlong(ts.map((x) => e.reshape(x, shape)), d);
+    });
+  },
+);
+
+export const hstack = op(
+  "hstack(tensors: Tensor[]) -> Tensor",
+  { doc: "Joins tensors column-wise: along dim 1, or dim 0 for 1-d tensors (0-d ones count as 1-d)." },
+  ({ tensors }) => {
+    nonEmpty("hstack", tensors);
+    return run("hstack", tensors, "", (xs) => {
+      const ts = (xs as Tracer[]).map((x) => (x.ndim === 0 ? e.reshape(x, [1]) : x));
+      return catChecked("hstack", ts, ts[0]!.ndim === 1 ? 0 : 1);
+    });
+  },
+);
+
+export const vstack = op(
+  "vstack(tensors: Tensor[]) -> Tensor",
+  { doc: "Joins tensors row-wise along dim 0; 0-d and 1-d tensors become rows first." },
+  ({ tensors }) => {
+    nonEmpty("vstack", tensors);
+    return run("vstack", tensors, "", (xs) => {
+      const ts = (xs as Tracer[]).map((x) => (x.ndim === 0 ? e.reshape(x, [1, 1]) : x.ndim === 1 ? e.reshape(x, [1, x.shape[0]!]) : x));
+      return catChecked("vstack", ts, 0);
+    });
+  },
+);

@@ -1,0 +1,49 @@
+/**
+ * @file Reordering elements along dims: flip (reversed) and roll (rotated).
+ */
+import { ShapeError } from "../../runtime/errors.js";
+import { bind1, type Tracer } from "../../trace/tracer.js";
+import { fmtShape, normDim, normDims } from "../dims.js";
+import * as e from "../emit.js";
+import { op } from "../signature/op.js";
+import { sliceDim, unary } from "./common.js";
+
+export const flip = op(
+  "flip(input: Tensor, ...dims: int) -> Tensor",
+  { doc: "The elements in reverse order along `dims` (`x.flip(0, 1)` or a list; torch.flip here also takes one int).", method: true },
+  ({ input, dims }) =>
+    unary("flip", input, dims.join(","), (x) => {
+      const ds = normDims("flip", dims, x.ndim);
+      if (x.ndim === 0 || ds.length === 0) return x;
+      return bind1("reverse", [x], { dims: ds });
+    }),
+);
+
+function rollDim(x: Tracer, d: number, shift: number): Tracer {
+  const n = x.shape[d]!;
+  if (n === 0) return x;
+  const k = ((shift % n) + n) % n;
+  if (k === 0) return x;
+  return e.concatenate([sliceDim(x, d, n - k, n), sliceDim(x, d, 0, n - k)], d);
+}
+
+export const roll = op(
+  "roll(input: Tensor, shifts: int | int[], dims?: int | int[]) -> Tensor",
+  { doc: "Rotates the elements by `shifts` along `dims` (one shift per dim); without dims, of the flattened tensor, keeping its shape.", method: true },
+  ({ input, shifts, dims }) => {
+    const sh = typeof shifts === "number" ? [shifts] : shifts;
+    const ds = dims === undefined ? undefined : typeof dims === "number" ? [dims] : dims;
+    return unary("roll", input, `${sh.join(",")}|${ds?.join(",") ?? "flat"}`, (x) => {
+      if (ds === undefined) {
+        if (sh.length !== 1) throw new ShapeError(`roll: shifts ${fmtShape(sh)} need dims when there is more than one`);
+        return e.reshape(rollDim(e.reshape(x, [x.shape.reduce((p, d) => p * d, 1)]), 0, sh[0]!), x.shape);
+      }
+      if (ds.length !== sh.length) throw new ShapeError(`roll: shifts and dims must align, got ${sh.length} shifts and ${ds.length} dims`);
+      let y = x;
+      ds.forEach((dd, i) => {
+        y = rollDim(y, normDim("roll", dd, x.ndim), sh[i]!);
+      });
+      return y;
+    });
+  },
+);

@@ -1,0 +1,94 @@
+/**
+ * @file Taking a tensor apart along one dim: split, chunk, unbind, and narrow (one piece).
+ * Like the rest of the op library, the pieces are copies, never views.
+ */
+import { ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
+import { fmtShape, normDim } from "../dims.js";
+import { op } from "../signature/op.js";
+import * as e from "../emit.js";
+import { runMany } from "../unit.js";
+import { intsKey, sliceDim, unary } from "./common.js";
+
+/** Slices along `d` at the given sizes. */
+function pieces(x: Tracer, d: number, sizes: readonly number[]): Tracer[] {
+  const out: Tracer[] = [];
+  let at = 0;
+  for (const s of sizes) {
+    out.push(sliceDim(x, d, at, at + s));
+    at += s;
+  }
+  return out;
+}
+
+/** Chunks of `splitSizeOrSections` (the last may be smaller), or pieces of the listed sizes, along `dim`. */
+function splitAlong(a: Tensor, splitSizeOrSections: number | readonly number[], dim: number): Tensor[] {
+  const d = normDim("split", dim, a.shape.length);
+  const n = a.shape[d] ?? 1;
+  let sizes: number[];
+  if (typeof splitSizeOrSections === "number") {
+    const s = splitSizeOrSections;
+    if (s < 0 || (s === 0 && n !== 0)) throw new ShapeError(`split: split size must be positive, got ${s}`);
+    sizes = [];
+    for (let at = 0; at < n || (n === 0 && sizes.length === 0); at += s) sizes.push(Math.min(s, n - at));
+  } else {
+    sizes = [...splitSizeOrSections];
+    const total = sizes.reduce((p, s) => p + s, 0);
+    if (total !== n || sizes.some((s) => s < 0)) {
+      throw new ShapeError(`split: split sizes ${fmtShape(sizes)} must sum exactly to ${n} (the size of dim ${d}, shape ${fmtShape(a.shape)})`);
+    }
+  }
+  if (a.shape.length === 0) throw new ShapeError("split: cannot split a 0-d tensor");
+  return runMany("split", [a], `${intsKey(splitSizeOrSections)}|${d}`, ([x]) => pieces(x!, d, sizes));
+}
+
+export const split = op(
+  "split(tensor: Tensor, splitSizeOrSections: int | int[], dim: int = 0) -> Tensor[]",
+  {
+    doc: "Pieces along `dim`: of `splitSizeOrSections` elements each (the last may be smaller), or of the listed sizes, which must add up to the dim's size. The method takes the same names (PyTorch's Tensor.split calls the size `split_size`).",
+    method: true,
+  },
+  ({ tensor, splitSizeOrSections, dim }) => splitAlong(tensor, splitSizeOrSections, dim),
+);
+
+export const chunk = op(
+  "chunk(input: Tensor, chunks: int, dim: int = 0) -> Tensor[]",
+  { doc: "`chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces).", method: true },
+  ({ input, chunks, dim }) => {
+    if (chunks <= 0) throw new ShapeError(`chunk: chunks must be positive, got ${chunks}`);
+    const d = normDim("chunk", dim, input.shape.length);
+    const n = input.shape[d] ?? 1;
+    const size = Math.max(1, Math.ceil(n / chunks));
+    return splitAlong(input, n === 0 ? 0 : size, d);
+  },
+);
+
+export const unbind = op(
+  "unbind(input: Tensor, dim: int = 0) -> Tensor[]",
+  { doc: "The slices along `dim`, each without that dim.", method: true },
+  ({ input, dim }) => {
+    if (input.shape.length === 0) throw new ShapeError("unbind: cannot unbind a 0-d tensor");
+    const d = normDim("unbind", dim, input.shape.length);
+    const n = input.shape[d]!;
+    return runMany("unbind", [input], String(d), ([x]) => {
+      const shape = x!.shape.filter((_, i) => i !== d);
+      return pieces(x!, d, new Array<number>(n).fill(1)).map((p) => e.reshape(p, shape));
+    });
+  },
+);
+
+export const narrow = op(
+  "narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor",
+  { doc: "`length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view.", method: true },
+  ({ input, dim, start, length }) => {
+    if (input.shape.length === 0) throw new ShapeError("narrow: cannot be applied to a 0-d tensor");
+    const d = normDim("narrow", dim, input.shape.length);
+    const n = input.shape[d]!;
+    if (start < -n || start > n) throw new ShapeError(`narrow: start (${start}) is out of range for dimension ${d} of size ${n}`);
+    const s = start < 0 ? start + n : start;
+    if (length < 0) throw new ShapeError(`narrow: length must be non-negative, got ${length}`);
+    if (s + length > n) throw new ShapeError(`narrow: start (${s}) + length (${length}) exceeds dimension size (${n})`);
+    return unary("narrow", input, `${d},${s},${length}`, (x) => sliceDim(x, d, s, s + length));
+  },
+);
