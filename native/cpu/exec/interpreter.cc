@@ -3,13 +3,14 @@
 // and are dropped after their last use. A reduce body is evaluated op by op over whole vectors of lanes
 // ("lane mode"): every 0-d value inside it becomes a 1-d literal of the lane count, so each body op is
 // one kernel call.
+#include "exec/interpreter.h"
+
 #include <algorithm>
 #include <memory>
 #include <new>
 
 #include "base/thread_pool.h"
 #include "exec/plan.h"
-#include "ir/stablehlo.h"
 #include "kernels/kernels.h"
 #include "kernels/views.h"
 

@@ -9,8 +9,6 @@
 
 namespace tpjrt::cpu {
 
-bool isTerminator(const Op& op) { return op.name == "func.return" || op.name == "stablehlo.return"; }
-
 namespace {
 
 // Calls use(id) for every value the ops of `region` (and their nested regions) read.

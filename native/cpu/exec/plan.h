@@ -85,8 +85,6 @@ struct RegionPlan {
   std::vector<bool> viewArgs;
 };
 
-bool isTerminator(const Op& op);
-
 // `fuse` false keeps every op a step of its own (the reference the fused plan is tested against).
 RegionPlan planRegion(const Region& region, bool fuse = true);
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "base/error.h"
 
@@ -67,6 +68,45 @@ int64_t numElements(const TensorType& t) {
   int64_t n = 1;
   for (int64_t d : t.dims) n *= d;
   return n;
+}
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size());
+  int64_t s = 1;
+  for (size_t i = dims.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= dims[i];
+  }
+  return strides;
+}
+
+int64_t readIndex(const Literal& l, int64_t i) {
+  const size_t width = byteWidth(l.type.element);
+  if (l.bytes.size() == width) i = 0;  // a splat attribute holds one element
+  const uint8_t* at = l.bytes.data() + size_t(i) * width;
+  auto load = [at](auto v) {
+    std::memcpy(&v, at, sizeof v);
+    return v;
+  };
+  switch (l.type.element) {
+    case ElementType::Pred: return load(uint8_t{}) != 0;
+    case ElementType::S8: return load(int8_t{});
+    case ElementType::S16: return load(int16_t{});
+    case ElementType::S32: return load(int32_t{});
+    case ElementType::S64: return load(int64_t{});
+    case ElementType::U8: return load(uint8_t{});
+    case ElementType::U16: return load(uint16_t{});
+    case ElementType::U32: return load(uint32_t{});
+    case ElementType::U64: {
+      const uint64_t v = load(uint64_t{});
+      return v > uint64_t(std::numeric_limits<int64_t>::max()) ? std::numeric_limits<int64_t>::max() : int64_t(v);
+    }
+    case ElementType::F16:
+    case ElementType::BF16:
+    case ElementType::F32:
+    case ElementType::F64: break;
+  }
+  fail("index operand must be an integer, got " + typeString(l.type));
 }
 
 std::string typeString(const TensorType& t) {

@@ -1,10 +1,12 @@
-// Facts about the plugin's element types: byte width, MLIR spelling, and element counts.
+// Facts about the plugin's element types and shapes: byte width, MLIR spelling, element counts and
+// row-major strides, and reading an integer element as an index.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/ir.h"
 
@@ -19,6 +21,11 @@ bool isUnsignedInt(ElementType t);  // U8..U64
 bool isInteger(ElementType t);      // signed or unsigned, not Pred
 int64_t numElements(const TensorType& t);
 std::string typeString(const TensorType& t);  // "tensor<2x3xf32>"
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
+
+// Reads element `i` of an integer or pred literal as int64 (unsigned values above INT64_MAX saturate);
+// a literal of one element (a splat attribute) gives that element for every `i`.
+int64_t readIndex(const Literal& l, int64_t i = 0);
 
 // Half-precision conversions (round to nearest even).
 float halfToFloat(uint16_t h);

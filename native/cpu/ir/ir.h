@@ -147,6 +147,9 @@ struct Region {
   RegionMemo<RegionPlan> plan;       // how the interpreter runs the ops: main's when compiled, others on first run
 };
 
+// Whether `op` ends its region: func.return in a function, stablehlo.return in an op's region.
+inline bool isTerminator(const Op& op) { return op.name == "func.return" || op.name == "stablehlo.return"; }
+
 struct Function {
   std::string name;
   bool isPublic = true;

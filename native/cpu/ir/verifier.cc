@@ -9,8 +9,6 @@
 namespace tpjrt::cpu {
 namespace {
 
-bool isTerminator(const std::string& name) { return name == "func.return" || name == "stablehlo.return"; }
-
 std::string where(int line) { return "line " + std::to_string(line) + ": "; }
 
 bool regionCountFits(const Op& op) {
@@ -48,7 +46,7 @@ void verifyRegion(const Module& module, const Region& region, const std::string&
   for (size_t i = 0; i < region.ops.size(); ++i) {
     const Op& op = region.ops[i];
     bool last = i + 1 == region.ops.size();
-    if (isTerminator(op.name)) {
+    if (isTerminator(op)) {
       if (op.name != terminator)
         fail(where(op.line) + op.name + ": not allowed here; " + owner + " must end with " + terminator);
       if (!last) fail(where(op.line) + op.name + ": must be the last op of its region");

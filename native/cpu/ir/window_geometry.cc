@@ -9,7 +9,6 @@
 
 #include "base/error.h"
 #include "ir/element_type.h"
-#include "kernels/kernels.h"
 
 namespace tpjrt::cpu {
 

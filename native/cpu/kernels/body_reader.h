@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "exec/plan.h"
 #include "ir/ir.h"
 
 namespace tpjrt::cpu {

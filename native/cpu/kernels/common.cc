@@ -1,36 +1,8 @@
-// Helpers shared by the kernels: index reading, strides, transposed copies and attribute access.
+// Helpers shared by the kernels: transposed copies and attribute access.
 #include "kernels/kernels.h"
 #include "kernels/views.h"
 
 namespace tpjrt::cpu {
-
-int64_t readIndex(const Literal& l, int64_t i) {
-  if (l.bytes.size() == byteWidth(l.type.element)) i = 0;  // a splat attribute holds one element
-  return dispatchType(l.type.element, [&](auto tag) -> int64_t {
-    using S = decltype(tag);
-    if constexpr (kIsInt<S>) {
-      S v = elements<S>(l)[i];
-      if constexpr (std::is_unsigned_v<S> && sizeof(S) == 8) {
-        if (v > uint64_t(std::numeric_limits<int64_t>::max())) return std::numeric_limits<int64_t>::max();
-      }
-      return int64_t(v);
-    } else if constexpr (kIsPred<S>) {
-      return elements<S>(l)[i].v != 0;
-    } else {
-      fail("index operand must be an integer, got " + typeString(l.type));
-    }
-  });
-}
-
-std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size());
-  int64_t s = 1;
-  for (size_t i = dims.size(); i-- > 0;) {
-    strides[i] = s;
-    s *= dims[i];
-  }
-  return strides;
-}
 
 Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm) {
   TensorType type{x.type.element, {}};

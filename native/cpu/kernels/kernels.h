@@ -114,9 +114,6 @@ ComputeOf<D> convertValue(C v) {
   }
 }
 
-// Reads element `i` of an integer or pred literal as int64 (unsigned values above INT64_MAX saturate).
-int64_t readIndex(const Literal& l, int64_t i = 0);
-
 // NaN-propagating maximum/minimum that order -0 below +0, as XLA CPU does. Floats are chosen without
 // branches, so that loops over them vectorise: of two equal values the bitwise AND (maximum) or OR
 // (minimum) is +0 (or -0) for a pair of zeros and the value itself otherwise; a NaN operand wins, the
@@ -147,8 +144,6 @@ C minValue(C a, C b) {
   }
   return b < a ? b : a;
 }
-
-std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
 
 // Copies the box `dims` element by element: source element at srcOffset + Σ index·srcStrides, to
 // destination at dstOffset + Σ index·dstStrides (all in elements of `width` bytes; strides may be 0

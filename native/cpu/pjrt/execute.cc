@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "base/thread_pool.h"
+#include "exec/interpreter.h"
 #include "exec/plan.h"
 #include "ir/element_type.h"
-#include "ir/stablehlo.h"
 #include "pjrt/buffer.h"
 #include "pjrt/error.h"
 #include "pjrt/event.h"

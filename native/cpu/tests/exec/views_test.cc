@@ -6,6 +6,7 @@
 
 #include "base/thread_pool.h"
 #include "check.h"
+#include "exec/interpreter.h"
 #include "exec/plan.h"
 #include "ir/stablehlo.h"
 #include "kernels/views.h"

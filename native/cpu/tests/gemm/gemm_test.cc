@@ -15,6 +15,7 @@
 
 #include "base/thread_pool.h"
 #include "check.h"
+#include "exec/interpreter.h"
 #include "gemm/gemm.h"
 #include "ir/element_type.h"
 #include "ir/stablehlo.h"

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "check.h"
+#include "exec/interpreter.h"
 #include "ir/inline_calls.h"
 #include "ir/stablehlo.h"
 #include "tests/test_modules.h"

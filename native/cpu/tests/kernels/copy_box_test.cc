@@ -9,6 +9,7 @@
 
 #include "base/thread_pool.h"
 #include "check.h"
+#include "exec/interpreter.h"
 #include "ir/stablehlo.h"
 #include "kernels/kernels.h"
 #include "tests/test_modules.h"

@@ -11,6 +11,7 @@
 
 #include "base/thread_pool.h"
 #include "check.h"
+#include "exec/interpreter.h"
 #include "ir/element_type.h"
 #include "ir/stablehlo.h"
 #include "tests/test_modules.h"

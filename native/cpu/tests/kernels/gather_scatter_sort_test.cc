@@ -10,6 +10,7 @@
 
 #include "base/error.h"
 #include "check.h"
+#include "exec/interpreter.h"
 #include "ir/element_type.h"
 #include "ir/stablehlo.h"
 #include "tests/test_modules.h"
