@@ -7,7 +7,8 @@ export default defineConfig({
   dts: true,
   target: "node20",
   platform: "node",
-  sourcemap: true,
+  // No source maps: dist/ is readable as built (not minified), and the package ships without them.
+  sourcemap: false,
   // No `clean`: test/cli.test.ts rebuilds a stale dist without types, and must not delete them.
   // import.meta.url (used to find the package root and load the addon) in the CJS build too.
   shims: true,
