@@ -67,6 +67,14 @@ describe("mapNativeError", () => {
     expect((old as PluginError).reason).toBe("no-device");
   });
 
+  it("says 'no device' for another plugin without its hardware, not 'no TPU' (XLA's CUDA plugin without a GPU)", () => {
+    const native = nativeError("INTERNAL: no supported devices found for platform CUDA", 13, "PJRT_Client_Create");
+    const e = mapNativeError(native, { op: "createClient", plugin: "cuda", path: "/p/xla_cuda_plugin.so", kind: "cuda" }) as PluginError;
+    expect(e.reason).toBe("no-device");
+    expect(e.message).toBe("plugin 'cuda' loaded but found no device on this machine (/p/xla_cuda_plugin.so said: INTERNAL: no supported devices found for platform CUDA). Use device \"cpu\".");
+    expect(e.message).not.toMatch(/TPU/);
+  });
+
   it("maps 'TPU already in use' to PluginError busy with the fix", () => {
     const native = nativeError("The TPU is already in use by process with pid 12. Not attempting to load libtpu.so in this process.", 10, "PJRT_Client_Create");
     const e = mapNativeError(native, { op: "createClient", plugin: "tpu" }) as PluginError;

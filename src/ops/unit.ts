@@ -6,6 +6,7 @@ import { type DType, dtypes, resultType } from "../dtype.js";
 import { ArgumentError, DisposedError, DTypeError } from "../runtime/errors.js";
 import { Tensor } from "../tensor.js";
 import { fmtShape } from "./dims.js";
+import { describeValue } from "./signature/bind.js";
 import type { ScalarArg, TensorOrScalar } from "./types.js";
 import { dispatch, dispatch1 } from "../trace/eager.js";
 import type { Tracer } from "../trace/tracer.js";
@@ -19,7 +20,7 @@ export function isScalar(v: unknown): v is ScalarArg {
 }
 
 export function checkTensor(op: string, t: unknown, what = "input"): Tensor {
-  if (!(t instanceof Tensor)) throw new ArgumentError(`${op}: ${what} must be a Tensor, got ${describe(t)}`);
+  if (!(t instanceof Tensor)) throw new ArgumentError(`${op}: ${what} must be a Tensor, got ${describeValue(t)}${Array.isArray(t) ? " (wrap it with torch.tensor)" : ""}`);
   if (t.isDisposed) throw new DisposedError(`${op}: ${what} has been disposed (${t.dtype}${fmtShape(t.shape)} on ${t.device})`);
   return t;
 }
@@ -28,19 +29,6 @@ export function checkTensor(op: string, t: unknown, what = "input"): Tensor {
 export function checkIndexDType(op: string, index: Tensor, what = "index"): void {
   const kind = dtypes[index.dtype].kind;
   if (kind !== "int" && kind !== "uint") throw new DTypeError(`${op}: ${what} must be an integer tensor (int64), got ${index.dtype}`);
-}
-
-/** Options must be an object: `x.sum(-1)` would otherwise reduce everything (PyTorch's positional dim). */
-export function checkOptions(op: string, options: unknown, example = "{ dim: -1, keepdim: true }"): void {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new ArgumentError(`${op}: options must be an object such as ${example}, got ${describe(options)}`);
-  }
-}
-
-function describe(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array (wrap it with torch.tensor)";
-  return typeof v === "object" ? (v as object).constructor?.name ?? "an object" : `${typeof v} ${String(v)}`;
 }
 
 /** The promotion operand of an argument (tensors by dtype and rank, scalars by value). */

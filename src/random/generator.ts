@@ -31,6 +31,9 @@ export class Generator {
 
   /** `new torch.Generator()` starts from PyTorch's default seed; pass `{ seed }` to choose one. */
   constructor(options: { seed?: number | bigint } = {}) {
+    for (const key of Object.keys(options)) {
+      if (key !== "seed") throw new ArgumentError(`Generator: got an unknown option "${key}"; the only option is "seed"`);
+    }
     if (options.seed !== undefined) this.manualSeed(options.seed);
   }
 

@@ -116,6 +116,7 @@ export function getClient(name: string): ClientEntry {
       plugin: name,
       path: plugin.path,
       noTpuChip: plugin.tpuChips !== undefined && plugin.tpuChips.count === 0,
+      kind: plugin.entry.kind,
     };
     markPluginInUse(name);
     const native = callNative(context, () => plugin.native.createClient([...plugin.entry.options]));

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { type DType, dtypeFromPjrt } from "../dtype.js";
 import { pluginOptionsSchema, pluginOptionsToNamedValues } from "../plugins/options.js";
-import { deviceOptionSchema, parseOptions } from "../validate.js";
+import { deviceOptionSchema, parseOptions } from "./option_schemas.js";
 import { loadPlugin, resolveDevice } from "./clients.js";
 import { dumpModule } from "./dump.js";
 import { ArgumentError, callNativeAsync } from "./errors.js";

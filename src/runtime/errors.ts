@@ -165,12 +165,14 @@ export interface NativeErrorContext {
   module?: string;
   /** The PCI scan found no TPU chip (libtpu only). */
   noTpuChip?: boolean;
+  /** The plugin's kind ("tpu", "cuda", …); by default "tpu" for the plugin named tpu. */
+  kind?: string;
 }
 
 export const noTpuMessage = "libtpu loaded but this machine has no TPU";
 
 const looksLikeNoDevice = (message: string): boolean =>
-  /no (\w+ )?device found|no tpu|TPU initialization failed/i.test(message);
+  /no (\w+ )?devices? (was |were )?found|no tpu|TPU initialization failed|CUDA_ERROR_NO_DEVICE/i.test(message);
 
 /** Turns a native failure into a typed error; anything else is returned unchanged. */
 export function mapNativeError(error: unknown, context: NativeErrorContext): unknown {
@@ -197,12 +199,13 @@ export function mapNativeError(error: unknown, context: NativeErrorContext): unk
         { plugin, reason: "busy", path: context.path, ...native },
       );
     }
-    if (context.noTpuChip || looksLikeNoDevice(error.message)) {
-      return new PluginError(
-        `${noTpuMessage} (libtpu at ${context.path ?? "?"} said: ${error.message}). ` +
-          `Use device "cpu", or torch.runtime.compileFor("tpu", …) to compile for a TPU topology without a chip.`,
-        { plugin, reason: "no-device", path: context.path, ...native },
-      );
+    const tpu = (context.kind ?? (plugin === "tpu" ? "tpu" : undefined)) === "tpu";
+    if ((tpu && context.noTpuChip) || looksLikeNoDevice(error.message)) {
+      const message = tpu
+        ? `${noTpuMessage} (libtpu at ${context.path ?? "?"} said: ${error.message}). ` +
+          `Use device "cpu", or torch.runtime.compileFor("tpu", …) to compile for a TPU topology without a chip.`
+        : `plugin '${plugin}' loaded but found no device on this machine (${context.path ?? "?"} said: ${error.message}). Use device "cpu".`;
+      return new PluginError(message, { plugin, reason: "no-device", path: context.path, ...native });
     }
     return new PluginError(`plugin '${plugin}' could not create a client: ${error.message} (${where})`, {
       plugin,

@@ -6,7 +6,7 @@ import { realHost } from "../plugins/host.js";
 import { discoverPlugin, type PluginSource, pluginNames } from "../plugins/registry.js";
 import type { PluginKind } from "../plugins/options.js";
 import { scanTpuChips } from "../plugins/tpu_chips.js";
-import { parseOptions } from "../validate.js";
+import { parseOptions } from "./option_schemas.js";
 import { type ClientEntry, getClient, knownEntry, loadPlugin, notFound } from "./clients.js";
 import { DeviceError, noTpuMessage, PluginError } from "./errors.js";
 import type { NativeNamedValue } from "./native.js";

@@ -59,8 +59,8 @@ function unknownOption(sig: Signature, key: string): string {
   return `got an unknown option "${key}"${hint}`;
 }
 
-function accept(p: Param, v: unknown): unknown {
-  if (!p.variadic) return p.type.accept(v);
+/** A variadic parameter's list, each item checked. */
+function acceptList(p: Param, v: unknown): unknown {
   if (!Array.isArray(v)) return rejected;
   let out: unknown[] | undefined;
   for (let i = 0; i < v.length; i++) {
@@ -77,60 +77,68 @@ const typeName = (p: Param): string => {
   return `${/^[aeiou]/.test(text) ? "an" : "a"} ${text}`;
 };
 
-/** The named arguments, or why the call does not fit the signature. */
-export function tryBind(sig: Signature, args: readonly unknown[]): Bound | string {
+/** The arguments in the signature's order, defaults filled in and checked, or why the call does not fit. */
+function bindValues(sig: Signature, args: readonly unknown[]): unknown[] | string {
   let n = args.length;
   let options: Record<string, unknown> | undefined;
   if (n > 0 && isOptionsObject(args[n - 1])) options = args[--n] as Record<string, unknown>;
-  const out: Bound = {};
+  const params = sig.params;
+  const values = new Array<unknown>(params.length);
   const positional = sig.positional;
   for (let i = 0; i < n; i++) {
     const p = positional[i];
     if (p === undefined) {
       const takes = positional.length === 0 ? "no positional arguments" : `at most ${positional.length} positional argument${positional.length === 1 ? "" : "s"}`;
-      return `takes ${takes}, got ${n}${sig.params.some((q) => q.keywordOnly) ? " (the parameters after * go in the options object)" : ""}`;
+      return `takes ${takes}, got ${n}${params.some((q) => q.keywordOnly) ? " (the parameters after * go in the options object)" : ""}`;
     }
     if (p.variadic) {
-      out[p.name] = n - i === 1 && p.takesOneList && Array.isArray(args[i]) ? args[i] : args.slice(i, n);
+      values[i] = n - i === 1 && p.takesOneList && Array.isArray(args[i]) ? args[i] : args.slice(i, n);
       break;
     }
-    out[p.name] = args[i];
+    values[i] = args[i];
   }
   if (options !== undefined) {
     for (const key in options) {
-      const p = sig.byName.get(key);
-      if (p === undefined) return unknownOption(sig, key);
-      if (out[key] !== undefined) return `got "${key}" both as an argument and as an option`;
-      out[key] = options[key];
+      const i = sig.indexOf.get(key);
+      if (i === undefined) return unknownOption(sig, key);
+      if (values[i] !== undefined) return `got "${key}" both as an argument and as an option`;
+      values[i] = options[key];
     }
   }
-  for (const p of sig.params) {
-    const v = out[p.name];
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i]!;
+    const v = values[i];
     if (v === undefined || (v === null && !p.type.acceptsNull)) {
       if (!p.optional) return v === null ? `"${p.name}" must be ${typeName(p)}, got null` : `missing the required argument "${p.name}"`;
-      out[p.name] = p.defaultValue;
+      values[i] = p.defaultValue;
       continue;
     }
-    let x = accept(p, v);
+    let x = p.variadic ? acceptList(p, v) : p.type.accept(v);
     // One array for a variadic parameter is either the whole list or one item of it (broadcastShapes([2, 3])).
-    if (x === rejected && p.takesOneList && Array.isArray(v) && v === args[sig.positional.indexOf(p)]) x = accept(p, [v]);
+    if (x === rejected && p.takesOneList && Array.isArray(v) && v === args[i]) x = acceptList(p, [v]);
     if (x === rejected) {
       const hint = Array.isArray(v) && p.type.holdsTensor && !p.variadic && p.type.accept([]) === rejected ? " (wrap it with torch.tensor)" : "";
       return `"${p.name}" must be ${typeName(p)}, got ${describeValue(v)}${hint}`;
     }
-    out[p.name] = x;
+    values[i] = x;
   }
-  return out;
+  return values;
+}
+
+/** The named arguments, or why the call does not fit the signature. */
+export function tryBind(sig: Signature, args: readonly unknown[]): Bound | string {
+  const values = bindValues(sig, args);
+  return typeof values === "string" ? values : sig.build(values);
 }
 
 /** Throws DisposedError if an argument is (or holds) a disposed tensor. */
-export function checkLive(sig: Signature, bound: Bound): void {
-  for (const p of sig.tensorParams) {
-    const v = bound[p.name];
+function checkLive(sig: Signature, values: readonly unknown[]): void {
+  for (const i of sig.tensorParams) {
+    const v = values[i];
     if (v instanceof Tensor) {
-      if (v.isDisposed) throw disposed(sig, p, v);
+      if (v.isDisposed) throw disposed(sig, sig.params[i]!, v);
     } else if (Array.isArray(v)) {
-      for (const t of v) if (t instanceof Tensor && t.isDisposed) throw disposed(sig, p, t);
+      for (const t of v) if (t instanceof Tensor && t.isDisposed) throw disposed(sig, sig.params[i]!, t);
     }
   }
 }
@@ -139,19 +147,27 @@ function disposed(sig: Signature, p: Param, t: Tensor): DisposedError {
   return new DisposedError(`${sig.name}: "${p.name}" has been disposed (${t.dtype}[${t.shape.join(", ")}] on ${t.device})`);
 }
 
+/** Binds a call to the op's one signature (the values in parameter order); ArgumentError showing the signature if it does not fit. */
+export function bindOne(sig: Signature, args: readonly unknown[], shownAs: string): unknown[] {
+  const values = bindValues(sig, args);
+  if (typeof values === "string") throw new ArgumentError(`${shownAs}${sig.display.slice(sig.name.length)}: ${values}`);
+  checkLive(sig, values);
+  return values;
+}
+
 /** Binds a call to one of `sigs` (tried in order, as PyTorch's overloads are); ArgumentError showing the signatures if none fits. */
-export function bindCall(sigs: readonly Signature[], args: readonly unknown[], shownAs: string): { index: number; bound: Bound } {
+export function bindCall(sigs: readonly Signature[], args: readonly unknown[], shownAs: string): { index: number; values: unknown[] } {
+  if (sigs.length === 1) return { index: 0, values: bindOne(sigs[0]!, args, shownAs) };
   const reasons: string[] = [];
   for (let index = 0; index < sigs.length; index++) {
     const sig = sigs[index]!;
-    const bound = tryBind(sig, args);
-    if (typeof bound !== "string") {
-      checkLive(sig, bound);
-      return { index, bound };
+    const values = bindValues(sig, args);
+    if (typeof values !== "string") {
+      checkLive(sig, values);
+      return { index, values };
     }
-    reasons.push(bound);
+    reasons.push(values);
   }
-  if (sigs.length === 1) throw new ArgumentError(`${shownAs}${sigs[0]!.display.slice(sigs[0]!.name.length)}: ${reasons[0]}`);
   // Overloads that differ only in their types are shown with them.
   const shown = sigs.map((s) => s.display);
   const typed = new Set(shown).size < shown.length;

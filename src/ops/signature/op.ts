@@ -7,8 +7,8 @@
 import { DisposedError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
 import type { OpBodies, OpTypes } from "../op_types.generated.js";
-import { bindCall, type Bound } from "./bind.js";
-import { makeSignature, parseSignature, type Signature } from "./parse.js";
+import { bindCall, bindOne, type Bound } from "./bind.js";
+import { makeSignature, objectBuilder, parseSignature, type Signature } from "./parse.js";
 
 export interface OpOptions {
   /** What the op does, in a sentence or two (shown in editors and docs/api.md). */
@@ -71,12 +71,13 @@ export function op(texts: string | readonly string[], options: OpOptions, bodies
   if (signatures.some((s) => s.name !== name)) throw new Error(`op ${name}: every signature must have the name ${name}`);
   if (fns.length !== signatures.length) throw new Error(`op ${name}: ${signatures.length} signatures but ${fns.length} bodies`);
   if (table.some((e) => e.name === name)) throw new Error(`op ${name} is defined twice`);
+  const only = signatures[0]!;
   const fn =
     signatures.length === 1
-      ? (...args: unknown[]): unknown => fns[0]!(bindCall(signatures, args, name).bound)
+      ? (...args: unknown[]): unknown => fns[0]!(only.build(bindOne(only, args, name)))
       : (...args: unknown[]): unknown => {
-          const { index, bound } = bindCall(signatures, args, name);
-          return fns[index]!(bound);
+          const { index, values } = bindCall(signatures, args, name);
+          return fns[index]!(signatures[index]!.build(values));
         };
   Object.defineProperty(fn, "name", { value: name });
   const method = options.method || options.property ? attachMethod(name, signatures, fns, options) : undefined;
@@ -90,11 +91,15 @@ function attachMethod(name: string, signatures: readonly Signature[], fns: reado
   const self = typeof options.method === "string" ? options.method : signatures[0]!.params[0]?.name;
   const owners: number[] = [];
   const methodSignatures: Signature[] = [];
+  /** Per method signature: the body's arguments from the bound values with the tensor appended last. */
+  const builders: ((values: readonly unknown[]) => Bound)[] = [];
   signatures.forEach((s, i) => {
     const p = s.byName.get(self ?? "");
     if (p === undefined || !p.type.holdsTensor) return;
     owners.push(i);
-    methodSignatures.push(makeSignature(s.name, s.text, s.params.filter((q) => q !== p), s.returns, s.returnsTuple));
+    const rest = s.params.filter((q) => q !== p);
+    methodSignatures.push(makeSignature(s.name, s.text, rest, s.returns, s.returnsTuple));
+    builders.push(objectBuilder(s.params.map((q) => q.name), s.params.map((q) => (q === p ? rest.length : rest.indexOf(q)))));
   });
   if (self === undefined || owners.length === 0) throw new Error(`op ${name}: no signature has a Tensor parameter "${self}" for the method to bind`);
   const shownAs = `Tensor.${name}`;
@@ -111,12 +116,22 @@ function attachMethod(name: string, signatures: readonly Signature[], fns: reado
       configurable: true,
     });
   } else {
+    const only = methodSignatures.length === 1 ? methodSignatures[0]! : undefined;
+    const body = fns[owners[0]!]!;
+    const build = builders[0]!;
     Object.defineProperty(Tensor.prototype, name, {
-      value: function (this: Tensor, ...args: unknown[]): unknown {
-        const { index, bound } = bindCall(methodSignatures, args, shownAs);
-        bound[self] = live(this);
-        return fns[owners[index]!]!(bound);
-      },
+      value:
+        only !== undefined
+          ? function (this: Tensor, ...args: unknown[]): unknown {
+              const values = bindOne(only, args, shownAs);
+              values.push(live(this));
+              return body(build(values));
+            }
+          : function (this: Tensor, ...args: unknown[]): unknown {
+              const { index, values } = bindCall(methodSignatures, args, shownAs);
+              values.push(live(this));
+              return fns[owners[index]!]!(builders[index]!(values));
+            },
       writable: true,
       configurable: true,
     });

@@ -46,6 +46,10 @@ export interface Signature {
   /** The parameters that may be given positionally, in order. */
   readonly positional: readonly Param[];
   readonly byName: ReadonlyMap<string, Param>;
+  /** Each parameter's position in `params`. */
+  readonly indexOf: ReadonlyMap<string, number>;
+  /** The named arguments from the values in parameter order (an object of one fixed shape per signature). */
+  readonly build: (values: readonly unknown[]) => Record<string, unknown>;
   /** The result type(s): one type, or several for `-> (Tensor, Tensor)`. */
   readonly returns: readonly TypeSpec[];
   readonly returnsTuple: boolean;
@@ -53,8 +57,8 @@ export interface Signature {
   readonly display: string;
   /** The same with types: `sum(input: Tensor, dim?: int or int[], …)`. */
   readonly typedDisplay: string;
-  /** The parameters whose values may be (or hold) tensors. */
-  readonly tensorParams: readonly Param[];
+  /** The positions of the parameters whose values may be (or hold) tensors. */
+  readonly tensorParams: readonly number[];
 }
 
 export class SignatureSyntaxError extends Error {
@@ -93,16 +97,22 @@ function atomOf(text: string, sig: string): Atom {
 
 export function parseType(text: string, sig = text): TypeSpec {
   const alternatives = text.split("|").map((t) => atomOf(t.trim(), sig));
+  const [first, second] = alternatives;
   const accept =
     alternatives.length === 1
-      ? alternatives[0]!.accept
-      : (v: unknown): unknown => {
-          for (const a of alternatives) {
-            const x = a.accept(v);
-            if (x !== rejected) return x;
+      ? first!.accept
+      : alternatives.length === 2 // the common case (Tensor | Scalar, int | int[]), without a loop
+        ? (v: unknown): unknown => {
+            const x = first!.accept(v);
+            return x !== rejected ? x : second!.accept(v);
           }
-          return rejected;
-        };
+        : (v: unknown): unknown => {
+            for (const a of alternatives) {
+              const x = a.accept(v);
+              if (x !== rejected) return x;
+            }
+            return rejected;
+          };
   return {
     text: alternatives.map((a) => a.describe).join(" or "),
     ts: alternatives.map((a) => a.ts).join(" | "),
@@ -175,6 +185,16 @@ export function displayOf(name: string, params: readonly Param[], typed = false)
   return `${name}(${parts.join(", ")})`;
 }
 
+/**
+ * `(v) => ({ input: v[0], dim: v[1] })` for these names (name i from v[from[i]]): every call of an
+ * op then builds an object of one shape, which the engine reads fastest (the binder's hot path).
+ */
+export function objectBuilder(names: readonly string[], from: readonly number[] = names.map((_, i) => i)): (values: readonly unknown[]) => Record<string, unknown> {
+  if (!names.every((name) => identifier.test(name))) throw new SignatureSyntaxError(`bad parameter names ${names.join(", ")}`);
+  const fields = names.map((name, i) => `${name}: v[${from[i]}]`).join(", ");
+  return new Function("v", `return { ${fields} };`) as (values: readonly unknown[]) => Record<string, unknown>;
+}
+
 export function makeSignature(name: string, text: string, params: readonly Param[], returns: readonly TypeSpec[], returnsTuple: boolean): Signature {
   return {
     name,
@@ -182,11 +202,13 @@ export function makeSignature(name: string, text: string, params: readonly Param
     params,
     positional: params.filter((p) => !p.keywordOnly),
     byName: new Map(params.map((p) => [p.name, p])),
+    indexOf: new Map(params.map((p, i) => [p.name, i])),
+    build: objectBuilder(params.map((p) => p.name)),
     returns,
     returnsTuple,
     display: displayOf(name, params),
     typedDisplay: displayOf(name, params, true),
-    tensorParams: params.filter((p) => p.type.holdsTensor),
+    tensorParams: params.flatMap((p, i) => (p.type.holdsTensor ? [i] : [])),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
- * @file zod helpers shared by every public function that takes an options object.
+ * @file zod schemas for the options of the runtime functions (torch.runtime.compile, plugins, …); ops
+ * take theirs through their signature (src/ops/signature/).
  */
 import { z } from "zod";
-import { ArgumentError } from "./runtime/errors.js";
+import { ArgumentError } from "./errors.js";
 
 /** A device as options accept it: "cpu:1" or { type: "cpu", index: 1 }. */
 export const deviceOptionSchema = z.union([z.string(), z.object({ type: z.string(), index: z.number().int().nonnegative() })]);
