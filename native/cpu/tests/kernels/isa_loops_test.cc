@@ -50,11 +50,20 @@ Literal literalOf(const std::string& type, int salt) {
 std::string moduleOf(const std::string& op, int arity, const std::string& in, const std::string& out,
                      const std::string& extra = "") {
   const std::string ti = "tensor<" + std::to_string(kN) + "x" + in + ">", to = "tensor<" + std::to_string(kN) + "x" + out + ">";
+  // Built by appending: g++ 12 at -O2 and above inlines `", " + std::string("%p")` (an insert at the
+  // front of a temporary) into a -Wrestrict false positive (GCC bug 105329).
   std::string params, args, types;
   for (int i = 0; i < arity; ++i) {
-    params += (i ? ", " : "") + std::string("%p") + std::to_string(i) + ": " + ti;
-    args += (i ? ", " : "") + std::string("%p") + std::to_string(i);
-    types += (i ? ", " : "") + ti;
+    std::string p = "%p";
+    p += std::to_string(i);
+    if (i > 0) {
+      params += ", ";
+      args += ", ";
+      types += ", ";
+    }
+    params += p + ": " + ti;
+    args += p;
+    types += ti;
   }
   const std::string name = op.find('.') == std::string::npos ? "stablehlo." + op : op;
   return "func.func public @main(" + params + ") -> " + to + " {\n  %r = \"" + name + "\"(" + args + ")" + extra +
