@@ -1,6 +1,6 @@
 // A fixed set of worker threads that kernels split big work over. parallelFor runs items on the
 // calling thread and on the workers, so it never waits on a busy pool and may be called from many
-// threads at once (concurrent executes share their client's pool). Idle workers spin for 50 µs before
+// threads at once (concurrent executes share their client's pool). Idle workers spin for 1 ms before
 // they sleep, so the next kernel of a program finds them awake. The destructor joins the workers.
 #pragma once
 
