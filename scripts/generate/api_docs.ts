@@ -4,6 +4,7 @@
  * Tensor method. Run by test/generated.test.ts (`npm run generate` rewrites the file).
  */
 import type { OpEntry } from "../../src/ops/signature/op.js";
+import type { Signature } from "../../src/ops/signature/parse.js";
 
 /** PyTorch's spelling of a camelCase name: logSoftmax → log_softmax, smoothL1Loss → smooth_l1_loss; a last capital stays (mT). */
 export const snake = (name: string): string => name.replace(/([a-z0-9])([A-Z])(?!$)/g, "$1_$2").replace(/[A-Z](?!$)/g, (c) => c.toLowerCase());
@@ -25,7 +26,22 @@ function markdownTable(rows: readonly Row[]): string {
 /** The namespaces the ops are exported from, as objects: `{ torch, "torch.nn.functional": F }`. */
 export type Namespaces = Readonly<Record<string, object>>;
 
-export function apiDocsSource(table: readonly OpEntry[], namespaces: Namespaces): string {
+/** One op under one PyTorch name: `torch.sum` (a function, with the op's signatures) or `Tensor.sum` (the method, self removed). */
+export interface PytorchName {
+  /** PyTorch's spelling: `torch.sum`, `torch.nn.functional.log_softmax`, `Tensor.index_put_`. */
+  readonly pytorch: string;
+  /** The namespace docs/api.md lists it under: `torch`, `torch.nn.functional` or `Tensor`. */
+  readonly section: string;
+  /** Our spelling: `torch.logSoftmax`, `x.indexPut_`. */
+  readonly ours: string;
+  readonly entry: OpEntry;
+  /** The signatures under this name: the op's own for a function, the method's (without self) for `Tensor.*`. */
+  readonly signatures: readonly Signature[];
+  readonly property: boolean;
+}
+
+/** Every op under each PyTorch name it has: where it is exported (in `namespaces`) and, if a method, as `Tensor.*`. */
+export function pytorchNames(table: readonly OpEntry[], namespaces: Namespaces): PytorchName[] {
   const exported = new Map<OpEntry["fn"], string[]>();
   for (const [prefix, ns] of Object.entries(namespaces)) {
     for (const [key, value] of Object.entries(ns)) {
@@ -33,19 +49,25 @@ export function apiDocsSource(table: readonly OpEntry[], namespaces: Namespaces)
       exported.set(value as OpEntry["fn"], [...(exported.get(value as OpEntry["fn"]) ?? []), `${prefix}.${key}`]);
     }
   }
-  const sections = new Map<string, Row[]>();
-  const add = (section: string, row: Row): void => void sections.set(section, [...(sections.get(section) ?? []), row]);
+  const out: PytorchName[] = [];
   for (const entry of table) {
-    const paths = exported.get(entry.fn) ?? [];
-    for (const path of paths) {
+    for (const path of exported.get(entry.fn) ?? []) {
       const prefix = path.slice(0, path.lastIndexOf("."));
-      const own = path.slice(prefix.length + 1);
-      add(prefix, { pytorch: `${prefix}.${snake(entry.name)}`, ours: code(entry.signatures.map((s) => `${prefix}.${own}${s.display.slice(s.name.length)}`)), doc: entry.doc });
+      out.push({ pytorch: `${prefix}.${snake(entry.name)}`, section: prefix, ours: path, entry, signatures: entry.signatures, property: false });
     }
     const method = entry.method;
     if (method === undefined) continue;
-    const ours = method.property ? code([`x.${entry.name}`]) : code(method.signatures.map((s) => `x.${entry.name}${s.display.slice(s.name.length)}`));
-    add("Tensor", { pytorch: `Tensor.${snake(entry.name)}`, ours, doc: entry.doc });
+    out.push({ pytorch: `Tensor.${snake(entry.name)}`, section: "Tensor", ours: `x.${entry.name}`, entry, signatures: method.signatures, property: method.property });
+  }
+  return out;
+}
+
+export function apiDocsSource(table: readonly OpEntry[], namespaces: Namespaces): string {
+  const sections = new Map<string, Row[]>();
+  const add = (section: string, row: Row): void => void sections.set(section, [...(sections.get(section) ?? []), row]);
+  for (const n of pytorchNames(table, namespaces)) {
+    const ours = n.property ? code([n.ours]) : code(n.signatures.map((s) => `${n.ours}${s.display.slice(s.name.length)}`));
+    add(n.section, { pytorch: n.pytorch, ours, doc: n.entry.doc });
   }
   const order = [...Object.keys(namespaces), "Tensor"].filter((s) => sections.has(s));
   const parts = order.map((s) => `## ${s === "Tensor" ? "Tensor methods and properties" : `\`${s}\``}\n\n${markdownTable(sections.get(s)!)}\n`);

@@ -55,16 +55,16 @@ export const to = op(
   [
     "to(input: Tensor, dtype: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor",
     "to(input: Tensor, device?: device, dtype?: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor",
-    "to(input: Tensor, other: Tensor, nonBlocking: bool = false, copy: bool = false) -> Tensor",
+    "to(input: Tensor, tensor: Tensor, nonBlocking: bool = false, copy: bool = false) -> Tensor",
   ],
   {
-    doc: "The tensor with the given dtype and/or device (`x.to(\"int32\")`, `x.to(\"tpu\")`, `x.to(\"tpu\", \"bfloat16\")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned).",
+    doc: "The tensor with the given dtype and/or device (`x.to(\"int32\")`, `x.to(\"tpu\")`, `x.to(\"tpu\", \"bfloat16\")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned).",
     method: true,
   },
   [
     ({ input, dtype, copy }) => convert(input, dtype, undefined, copy),
     ({ input, device, dtype, copy }) => convert(input, dtype, device, copy),
-    ({ input, other, copy }) => convert(input, other.dtype, other.device, copy),
+    ({ input, tensor, copy }) => convert(input, tensor.dtype, tensor.device, copy),
   ],
 );
 

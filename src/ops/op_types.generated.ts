@@ -497,10 +497,10 @@ export interface OpTypes {
     /** 2-d transposed convolution: input [N, Cin, H, W] (or [Cin, H, W]), weight [Cin, Cout / groups, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
     (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[], outputPadding: number | readonly number[], groups: number, dilation: number | readonly number[]): Tensor;
   };
-  /** In place: copies `src` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
+  /** In place: copies `other` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
   copy_: {
-    /** In place: copies `src` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
-    (input: Tensor, src: Tensor): Tensor;
+    /** In place: copies `other` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
   };
   /** Cosine (radians), elementwise; integer and bool inputs give float32. */
   cos: {
@@ -1978,32 +1978,32 @@ export interface OpTypes {
     /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */
     (input: Tensor, dims: readonly number[]): Tensor;
   };
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to: {
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, options: { dtype: DType; nonBlocking?: boolean; copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, dtype: DType, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, dtype: DType, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, dtype: DType, nonBlocking: boolean, copy: boolean): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, options?: { device?: DeviceLike | null; dtype?: DType | null; nonBlocking?: boolean; copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, device: DeviceLike | null, options?: { dtype?: DType | null; nonBlocking?: boolean; copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, device: DeviceLike | null, dtype: DType | null, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, device: DeviceLike | null, dtype: DType | null, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
     (input: Tensor, device: DeviceLike | null, dtype: DType | null, nonBlocking: boolean, copy: boolean): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
-    (input: Tensor, other: Tensor, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
-    (input: Tensor, other: Tensor, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
-    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
-    (input: Tensor, other: Tensor, nonBlocking: boolean, copy: boolean): Tensor;
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    (input: Tensor, tensor: Tensor, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    (input: Tensor, tensor: Tensor, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
+    /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+    (input: Tensor, tensor: Tensor, nonBlocking: boolean, copy: boolean): Tensor;
   };
   /** `{ values, indices }` of the `k` largest (or, with `largest: false`, smallest) elements along `dim`, always sorted. */
   topk: {
@@ -2250,7 +2250,7 @@ export interface OpBodies {
   "conv3d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] | \"valid\" | \"same\" = 0, dilation: int | int[] = 1, groups: int = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[] | "valid" | "same"; dilation: number | readonly number[]; groups: number }; returns: Tensor };
   "convTranspose1d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
   "convTranspose2d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
-  "copy_(input: Tensor, src: Tensor) -> Tensor": { args: { input: Tensor; src: Tensor }; returns: Tensor };
+  "copy_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "cos(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cosh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cosineSimilarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor": { args: { x1: Tensor; x2: Tensor; dim: number; eps: number }; returns: Tensor };
@@ -2458,7 +2458,7 @@ export interface OpBodies {
   "tile(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
   "to(input: Tensor, dtype: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "to(input: Tensor, device?: device, dtype?: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; device: DeviceLike | undefined; dtype: DType | undefined; nonBlocking: boolean; copy: boolean }; returns: Tensor };
-  "to(input: Tensor, other: Tensor, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; other: Tensor; nonBlocking: boolean; copy: boolean }; returns: Tensor };
+  "to(input: Tensor, tensor: Tensor, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; tensor: Tensor; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "topk(input: Tensor, k: int, dim: int = -1, largest: bool = true, sorted: bool = true) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; largest: boolean; sorted: boolean }; returns: ValuesIndices };
   "transpose(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
   "tril(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
@@ -2632,8 +2632,8 @@ export interface TensorMethods {
   clone(): Tensor;
   /** Every tensor here is dense and row-major; like clone, it returns a new tensor. */
   contiguous(): Tensor;
-  /** In place: copies `src` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
-  copy_(src: Tensor): Tensor;
+  /** In place: copies `other` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
+  copy_(other: Tensor): Tensor;
   /** Cosine (radians), elementwise; integer and bool inputs give float32. */
   cos(): Tensor;
   /** Hyperbolic cosine, elementwise; integer and bool inputs give float32. */
@@ -3118,30 +3118,30 @@ export interface TensorMethods {
   tile(...dims: number[]): Tensor;
   /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */
   tile(dims: readonly number[]): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(options: { dtype: DType; nonBlocking?: boolean; copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(dtype: DType, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(dtype: DType, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(dtype: DType, nonBlocking: boolean, copy: boolean): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(options?: { device?: DeviceLike | null; dtype?: DType | null; nonBlocking?: boolean; copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(device: DeviceLike | null, options?: { dtype?: DType | null; nonBlocking?: boolean; copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(device: DeviceLike | null, dtype: DType | null, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(device: DeviceLike | null, dtype: DType | null, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
   to(device: DeviceLike | null, dtype: DType | null, nonBlocking: boolean, copy: boolean): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
-  to(other: Tensor, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
-  to(other: Tensor, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
-  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(other)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
-  to(other: Tensor, nonBlocking: boolean, copy: boolean): Tensor;
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  to(tensor: Tensor, options?: { nonBlocking?: boolean; copy?: boolean }): Tensor;
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  to(tensor: Tensor, nonBlocking: boolean, options?: { copy?: boolean }): Tensor;
+  /** The tensor with the given dtype and/or device (`x.to("int32")`, `x.to("tpu")`, `x.to("tpu", "bfloat16")`, `x.to(tensor)` for another tensor's); `x` itself when nothing changes, unless `copy`. A device change copies through the host and is done when `to` returns, so `nonBlocking` has no effect (as in PyTorch for memory that is not pinned). */
+  to(tensor: Tensor, nonBlocking: boolean, copy: boolean): Tensor;
   /** `{ values, indices }` of the `k` largest (or, with `largest: false`, smallest) elements along `dim`, always sorted. */
   topk(options: { k: number; dim?: number; largest?: boolean; sorted?: boolean }): ValuesIndices;
   /** `{ values, indices }` of the `k` largest (or, with `largest: false`, smallest) elements along `dim`, always sorted. */

@@ -151,9 +151,9 @@ function copyInto(self: Tensor, src: Tensor): Tensor {
 }
 
 export const copy_ = op(
-  "copy_(input: Tensor, src: Tensor) -> Tensor",
-  { doc: "In place: copies `src` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x.", method: true },
-  ({ input, src }) => copyInto(input, src),
+  "copy_(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "In place: copies `other` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x.", method: true },
+  ({ input, other }) => copyInto(input, other),
 );
 
 export const maskedFill_ = op(
