@@ -24,7 +24,7 @@ export function addon(): NativeAddon {
   if (!path) {
     throw new AddonError(
       `the torch-pjrt native addon is not built (looked for ${searched.join(", ")}). ` +
-        `Build it with \`npm run build:native\` (or \`npx torch-pjrt rebuild\`), which needs cmake and a C++20 compiler; ` +
+        `Build it with \`npx torch-pjrt rebuild\` (\`npm run build:native\` in a clone), which needs cmake and a C++20 compiler; ` +
         `or point env TORCH_PJRT_BUILD_DIR at a cmake-js build folder.`,
     );
   }
@@ -34,7 +34,7 @@ export function addon(): NativeAddon {
   } catch (error) {
     throw new AddonError(
       `could not load the native addon ${path}: ${(error as Error).message}. ` +
-        `Rebuild it for this Node version with \`npm run build:native\`.`,
+        `Rebuild it for this Node version with \`npx torch-pjrt rebuild\` (\`npm run build:native\` in a clone).`,
     );
   }
   return loaded.addon;
