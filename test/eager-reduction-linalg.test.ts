@@ -7,6 +7,12 @@ import { eagerSuite, expectTensor, missing, scoped, valuesOf } from "./eager/hel
 import { data, numel, reduceRef } from "./eager/ref.js";
 
 const test = missing ? it.skip : it;
+
+/** The float64 variance with `correction` (1: Bessel's), two passes. */
+const variance = (correction: number) => (xs: number[]): number => {
+  const m = xs.reduce((s, v) => s + v, 0) / xs.length;
+  return xs.reduce((s, v) => s + (v - m) ** 2, 0) / Math.max(0, xs.length - correction);
+};
 if (missing) it.skip(`skipped: ${missing}`, () => {});
 
 const f64 = (shape: number[], seed = 1): torch.Tensor => torch.tensor(new Float64Array(data(numel(shape), seed)), { shape });
@@ -269,10 +275,6 @@ describe("eager reductions and linear algebra (more)", () => {
     scoped(() => {
       const x = f64([3, 4, 5]);
       const ref = { shape: [3, 4, 5], values: data(60) };
-      const variance = (c: number) => (xs: number[]) => {
-        const m = xs.reduce((s, v) => s + v, 0) / xs.length;
-        return xs.reduce((s, v) => s + (v - m) ** 2, 0) / Math.max(0, xs.length - c);
-      };
       const mean = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / xs.length;
       const v1 = reduceRef(ref, [0, 2], variance(1));
       expectTensor(torch.var(x, { dim: [0, -1] }), { dtype: "float64", ...v1 }, 1e-12);
@@ -293,10 +295,6 @@ describe("eager reductions and linear algebra (more)", () => {
     scoped(() => {
       const x = f64([3, 4, 5]);
       const ref = { shape: [3, 4, 5], values: data(60) };
-      const variance = (c: number) => (xs: number[]) => {
-        const m = xs.reduce((s, v) => s + v, 0) / xs.length;
-        return xs.reduce((s, v) => s + (v - m) ** 2, 0) / Math.max(0, xs.length - c);
-      };
       const byDim1 = { dtype: "float64" as const, ...reduceRef(ref, [1], variance(1)) };
       const byDim0 = { dtype: "float64" as const, ...reduceRef(ref, [1], variance(0)) };
       const kept0 = { dtype: "float64" as const, ...reduceRef(ref, [1], variance(0), true) };
