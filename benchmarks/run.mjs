@@ -70,6 +70,7 @@ const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
 const allRows = [
   ...sizes.map((n) => ({ label: `W1 matmul ${n}³ f32`, ours: () => w.matmul(torch, n), peer: { workload: "W1", n }, limit: { limit: "sgemm", n } })),
   { label: "W2 eager add, 4 elements, cache hit", ours: () => w.eagerAdd(torch), peer: { workload: "W2" } },
+  { label: "W2b eager add, 4 elements, back-to-back loop (mean)", ours: () => w.eagerAddLoop(torch), peer: { workload: "W2b" } },
   { label: "W3 tanh(x*1.5+0.5)*sigmoid(x)-x/3, 1M, eager", ours: () => w.elementwiseChain(torch), peer: { workload: "W3" } },
   { label: "W4 MLP 784-512-512-10 b128, forward + CE loss", ours: () => w.mlpForward(torch), peer: { workload: "W4" } },
   { label: "W5 transformer fwd d256 h4 L4 s128 b8", ours: () => w.transformerForward(torch), peer: { workload: "W5" } },

@@ -71,6 +71,19 @@ def w2():
     return {"value": statistics.median(times), "reps": len(times)}
 
 
+def w2b():
+    x, y = torch.tensor([1.0, 2, 3, 4]), torch.tensor([10.0, 20, 30, 40])
+    for _ in range(2000):
+        torch.add(x, y)
+    n, per_add = 10_000, []
+    for _ in range(7):
+        t0 = time.perf_counter_ns()
+        for _ in range(n):
+            torch.add(x, y)
+        per_add.append((time.perf_counter_ns() - t0) / 1000 / n)
+    return {"value": statistics.median(per_add), "reps": 7 * n}
+
+
 def w3():
     x = t(1 << 20, 3, 1 << 20, scale=8)
     ms, reps = time_it(lambda: torch.tanh(x * 1.5 + 0.5) * torch.sigmoid(x) - x / 3)
@@ -141,7 +154,7 @@ def copy():
     return {"value": 2 * src.nbytes / (ms * 1e6), "unit": "GB/s (read + write)", "reps": reps}
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6}
+WORKLOADS = {"W1": w1, "W2": w2, "W2b": w2b, "W3": w3, "W4": w4, "W5": w5, "W6": w6}
 LIMITS = {"sgemm": sgemm, "copy": copy}
 
 

@@ -55,6 +55,31 @@ export function eagerAdd(torch) {
   return { value: median(times), unit: "µs", reps: times.length, higherIsBetter: false };
 }
 
+/**
+ * W2b: the same add as throughput: 10,000 back-to-back adds (each result disposed) timed as one
+ * loop, µs per add; the median of 7 loops. Unlike W2's per-call median it includes the periodic
+ * costs (collection, finalization, allocation) a real loop pays.
+ */
+export function eagerAddLoop(torch) {
+  const a = torch.tensor([1, 2, 3, 4], { dtype: "float32" });
+  const b = torch.tensor([10, 20, 30, 40], { dtype: "float32" });
+  for (let i = 0; i < 2000; i++) torch.add(a, b).dispose();
+  const n = 10_000;
+  const perAdd = [];
+  for (let loop = 0; loop < 7; loop++) {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < n; i++) torch.add(a, b).dispose();
+    perAdd.push(Number(process.hrtime.bigint() - t0) / 1000 / n);
+  }
+  const check = torch.add(a, b);
+  const values = Array.from(check.dataSync());
+  if (values.join(",") !== "11,22,33,44") throw new Error(`eager add gave ${values}`);
+  check.dispose();
+  a.dispose();
+  b.dispose();
+  return { value: median(perAdd), unit: "µs", reps: 7 * n, higherIsBetter: false };
+}
+
 /** W3: tanh(x*1.5+0.5) * sigmoid(x) - x/3 on 1M elements, eager; ms per evaluation. */
 export function elementwiseChain(torch) {
   const n = 1 << 20;
