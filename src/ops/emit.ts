@@ -2,6 +2,7 @@
  * @file Typed one-line wrappers over `bind` for API op bodies: each emits one primitive on tracers.
  */
 import { type DType, dtypes } from "../dtype.js";
+import { productPrecision } from "../matmul_precision.js";
 import { bind, bind1, type Tracer } from "../trace/tracer.js";
 import type { CompareDirection, GatherParams, ScatterKind, ScatterParams } from "./prims.js";
 import type { ConvParams, WindowParams, WindowPrimParams } from "./prims_window.js";
@@ -42,8 +43,29 @@ export const transpose = (a: T, perm: Dims): T => bind1("transpose", [a], { perm
 export const broadcastInDim = (a: T, shape: Dims, dims: Dims): T => bind1("broadcast_in_dim", [a], { shape, dims });
 export const concatenate = (xs: readonly T[], dim: number): T => bind1("concatenate", xs, { dim });
 export const iota = (dtype: DType, shape: Dims, dim: number): T => bind1("iota", [], { dtype, shape, dim });
-export const dotGeneral = (a: T, b: T, lhsBatch: Dims, rhsBatch: Dims, lhsContract: Dims, rhsContract: Dims): T =>
-  bind1("dot_general", [a, b], { lhsBatch, rhsBatch, lhsContract, rhsContract });
+
+/** How a product (dot_general, convolution) is computed; see src/matmul_precision.ts. */
+export interface ProductOptions {
+  /** Return float16/bfloat16 products in float32, their accumulator, instead of rounding them to the operands' dtype. */
+  wide?: boolean;
+  /** Full float32 precision whatever torch.setFloat32MatmulPrecision says (for products that are not matmuls in PyTorch). */
+  exact?: boolean;
+}
+
+/** float16 and bfloat16 products accumulate in float32, as PyTorch's do on CPU and GPU. */
+const accumulator = (d: DType): DType => (d === "float16" || d === "bfloat16" ? "float32" : d);
+const precisionOf = (d: DType, o: ProductOptions) => {
+  const precision = productPrecision(d, o.exact);
+  return precision === undefined ? {} : { precision };
+};
+
+/** dot_general with PyTorch's accumulation: half operands give a float32 dot, rounded once unless `wide`. */
+export function dotGeneral(a: T, b: T, lhsBatch: Dims, rhsBatch: Dims, lhsContract: Dims, rhsContract: Dims, o: ProductOptions = {}): T {
+  const acc = accumulator(a.dtype);
+  const wider = acc === a.dtype ? {} : { dtype: acc };
+  const y = bind1("dot_general", [a, b], { lhsBatch, rhsBatch, lhsContract, rhsContract, ...wider, ...precisionOf(a.dtype, o) });
+  return o.wide ? y : convert(y, a.dtype);
+}
 
 /** A constant filled with one value. */
 export const full = (value: number | bigint | boolean, dtype: DType, shape: Dims = []): T =>
@@ -167,7 +189,16 @@ export function reduceWindowArg(kind: "cumargmax" | "cumargmin" | "argmax" | "ar
   return [values!, idx!];
 }
 
-export const convolution = (x: T, w: T, p: ConvParams): T => bind1("convolution", [x, w], p);
+/**
+ * convolution with PyTorch's accumulation. Half operands are converted to float32 first (the CPU
+ * plugin's convolution has one element type throughout); libtpu compiles that like a half
+ * convolution, not a float32 one. The precision follows the original dtype.
+ */
+export function convolution(x: T, w: T, p: ConvParams, o: ProductOptions = {}): T {
+  const acc = accumulator(x.dtype);
+  const y = bind1("convolution", [convert(x, acc), convert(w, acc)], { ...p, ...precisionOf(x.dtype, o) });
+  return o.wide ? y : convert(y, x.dtype);
+}
 
 export const selectAndScatter = (x: T, source: T, init: T, p: WindowPrimParams["select_and_scatter"]): T =>
   bind1("select_and_scatter", [x, source, init], p);

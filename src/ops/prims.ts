@@ -7,8 +7,9 @@
 import { toStorage } from "../creation.js";
 import { type DType, type DTypeKind, dtypes } from "../dtype.js";
 import { DTypeError, ShapeError } from "../runtime/errors.js";
+import type { Precision } from "../matmul_precision.js";
 import type { NativeAttr } from "../runtime/native.js";
-import { type WindowPrimParams, windowPrims } from "./prims_window.js";
+import { precisionConfig, type WindowPrimParams, windowPrims } from "./prims_window.js";
 
 export interface Aval {
   readonly shape: readonly number[];
@@ -44,7 +45,8 @@ export interface PrimParams extends WindowPrimParams {
   concatenate: { dim: number };
   pad: { low: Dims; high: Dims; interior: Dims };
   reverse: { dims: Dims };
-  dot_general: { lhsBatch: Dims; rhsBatch: Dims; lhsContract: Dims; rhsContract: Dims };
+  /** `dtype`: the result's element type when wider than the operands' (float16 × float16 → float32). */
+  dot_general: { lhsBatch: Dims; rhsBatch: Dims; lhsContract: Dims; rhsContract: Dims; dtype?: DType; precision?: Precision };
   reduce_sum: { dims: Dims }; reduce_max: { dims: Dims }; reduce_min: { dims: Dims };
   reduce_prod: { dims: Dims }; reduce_and: { dims: Dims }; reduce_or: { dims: Dims };
   /** Inputs: values, indices, value init, index init; outputs: values and indices. */
@@ -424,17 +426,17 @@ export const prims = {
   },
   dot_general: {
     arity: 2,
-    infer: ([a, b], { lhsBatch, rhsBatch, lhsContract, rhsContract }) => {
+    infer: ([a, b], { lhsBatch, rhsBatch, lhsContract, rhsContract, dtype }) => {
       if (a!.dtype !== b!.dtype) throw new DTypeError(`dot_general: ${fmt(a!)} and ${fmt(b!)} differ in dtype`);
       const bad = (l: Dims, r: Dims) => l.length !== r.length || l.some((d, i) => a!.shape[d] !== b!.shape[r[i]!]);
       if (bad(lhsBatch, rhsBatch) || bad(lhsContract, rhsContract)) throw new ShapeError(`dot_general: ${fmt(a!)} and ${fmt(b!)} do not match on the given dimensions`);
       const free = (x: Aval, batch: Dims, contract: Dims) => x.shape.filter((_, i) => !batch.includes(i) && !contract.includes(i));
       const shape = [...lhsBatch.map((d) => a!.shape[d]!), ...free(a!, lhsBatch, lhsContract), ...free(b!, rhsBatch, rhsContract)];
-      return [{ shape, dtype: a!.dtype }];
+      return [{ shape, dtype: dtype ?? a!.dtype }];
     },
-    lower: ({ lhsBatch, rhsBatch, lhsContract, rhsContract }) => ({
+    lower: ({ lhsBatch, rhsBatch, lhsContract, rhsContract, precision }) => ({
       op: "dot_general",
-      attrs: [{ name: "dot_dimension_numbers", dot: [[...lhsBatch], [...rhsBatch], [...lhsContract], [...rhsContract]] }],
+      attrs: [{ name: "dot_dimension_numbers", dot: [[...lhsBatch], [...rhsBatch], [...lhsContract], [...rhsContract]] }, ...precisionConfig(precision)],
     }),
   },
   reduce_sum: reduce("add", "any"),

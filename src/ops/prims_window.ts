@@ -6,6 +6,7 @@
  */
 import { DTypeError, ShapeError } from "../runtime/errors.js";
 import type { NativeAttr } from "../runtime/native.js";
+import type { Precision } from "../matmul_precision.js";
 import type { Aval, PrimDef } from "./prims.js";
 
 type Dims = readonly number[];
@@ -28,6 +29,7 @@ export interface ConvParams {
   rhsDilation: Dims;
   featureGroups: number;
   batchGroups: number;
+  precision?: Precision;
 }
 
 export interface WindowPrimParams {
@@ -72,6 +74,9 @@ const padding = (p: Padding): NativeAttr => ({
   name: "padding",
   text: `dense<[${p.map(([lo, hi]) => `[${lo}, ${hi}]`).join(", ")}]> : tensor<${p.length}x2xi64>`,
 });
+/** dot_general's and convolution's operand precisions (none: the plugin's default). */
+export const precisionConfig = (p: Precision | undefined): NativeAttr[] =>
+  p === undefined ? [] : [{ name: "precision_config", text: `[#stablehlo<precision ${p}>, #stablehlo<precision ${p}>]` }];
 const windowAttrs = (p: WindowParams): NativeAttr[] => [
   ints("window_dimensions", p.window), ints("window_strides", p.strides), ints("base_dilations", p.baseDilation),
   ints("window_dilations", p.windowDilation), padding(p.padding),
@@ -145,6 +150,7 @@ export const windowPrims = {
           ints("window_strides", p.strides), padding(p.padding), ints("lhs_dilation", p.lhsDilation), ints("rhs_dilation", p.rhsDilation),
           { name: "dimension_numbers", text: `#stablehlo.conv<[b, f, ${sp}]x[o, i, ${sp}]->[b, f, ${sp}]>` },
           { name: "feature_group_count", int: p.featureGroups }, { name: "batch_group_count", int: p.batchGroups },
+          ...precisionConfig(p.precision),
         ],
       };
     },

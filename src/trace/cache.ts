@@ -2,9 +2,11 @@
  * @file The executable cache of eager dispatch: a bounded LRU keyed by unit signature, and its stats.
  *
  * A signature is a path of keys — op, statics, device, then one interned aval id per input — walked
- * through nested Maps, so a hit builds no string and hashes only strings whose hash V8 has cached.
+ * from the root of the current float32 matmul precision through nested Maps, so a hit builds no
+ * string and hashes only strings whose hash V8 has cached.
  * Recency is a use stamp, so a hit writes one number; eviction (only on insert) scans for the oldest.
  */
+import { type Float32MatmulPrecision, getFloat32MatmulPrecision } from "../matmul_precision.js";
 import { ArgumentError } from "../runtime/errors.js";
 import type { NativeBuffers, NativeExecutable } from "../runtime/native.js";
 import type { DType } from "../dtype.js";
@@ -43,15 +45,19 @@ export interface CacheNode {
   used: number;
 }
 
-const root: CacheNode = { parent: undefined, key: undefined, next: undefined, entry: undefined, used: 0 };
+/** One signature tree per float32 matmul precision, which every traced product depends on. */
+const roots: Record<Float32MatmulPrecision, CacheNode> = { highest: newRoot(), high: newRoot(), medium: newRoot() };
+function newRoot(): CacheNode {
+  return { parent: undefined, key: undefined, next: undefined, entry: undefined, used: 0 };
+}
 /** Nodes that hold an entry. */
 const live = new Set<CacheNode>();
 let clock = 0;
 const counters = { hits: 0, misses: 0, compiles: 0, compileTimeMs: 0, evictions: 0 };
 let capacity = Number(process.env.TORCH_PJRT_CACHE_SIZE) > 0 ? Math.floor(Number(process.env.TORCH_PJRT_CACHE_SIZE)) : 512;
 
-/** The root of every signature path. */
-export const cacheRoot = (): CacheNode => root;
+/** The root of every signature path under the current float32 matmul precision. */
+export const cacheRoot = (): CacheNode => roots[getFloat32MatmulPrecision()];
 
 /** The child of `node` under `key`, or undefined. */
 export function step(node: CacheNode | undefined, key: unknown): CacheNode | undefined {
@@ -130,5 +136,5 @@ export function setCacheCapacity(n: number): void {
 export function clearCache(): void {
   for (const node of live) node.entry!.native.dispose();
   live.clear();
-  root.next = undefined;
+  for (const root of Object.values(roots)) root.next = undefined;
 }

@@ -28,8 +28,9 @@ export function onCompile(fn: CompileListener | undefined): CompileListener | un
 }
 
 /**
- * The cache node of a unit's signature: op, static arguments (`statics` must encode every one the
- * body reads), device, then each input's interned aval. `create` makes missing nodes (on a miss).
+ * The cache node of a unit's signature: the float32 matmul precision (the root), op, static
+ * arguments (`statics` must encode every one the body reads), device, then each input's interned
+ * aval. `create` makes missing nodes (on a miss).
  */
 function signature(op: string, statics: string, inputs: readonly Tensor[], device: string, create: boolean): CacheNode | undefined {
   let node: CacheNode | undefined = cacheRoot();

@@ -70,15 +70,15 @@ function two(op: string, a: Tensor, b: Tensor, body: (x: T, y: T) => T): Tensor 
   return run(op, [a, b], "", ([x, y]) => body(x as T, y as T));
 }
 
-function mmBody(op: string, x: T, y: T, names = ["input", "mat2"]): T {
+function mmBody(op: string, x: T, y: T, names = ["input", "mat2"], o: e.ProductOptions = {}): T {
   checkRank(op, names[0]!, x, 2);
   checkRank(op, names[1]!, y, 2);
   checkProductDTypes(op, x, y);
   if (x.shape[1] !== y.shape[0]) throw cannotMultiply(op, x, y, x.shape[1]!, y.shape[0]!);
-  return e.dotGeneral(x, y, [], [], [1], [0]);
+  return e.dotGeneral(x, y, [], [], [1], [0], o);
 }
 
-function bmmBody(op: string, x: T, y: T, names = ["input", "mat2"]): T {
+function bmmBody(op: string, x: T, y: T, names = ["input", "mat2"], o: e.ProductOptions = {}): T {
   checkRank(op, names[0]!, x, 3);
   checkRank(op, names[1]!, y, 3);
   checkProductDTypes(op, x, y);
@@ -86,7 +86,7 @@ function bmmBody(op: string, x: T, y: T, names = ["input", "mat2"]): T {
     throw new ShapeError(`${op}: batch sizes differ: shapes ${fmtShape(x.shape)} and ${fmtShape(y.shape)} (${x.shape[0]} != ${y.shape[0]}); bmm does not broadcast, use matmul`);
   }
   if (x.shape[2] !== y.shape[1]) throw cannotMultiply(op, x, y, x.shape[2]!, y.shape[1]!);
-  return e.dotGeneral(x, y, [0], [0], [2], [1]);
+  return e.dotGeneral(x, y, [0], [0], [2], [1], o);
 }
 
 export const mm = op(
@@ -151,22 +151,27 @@ function checkScale(op: string, name: string, v: number, dtype: DType): number {
   return v;
 }
 
-/** beta × input + alpha × product; with beta = 0, input is ignored (NaN and inf in it do not propagate). */
+/**
+ * beta × input + alpha × product, rounded once (half products stay in float32 until the end); with
+ * beta = 0, input is ignored (NaN and inf in it do not propagate).
+ */
 function fused(op: "addmm" | "baddbmm", input: Tensor, m1: Tensor, m2: Tensor, beta: number, alpha: number): Tensor {
   return run(op, [input, m1, m2], `${beta}|${alpha}`, ([i, x, y]) => {
     const inp = i as T;
-    const product = op === "addmm" ? mmBody(op, x as T, y as T, ["mat1", "mat2"]) : bmmBody(op, x as T, y as T, ["batch1", "batch2"]);
-    checkProductDTypes(op, inp, product);
-    checkScale(op, "beta", beta, product.dtype);
-    checkScale(op, "alpha", alpha, product.dtype);
+    const wide = { wide: true };
+    const product = op === "addmm" ? mmBody(op, x as T, y as T, ["mat1", "mat2"], wide) : bmmBody(op, x as T, y as T, ["batch1", "batch2"], wide);
+    const dtype = (x as T).dtype;
+    checkProductDTypes(op, inp, x as T);
+    checkScale(op, "beta", beta, dtype);
+    checkScale(op, "alpha", alpha, dtype);
     const scale = (t: T, s: number): T => (s === 1 ? t : e.mul(t, e.full(s, t.dtype, t.shape)));
     const scaled = scale(product, alpha);
-    if (beta === 0) return scaled;
+    if (beta === 0) return e.convert(scaled, dtype);
     const lead = product.ndim - inp.ndim;
     if (lead < 0 || inp.shape.some((d, k) => d !== 1 && d !== product.shape[lead + k])) {
       throw new ShapeError(`${op}: input of shape ${fmtShape(inp.shape)} cannot be broadcast to the product's shape ${fmtShape(product.shape)}`);
     }
-    return e.add(scale(e.broadcastTo(inp, product.shape), beta), scaled);
+    return e.convert(e.add(scale(e.broadcastTo(e.convert(inp, product.dtype), product.shape), beta), scaled), dtype);
   });
 }
 

@@ -184,7 +184,8 @@ export const unfold = op(
       x.shape.slice(2).forEach((size, i) => {
         if (size + 2 * pad[i]! < dil[i]! * (kernel[i]! - 1) + 1) throw new ShapeError(`${op}: kernel ${fmtShape(kernel)} (dilated) is larger than the padded input ${fmtShape(x.shape.slice(2))}`);
       });
-      const y = e.convolution(x, w, { strides, padding: pad.map((p) => [p, p] as const), lhsDilation: [1, 1], rhsDilation: dil, featureGroups: channels, batchGroups: 1 });
+      const geometry = { strides, padding: pad.map((p) => [p, p] as const), lhsDilation: [1, 1], rhsDilation: dil, featureGroups: channels, batchGroups: 1 };
+      const y = e.convolution(x, w, geometry, { exact: true }); // a copy in PyTorch: every value must come through whole
       return unbatch(e.reshape(y, [y.shape[0]!, y.shape[1]!, y.shape[2]! * y.shape[3]!]));
     });
   },

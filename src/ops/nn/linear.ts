@@ -5,7 +5,6 @@ import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import * as e from "../emit.js";
 import { broadcastShapes, fmtShape } from "../dims.js";
 import { op } from "../signature/op.js";
-import { opmath } from "./opmath.js";
 import { runOptional } from "./optional_tensors.js";
 
 export const linear = op(
@@ -27,9 +26,8 @@ export const linear = op(
       throw new ShapeError(`${op}: bias ${fmtShape(bias.shape)} does not broadcast to the output ${fmtShape(outShape)}`);
     }
     return runOptional(op, [input, weight, bias], "", ([x, w, b]) => {
-      const dtype = opmath(x!.dtype);
-      let y = e.dotGeneral(e.convert(x!, dtype), e.convert(w!, dtype), [], [], [x!.ndim - 1], [w!.ndim - 1]);
-      if (b) y = e.add(y, e.broadcastTo(e.convert(b, dtype), y.shape));
+      let y = e.dotGeneral(x!, w!, [], [], [x!.ndim - 1], [w!.ndim - 1], { wide: true });
+      if (b) y = e.add(y, e.broadcastTo(e.convert(b, y.dtype), y.shape));
       return e.convert(y, x!.dtype);
     });
   },

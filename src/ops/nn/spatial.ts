@@ -29,9 +29,12 @@ export function batched(op: string, x: Tracer, spatial: number): { x: Tracer; un
 /** `v` broadcast along dim 1 of a [N, C, ...] tensor of `shape` (a per-channel bias). */
 export const perChannel = (v: Tracer, shape: Dims): Tracer => e.broadcastInDim(v, shape, [1]);
 
-/** Applies the [in, out] matrix `m` along `dim` of `x` (a separable linear map such as resampling). */
+/**
+ * Applies the [in, out] matrix `m` along `dim` of `x` (a separable linear map such as resampling), at
+ * full precision: PyTorch computes these maps as sums, not as matmuls.
+ */
 export function alongDim(x: Tracer, dim: number, m: Tracer): Tracer {
-  const y = e.dotGeneral(x, m, [], [], [dim], [0]); // the new dim comes last
+  const y = e.dotGeneral(x, m, [], [], [dim], [0], { exact: true }); // the new dim comes last
   const perm = x.shape.map((_, i) => (i < dim ? i : i === dim ? x.ndim - 1 : i - 1));
   return e.transpose(y, perm);
 }
