@@ -271,6 +271,26 @@ describe("eager reductions and linear algebra (more)", () => {
       expectError(() => torch.cross(f32([3]), f32([2, 3])), torch.ShapeError, "same number of dimensions");
     }));
 
+  test("float16/bfloat16 sum, mean, prod, cumsum and cumprod accumulate in float32 and round once (float64 references)", () =>
+    scoped(() => {
+      // Sizes where accumulating in the half type is off by far more than the one rounding allowed here.
+      // prod: PyTorch's CPU kernel multiplies in the half type, its CUDA kernel in float32, as here.
+      for (const [dtype, ulp] of [["float16", 2 ** -10], ["bfloat16", 2 ** -7]] as const) {
+        const half = (values: number[]): torch.Tensor => torch.tensor(values, { dtype });
+        const rounded = (v: number): number => valuesOf(half([v]))[0]!;
+        const x = half(data(6000, 5).map((v) => 0.25 + (v + 3) / 60)); // in [0.25, 0.35]: float16 sums stop at 1024
+        const xs = valuesOf(x);
+        const total = xs.reduce((s, v) => s + v, 0);
+        expectTensor(x.sum(), { dtype, shape: [], values: [rounded(total)] }, ulp);
+        expectTensor(x.mean(), { dtype, shape: [], values: [rounded(total / xs.length)] }, ulp);
+        expectTensor(x.cumsum(0).index(-1), { dtype, shape: [], values: [rounded(total)] }, ulp);
+        const y = half(data(4096, 6).map((v) => 1 + v / 128)); // near 1, product about 0.57
+        const product = valuesOf(y).reduce((p, v) => p * v, 1);
+        expectTensor(y.prod(), { dtype, shape: [], values: [rounded(product)] }, ulp);
+        expectTensor(y.cumprod(0).index(-1), { dtype, shape: [], values: [rounded(product)] }, ulp);
+      }
+    }));
+
   test("var, std, varMean, stdMean against float64 two-pass references", () =>
     scoped(() => {
       const x = f64([3, 4, 5]);

@@ -26,6 +26,8 @@ const cases: UnitCase[] = [
   ["softsign", () => [f32(special, [10])], (x) => F.softsign(x!)],
   ["hardswish", () => [f32(ramp(8), [8])], (x) => F.hardswish(x!)],
   ["glu", () => [f32(ramp(12), [3, 4])], (x) => F.glu(x!, { dim: -1 })],
+  ["softmax infinite rows", () => [f32([1, Infinity, 2, -Infinity, -Infinity, -Infinity, 1, -Infinity, 2], [3, 3])], (x) => F.softmax(x!, 1)],
+  ["logSoftmax bf16 long row", () => [bf16(ramp(1024, 0.05), [2, 512])], (x) => F.logSoftmax(x!, -1)],
   ["layerNorm", () => [f32(ramp(24), [2, 3, 4]), f32(ramp(4, 0.2), [4]), f32(ramp(4, 0.1), [4])], (x, w, b) => F.layerNorm(x!, [4], { weight: w, bias: b })],
   ["rmsNorm bf16", () => [bf16(ramp(12), [3, 4]), bf16(ramp(4, 0.2), [4])], (x, w) => F.rmsNorm(x!, [4], { weight: w })],
   ["groupNorm", () => [f32(ramp(24), [2, 6, 2])], (x) => F.groupNorm(x!, 3)],

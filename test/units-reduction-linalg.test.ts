@@ -24,6 +24,10 @@ const cases: UnitCase[] = [
   ["norm inf", () => [f32(seq(12), [3, 4])], (a) => a!.norm({ p: Infinity, dim: 0 })],
   ["norm p0", () => [f32([0, 1, 0, 2, NaN, 0], [2, 3])], (a) => a!.norm({ p: 0, dim: -1 })],
   ["countNonzero", () => [i32([0, 1, 0, 2, 3, 0], [2, 3])], (a) => a!.countNonzero({ dim: 0 })],
+  // float16/bfloat16 accumulate in float32 in the program: XLA and libtpu see convert, reduce, convert
+  ["sum float16 4096 ones", () => [torch.tensor(new Float32Array(4096).fill(1), { dtype: "float16" })], (a) => a!.sum()],
+  ["mean bfloat16 dim", () => [torch.tensor(new Float32Array(2000).fill(0.1), { dtype: "bfloat16", shape: [2, 1000] })], (a) => a!.mean(1)],
+  ["prod bfloat16", () => [torch.tensor(new Float32Array(512).fill(1.0078125), { dtype: "bfloat16" })], (a) => a!.prod()],
   ["mm", () => [f32(seq(6), [2, 3]), f32(seq(12, 0.5), [3, 4])], (a, b) => a!.mm(b!)],
   ["mm int32", () => [i32([1, -2, 3, 4, 0, 2], [2, 3]), i32([1, 2, 3, 4, 5, 6], [3, 2])], (a, b) => torch.mm(a!, b!)],
   ["bmm", () => [f32(seq(12), [2, 2, 3]), f32(seq(24, 0.5), [2, 3, 4])], (a, b) => a!.bmm(b!)],

@@ -1261,13 +1261,13 @@ export interface OpTypes {
     /** 2-d max pooling over [N, C, H, W] (or [C, H, W]); returnIndices: true also gives each maximum's position (the flat position h·W + w). stride defaults to kernelSize. */
     (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: true): [Tensor, Tensor];
   };
-  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype. */
+  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
   mean: {
-    /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype. */
+    /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
     (input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype. */
+    /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
     (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype. */
+    /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
   /** Coordinate grids from 0-d or 1-d tensors of one dtype: "ij" indexing (the default) gives shape [n0, n1, …], "xy" swaps the first two. */
@@ -1536,13 +1536,13 @@ export interface OpTypes {
     /** In place: x = x ** exponent; returns x. */
     (input: Tensor, exponent: Tensor | ScalarArg): Tensor;
   };
-  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64. */
+  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod: {
-    /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64. */
+    /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
     (input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64. */
+    /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64. */
+    /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
   /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
@@ -1919,13 +1919,13 @@ export interface OpTypes {
     /** In place: x −= alpha × other; returns x. */
     (input: Tensor, other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
   };
-  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64. */
+  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum: {
-    /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64. */
+    /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
     (input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64. */
+    /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64. */
+    /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
   /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
@@ -2874,11 +2874,11 @@ export interface TensorMethods {
   max(other: Tensor): Tensor;
   /** The larger of input and other, elementwise with broadcasting and type promotion; NaN propagates. */
   maximum(other: Tensor): Tensor;
-  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype. */
+  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
   mean(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype. */
+  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
   mean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype. */
+  /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
   mean(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   /** The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`. */
   min(): Tensor;
@@ -2976,11 +2976,11 @@ export interface TensorMethods {
   pow_(options: { exponent: Tensor | ScalarArg }): Tensor;
   /** In place: x = x ** exponent; returns x. */
   pow_(exponent: Tensor | ScalarArg): Tensor;
-  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64. */
+  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64. */
+  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64. */
+  /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   /** 1 / input, elementwise; integer and bool inputs give float32. */
   reciprocal(): Tensor;
@@ -3094,11 +3094,11 @@ export interface TensorMethods {
   sub_(options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
   /** In place: x −= alpha × other; returns x. */
   sub_(other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
-  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64. */
+  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64. */
+  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64. */
+  /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
   t(): Tensor;

@@ -17,6 +17,7 @@ import { amax, amin } from "../reduction/extremes.js";
 import { c, log1p, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
 import { runOptional } from "./optional_tensors.js";
+import { logSoftmaxAlong } from "./softmax.js";
 
 type Reduction = "mean" | "sum" | "none";
 
@@ -74,14 +75,6 @@ function reduceWeighted(loss: T, weightOfTarget: T, reduction: Reduction): T {
   return e.div(e.reduce("sum", loss, all), e.reduce("sum", weightOfTarget, all));
 }
 
-function logSoftmaxOver(x: T, dim: number): T {
-  const kept = x.shape.map((d, i) => (i === dim ? 1 : d));
-  const m = e.reshape(e.reduce("max", x, [dim]), kept);
-  const z = e.sub(x, e.broadcastTo(e.select(e.isFinite(m), m, c(m, 0)), x.shape));
-  const lse = e.log(e.reshape(e.reduce("sum", e.exp(z), [dim]), kept));
-  return e.sub(z, e.broadcastTo(lse, x.shape));
-}
-
 export const nllLoss = op(
   'nllLoss(input: Tensor, target: Tensor, weight?: Tensor, *, ignoreIndex: int = -100, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
   {
@@ -124,7 +117,7 @@ export const crossEntropy = op(
       const dtype = opmath(x!.dtype);
       const classDim = x!.ndim === 1 ? 0 : 1;
       const classes = x!.shape[classDim]!;
-      const logp = logSoftmaxOver(e.convert(x!, dtype), classDim);
+      const logp = logSoftmaxAlong(e.convert(x!, dtype), classDim);
       const weighted = w ? e.mul(logp, e.broadcastInDim(e.convert(w, dtype), logp.shape, [classDim])) : logp;
       if (probabilities) {
         let p = e.convert(t!, dtype);

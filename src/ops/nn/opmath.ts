@@ -1,12 +1,11 @@
 /**
- * @file How nn.functional's float ops compute: float-only checks, and PyTorch's CPU "opmath"
- * (float16 and bfloat16 compute in float32 and round once at the end).
+ * @file How nn.functional's float ops compute: float-only checks, and the opmath rule of
+ * src/ops/accumulate.ts (float16 and bfloat16 compute in float32 and round once at the end).
  */
 import { type DType, isFloating } from "../../dtype.js";
 import { DTypeError } from "../../runtime/errors.js";
 
-/** float16/bfloat16 compute in float32 and round once at the end, as PyTorch's CPU kernels do. */
-export const opmath = (d: DType): DType => (d === "float16" || d === "bfloat16" ? "float32" : d);
+export { opmath } from "../accumulate.js";
 
 /** DTypeError unless `x` is a floating tensor. */
 export function requireFloat(op: string, x: { dtype: DType }, what = "input"): void {

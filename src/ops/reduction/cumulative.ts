@@ -2,12 +2,14 @@
  * @file Cumulative ops along one dim: cumsum, cumprod, cummax, cummin, logcumsumexp. Each is one
  * reduce_window whose window covers the whole dim, padded on the low side so that output i sees
  * inputs 0..i (the CPU plugin runs such a window as a scan, in time linear in the dim's length).
+ * float16/bfloat16 accumulate in float32 and round once.
  */
 import { type DType, defaultIntDType, isFloating } from "../../dtype.js";
 import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { normDim } from "../dims.js";
+import { inOpmath } from "../accumulate.js";
 import * as e from "../emit.js";
 import type { WindowParams } from "../prims_window.js";
 import { op } from "../signature/op.js";
@@ -31,14 +33,11 @@ function along(name: string, x: Tracer, dim: number, body: (x: Tracer, dim: numb
   return e.reshape(body(e.reshape(x, [1]), 0), []);
 }
 
-/** Half types accumulate in float32 and round once. */
-const widen = (x: Tracer): Tracer => (x.dtype === "float16" || x.dtype === "bfloat16" ? e.convert(x, "float32") : x);
-
 function accumulated(name: "cumsum" | "cumprod", input: Tensor, dim: number, dtype: DType | undefined): Tensor {
   return run(name, [input], `${dim}|${dtype ?? ""}`, ([x]) => {
     const t = x as Tracer;
     const to = dtype ?? (isFloating(t.dtype) ? t.dtype : defaultIntDType);
-    return along(name, e.convert(t, to), dim, (v, d) => e.convert(e.reduceWindow(name === "cumsum" ? "sum" : "prod", widen(v), prefix(v, d)), to));
+    return along(name, e.convert(t, to), dim, (v, d) => inOpmath(v, (w) => e.reduceWindow(name === "cumsum" ? "sum" : "prod", w, prefix(w, d))));
   });
 }
 
@@ -60,7 +59,7 @@ export const logcumsumexp = op(
   ({ input, dim }) => {
     if (!isFloating(input.dtype)) throw new DTypeError(`logcumsumexp: ${input.dtype} input is not supported; it needs a floating dtype (convert with .to("float32"))`);
     return run("logcumsumexp", [input], `${dim}`, ([x]) =>
-      along("logcumsumexp", x as Tracer, dim, (v, d) => e.convert(e.reduceWindowLogAddExp(widen(v), prefix(v, d)), v.dtype)),
+      along("logcumsumexp", x as Tracer, dim, (v, d) => inOpmath(v, (w) => e.reduceWindowLogAddExp(w, prefix(w, d)))),
     );
   },
 );

@@ -1,9 +1,8 @@
 /**
  * @file What reductions share: the `keepdim` reshape, the check that a reduction without an
- * identity (max, argmax, …) has elements to reduce, the static key of `dim`/`keepdim`, the dtype
- * float16/bfloat16 reductions accumulate in, and `x != 0`.
+ * identity (max, argmax, …) has elements to reduce, the static key of `dim`/`keepdim`, and `x != 0`.
+ * How float16/bfloat16 accumulate is src/ops/accumulate.ts.
  */
-import type { DType } from "../../dtype.js";
 import { ShapeError } from "../../runtime/errors.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { fmtShape } from "../dims.js";
@@ -16,9 +15,6 @@ export const keptShape = (x: Tracer, dims: readonly number[]): number[] => x.sha
 export function keep(r: Tracer, x: Tracer, dims: readonly number[], keepdim: boolean): Tracer {
   return keepdim ? e.reshape(r, keptShape(x, dims)) : r;
 }
-
-/** The dtype a float reduction runs in: float32 for the 16-bit floats (as PyTorch accumulates them), the dtype itself otherwise. */
-export const opmath = (dtype: DType): DType => (dtype === "float16" || dtype === "bfloat16" ? "float32" : dtype);
 
 /** x != 0 (x itself for bool); NaN counts as nonzero. */
 export const isNonzero = (x: Tracer): Tracer => (x.dtype === "bool" ? x : e.compare(x, e.full(0, x.dtype, x.shape), "NE"));

@@ -9,7 +9,8 @@ import { fmtShape, normDims } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-import { countOver, dimKey, isNonzero, keep, opmath } from "./keep.js";
+import { opmath } from "../accumulate.js";
+import { countOver, dimKey, isNonzero, keep } from "./keep.js";
 
 function vectorNorm(t: Tracer, p: number, dims: readonly number[]): Tracer {
   const abs = e.abs(t);

@@ -12,7 +12,8 @@ import { normDims } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run, runMany } from "../unit.js";
-import { countOver, dimKey, keep, keptShape, opmath } from "./keep.js";
+import { opmath } from "../accumulate.js";
+import { countOver, dimKey, keep, keptShape } from "./keep.js";
 
 type Dim = number | readonly number[] | undefined;
 

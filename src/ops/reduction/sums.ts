@@ -1,5 +1,6 @@
 /**
  * @file sum, prod, mean and logsumexp over `dim` (a number or a list, negative allowed; none = all).
+ * float16/bfloat16 accumulate in float32 and round once.
  */
 import { type DType, defaultFloatDType, defaultIntDType, isFloating } from "../../dtype.js";
 import { DTypeError } from "../../runtime/errors.js";
@@ -9,7 +10,8 @@ import { normDims } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-import { dimKey, keep, keptShape, opmath } from "./keep.js";
+import { inOpmath, opmath } from "../accumulate.js";
+import { countOver, dimKey, keep, keptShape } from "./keep.js";
 
 interface Reduce {
   input: Tensor;
@@ -18,12 +20,15 @@ interface Reduce {
   dtype: DType | undefined;
 }
 
+/** Reduces in the result dtype (float16/bfloat16: in float32, rounded once after `after`). */
 function reduction(op: string, kind: e.ReduceKind, a: Reduce, dtypeOf: (x: Tracer) => DType, after?: (r: Tracer, n: number) => Tracer): Tensor {
   return run(op, [a.input], `${dimKey(a.dim, a.keepdim)}|${a.dtype ?? ""}`, ([x]) => {
     const t = x as Tracer;
     const dims = normDims(op, a.dim, t.ndim);
-    let r = e.reduce(kind, e.convert(t, dtypeOf(t)), dims);
-    if (after) r = after(r, dims.reduce((n, d) => n * t.shape[d]!, 1));
+    const r = inOpmath(e.convert(t, dtypeOf(t)), (v) => {
+      const reduced = e.reduce(kind, v, dims);
+      return after ? after(reduced, countOver(t, dims)) : reduced;
+    });
     return keep(r, t, dims, a.keepdim);
   });
 }
@@ -33,19 +38,19 @@ const accumulate = (dtype: DType | undefined) => (x: Tracer): DType => dtype ?? 
 
 export const sum = op(
   "sum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
-  { doc: "Sum over `dim` (all dims by default); integer and bool inputs sum in int64.", method: true },
+  { doc: "Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32.", method: true },
   (a) => reduction("sum", "sum", a, accumulate(a.dtype)),
 );
 
 export const prod = op(
   "prod(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
-  { doc: "Product over `dim` (all dims by default); integer and bool inputs multiply in int64.", method: true },
+  { doc: "Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32.", method: true },
   (a) => reduction("prod", "prod", a, accumulate(a.dtype)),
 );
 
 export const mean = op(
   "mean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
-  { doc: "Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype.", method: true },
+  { doc: "Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32.", method: true },
   (a) => {
     const dtypeOf = (x: Tracer): DType => {
       const d = a.dtype ?? x.dtype;
