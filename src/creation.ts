@@ -30,6 +30,16 @@ function describePath(path: readonly number[]): string {
   return `data${path.map((i) => `[${i}]`).join("")}`;
 }
 
+/** The index path of flat (row-major) element `i` of `shape`. */
+function unravel(i: number, shape: readonly number[]): number[] {
+  const path = new Array<number>(shape.length);
+  for (let d = shape.length - 1; d >= 0; d--) {
+    path[d] = i % shape[d]!;
+    i = Math.floor(i / shape[d]!);
+  }
+  return path;
+}
+
 /** Shape, flat values and the widest category of nested arrays; ShapeError for ragged input. */
 function flatten(data: Leaf | NestedData): Flattened {
   const values: Leaf[] = [];
@@ -78,8 +88,31 @@ function flatten(data: Leaf | NestedData): Flattened {
 
 const inferred: Record<Category, DType> = { 0: "bool", 1: defaultIntDType, 2: defaultFloatDType };
 
-/** Writes JS values into new host storage for `dtype`, converting as PyTorch's torch.tensor does. */
-export function toStorage(values: ArrayLike<Leaf>, dtype: DType): StorageArray {
+/** The smallest and largest value of an integer dtype. */
+function integerRange(dtype: DType): [bigint, bigint] {
+  const info = dtypes[dtype];
+  const bits = BigInt(info.itemSize * 8);
+  return info.kind === "int" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
+}
+
+/**
+ * Whether torch.tensor may store `v` in an integer dtype holding [lo, hi], as PyTorch checks its data:
+ * a whole number must lie in the range (for unsigned dtypes negative ones down to −hi wrap around), any
+ * other number must lie in it before it is truncated toward zero (NaN and ±inf never do).
+ */
+function fits(v: Leaf, [lo, hi]: [bigint, bigint]): boolean {
+  if (typeof v === "boolean") return true;
+  if (typeof v === "number" && !Number.isInteger(v)) return v >= Number(lo) && v <= Number(hi);
+  const n = BigInt(v);
+  return n <= hi && (n >= lo || (lo === 0n && -n <= hi));
+}
+
+/**
+ * Writes JS values into new host storage for `dtype`, converting as PyTorch's torch.tensor does.
+ * Given `where` (how to name element i), a value an integer dtype cannot hold is a DTypeError, as in
+ * PyTorch; without it, values wrap around (a TypedArray's, as PyTorch converts a NumPy array's).
+ */
+export function toStorage(values: ArrayLike<Leaf>, dtype: DType, where?: (i: number) => string): StorageArray {
   const info = dtypes[dtype];
   const out = new info.storage(values.length);
   const n = values.length;
@@ -98,8 +131,17 @@ export function toStorage(values: ArrayLike<Leaf>, dtype: DType): StorageArray {
   } else {
     const bits = info.itemSize * 8;
     const signed = info.kind === "int";
+    const range = integerRange(dtype);
     for (let i = 0; i < n; i++) {
       const v = values[i]!;
+      if (where !== undefined && !fits(v, range)) {
+        const note = typeof v === "number" && Number.isFinite(v) && !Number.isInteger(v)
+          ? "; a fraction must fit before it is truncated"
+          : range[0] === 0n ? `; whole numbers down to -${range[1]} wrap around` : "";
+        throw new DTypeError(
+          `torch.tensor: ${where(i)} = ${v} cannot be converted to ${dtype} without overflow (${dtype} holds ${range[0]} to ${range[1]}${note}); pass a dtype that holds it`,
+        );
+      }
       let big: bigint;
       if (typeof v === "bigint") big = v;
       else if (typeof v === "boolean") big = v ? 1n : 0n;
@@ -162,7 +204,7 @@ export function tensorFromData(
     const flat = flatten(data as Leaf | NestedData);
     dtype = requested ?? inferred[flat.category];
     check?.(dtype);
-    storage = toStorage(flat.values, dtype);
+    storage = toStorage(flat.values, dtype, (i) => describePath(unravel(i, flat.shape)));
     shape = flat.shape;
   }
   if (reshape !== undefined) {

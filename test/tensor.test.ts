@@ -16,11 +16,11 @@ const roundTrips: Array<{ dtype: torch.DType; input: unknown; expected: ArrayLik
   { dtype: "float64", input: [Math.PI, -1e300, 5e-324], expected: [Math.PI, -1e300, 5e-324], ctor: Float64Array },
   { dtype: "float16", input: [1, -2.5, 65504, 0.1], expected: [1, -2.5, 65504, 0.0999755859375], ctor: Float32Array },
   { dtype: "bfloat16", input: [1, -2.5, Math.PI, 1e30], expected: [1, -2.5, 3.140625, 1.0002555517425873e30], ctor: Float32Array },
-  { dtype: "int8", input: [-128, 127, 0, 200], expected: [-128, 127, 0, -56], ctor: Int8Array },
+  { dtype: "int8", input: [-128, 127, 0, -1.9], expected: [-128, 127, 0, -1], ctor: Int8Array },
   { dtype: "int16", input: [-32768, 32767, 7], expected: [-32768, 32767, 7], ctor: Int16Array },
   { dtype: "int32", input: [-(2 ** 31), 2 ** 31 - 1, 1.9, -1.9], expected: [-(2 ** 31), 2 ** 31 - 1, 1, -1], ctor: Int32Array },
   { dtype: "int64", input: [-(2n ** 63n), 2n ** 63n - 1n, 42, -7], expected: [-(2n ** 63n), 2n ** 63n - 1n, 42n, -7n], ctor: BigInt64Array },
-  { dtype: "uint8", input: [0, 255, 256, -1], expected: [0, 255, 0, 255], ctor: Uint8Array },
+  { dtype: "uint8", input: [0, 255, -255, -1], expected: [0, 255, 1, 255], ctor: Uint8Array }, // negative whole numbers wrap, as in PyTorch
   { dtype: "uint16", input: [0, 65535, 12345], expected: [0, 65535, 12345], ctor: Uint16Array },
   { dtype: "uint32", input: [0, 2 ** 32 - 1, 3], expected: [0, 2 ** 32 - 1, 3], ctor: Uint32Array },
   { dtype: "uint64", input: [0n, 2n ** 64n - 1n, 9], expected: [0n, 2n ** 64n - 1n, 9n], ctor: BigUint64Array },
@@ -83,6 +83,10 @@ describe.each(backends)("tensors on the $name", ({ fake, skip }) => {
     expect(Array.from(bf.dataSync())).toEqual([3.140625, 1]);
     const converted = torch.tensor(Float32Array.of(1.5, -2.7), { dtype: "int32" });
     expect(Array.from(converted.dataSync())).toEqual([1, -2]);
+    // no range check for a TypedArray: it wraps like a cast, as PyTorch converts a NumPy array
+    const wrapped = torch.tensor(Float64Array.of(300, -129.5), { dtype: "int8" });
+    expect(Array.from(wrapped.dataSync())).toEqual([44, 127]);
+    wrapped.dispose();
     const fromBig = torch.tensor(BigInt64Array.of(3n, -4n), { dtype: "float64" });
     expect(Array.from(fromBig.dataSync())).toEqual([3, -4]);
     const sub = torch.tensor(new Float32Array([9, 8, 7, 6]).subarray(1, 3));
@@ -140,7 +144,15 @@ describe.each(backends)("tensors on the $name", ({ fake, skip }) => {
       [() => torch.tensor([1], { device: "cpu:x" }), torch.DeviceError, /invalid device string/],
       [() => torch.tensor([1], { device: "cpu:7" }), torch.DeviceError, /device cpu:7 does not exist; 'cpu' has \d device/],
       [() => torch.tensor([1, "a"] as never), torch.ArgumentError, /data\[1\] is string/],
-      [() => torch.tensor([NaN], { dtype: "int32" }), torch.DTypeError, /cannot convert NaN to int32/],
+      [() => torch.tensor([NaN], { dtype: "int32" }), torch.DTypeError, /data\[0\] = NaN cannot be converted to int32 without overflow/],
+      // values an integer dtype cannot hold, as PyTorch checks them ("value cannot be converted to type int8 without overflow")
+      [() => torch.tensor([[1, 2], [3, 300]], { dtype: "int8" }), torch.DTypeError,
+        /^torch\.tensor: data\[1\]\[1\] = 300 cannot be converted to int8 without overflow \(int8 holds -128 to 127\); pass a dtype that holds it$/],
+      [() => torch.tensor(2 ** 70, { dtype: "int64" }), torch.DTypeError, /data = 1\.1805916207174113e\+21 cannot be converted to int64 without overflow/],
+      [() => torch.tensor([2n ** 63n]), torch.DTypeError, /data\[0\] = 9223372036854775808 cannot be converted to int64 without overflow \(int64 holds -9223372036854775808 to 9223372036854775807\)/],
+      [() => torch.tensor([0, 127.5], { dtype: "int8" }), torch.DTypeError, /data\[1\] = 127\.5 cannot be converted to int8 without overflow \(int8 holds -128 to 127; a fraction must fit before it is truncated\)/],
+      [() => torch.tensor([-256], { dtype: "uint8" }), torch.DTypeError, /uint8 holds 0 to 255; whole numbers down to -255 wrap around/],
+      [() => torch.tensor([2 ** 32], { dtype: "uint32" }), torch.DTypeError, /data\[0\] = 4294967296 cannot be converted to uint32/],
       [() => torch.tensor([1], { dtyp: "int32" } as never), torch.ArgumentError, /tensor\(data, \*, dtype\?, device\?, requiresGrad = false, shape\?\): got an unknown option "dtyp"; did you mean "dtype"\?/],
       [() => torch.tensor([1], { shape: [-1] }), torch.ShapeError, /shape \[-1\] has a negative size/],
       [() => torch.tensor([1], { shape: [1.5] }), torch.ArgumentError, /"shape" must be an int\[\], got \[number 1.5\]/],

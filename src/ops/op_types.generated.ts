@@ -1955,11 +1955,11 @@ export interface OpTypes {
     /** In place: x = tanh(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
-  /** A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. */
+  /** A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. As in PyTorch, a value an integer dtype cannot hold is a DTypeError (fractions are truncated toward zero), while a TypedArray's values wrap around. */
   tensor: {
-    /** A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. */
+    /** A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. As in PyTorch, a value an integer dtype cannot hold is a DTypeError (fractions are truncated toward zero), while a TypedArray's values wrap around. */
     (options: { data: TensorData; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean; shape?: readonly number[] | null }): Tensor;
-    /** A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. */
+    /** A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. As in PyTorch, a value an integer dtype cannot hold is a DTypeError (fractions are truncated toward zero), while a TypedArray's values wrap around. */
     (data: TensorData, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean; shape?: readonly number[] | null }): Tensor;
   };
   /** Contracts `dims` (a count: the last n dims of a with the first n of b; or a pair of dim lists, or of dims) and returns a's remaining dims followed by b's. */

@@ -11,7 +11,7 @@ import { checkGrad, withGrad } from "./common.js";
 const tensorOp = op(
   "tensor(data: TensorData, *, dtype?: dtype, device?: device, requiresGrad: bool = false, shape?: int[]) -> Tensor",
   {
-    doc: "A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data.",
+    doc: "A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. As in PyTorch, a value an integer dtype cannot hold is a DTypeError (fractions are truncated toward zero), while a TypedArray's values wrap around.",
   },
   ({ data, dtype, device, requiresGrad, shape }) =>
     withGrad(tensorFromData(data, dtype, device, shape, requiresGrad ? (d) => checkGrad("tensor", d, true) : undefined), requiresGrad),
