@@ -37,12 +37,34 @@ export function numelOf(shape: readonly number[]): number {
   return n;
 }
 
+/**
+ * V8 makes JS arrays of at most 134,217,725 elements (2^27 − 3; measured in Node 20, a filled
+ * `new Array(n)`), so tolist() refuses more before reading anything.
+ */
+export const maxListElements = 134_217_725;
+
+/** ShapeError for a read whose result JS cannot hold; `limit` names the engine's limit. */
+function tooBigToRead(op: string, numel: number, dtype: DType, limit: string): ShapeError {
+  return new ShapeError(
+    `${op}(): a ${dtype} tensor of ${numel.toLocaleString("en-US")} elements is more than ${limit}; ` +
+      `read it in slices, e.g. t.narrow(0, start, length).${op === "tolist" ? "tolist" : "data"}()` +
+      (op === "tolist" ? ", or as a typed array with await t.data()" : ""),
+  );
+}
+
 /** The natural TypedArray view of raw host bytes for a dtype (float16/bfloat16 converted to float32). */
-export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D): DataArray<D> {
+export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D, op = "data"): DataArray<D> {
   const info = dtypes[dtype];
-  const storage = new info.storage(bytes, 0, bytes.byteLength / info.itemSize);
-  if (dtype === "float16" || dtype === "bfloat16") return halfBitsToFloat32(storage as Uint16Array, dtype) as DataArray<D>;
-  return storage as DataArray<D>;
+  const numel = bytes.byteLength / info.itemSize;
+  try {
+    const storage = new info.storage(bytes, 0, numel);
+    if (dtype === "float16" || dtype === "bfloat16") return halfBitsToFloat32(storage as Uint16Array, dtype) as DataArray<D>;
+    return storage as DataArray<D>;
+  } catch (error) {
+    // The engine's typed-array limit (2^32 elements in Node 20).
+    if (error instanceof RangeError) throw tooBigToRead(op, numel, dtype, `a JS typed array holds here (${error.message})`);
+    throw error;
+  }
 }
 
 let bufferOfTensor: (t: Tensor) => BufferHandle;
@@ -137,12 +159,12 @@ export class Tensor<D extends DType = DType> {
     const buffer = this.#live("read");
     const buffers = this.#held.buffers;
     const bytes = await callNativeAsync({ op: "toHost", device: this.device }, () => buffers.toHost(buffer));
-    return hostBytesToData(bytes, this.dtype);
+    return hostBytesToData(bytes, this.dtype, "data");
   }
 
   /** data(), blocking until the values are on the host. */
   dataSync(): DataArray<D> {
-    return hostBytesToData(this.#hostBytesSync(), this.dtype);
+    return hostBytesToData(this.#hostBytesSync(), this.dtype, "dataSync");
   }
 
   #hostBytesSync(): ArrayBuffer {
@@ -175,15 +197,25 @@ export class Tensor<D extends DType = DType> {
   }
 
   #scalars(op: string, bigint: boolean): Scalar[] {
+    const numel = this.numel();
+    if (numel > maxListElements) throw tooBigToRead(op, numel, this.dtype, `one JS array holds (${maxListElements.toLocaleString("en-US")})`);
     const data = this.dataSync() as ArrayLike<number | bigint>;
-    if (this.dtype === "bool") return Array.from(data, (v) => v !== 0);
-    if (!dtypes[this.dtype].bigint || bigint) return Array.from(data);
-    return Array.from(data, (v, i) => {
-      if (v >= -maxSafe && v <= maxSafe) return Number(v);
-      throw new DTypeError(
-        `${op}(): the ${this.dtype} value ${v} (element ${i}) is not a safe integer, so a JS number would round it; call ${op}({ bigint: true }) to get bigints`,
-      );
-    });
+    // Filled in place: Array.from grows its array in steps and gives up short of the limit.
+    const out = new Array<Scalar>(numel);
+    if (this.dtype === "bool") for (let i = 0; i < numel; i++) out[i] = data[i] !== 0;
+    else if (!dtypes[this.dtype].bigint || bigint) for (let i = 0; i < numel; i++) out[i] = data[i]!;
+    else {
+      for (let i = 0; i < numel; i++) {
+        const v = data[i]!;
+        if (!(v >= -maxSafe && v <= maxSafe)) {
+          throw new DTypeError(
+            `${op}(): the ${this.dtype} value ${v} (element ${i}) is not a safe integer, so a JS number would round it; call ${op}({ bigint: true }) to get bigints`,
+          );
+        }
+        out[i] = Number(v);
+      }
+    }
+    return out;
   }
 
   /** Frees the device buffer now. Idempotent. */

@@ -106,7 +106,7 @@ describe("plugin options", () => {
   it("rejects unknown names and wrong types for typed plugins", () => {
     expect(() => pluginOptionsToNamedValues("tpu", "tpu", { bogus: 1 })).toThrow(/unknown option 'bogus' for libtpu/);
     expect(() => pluginOptionsToNamedValues("tpu", "tpu", { max_inflight_computations: "32" })).toThrow(
-      /'max_inflight_computations' must be a int64, got "32"/,
+      /'max_inflight_computations' must be an integer, got "32"/,
     );
     expect(() => pluginOptionsToNamedValues("tpu", "tpu", { max_inflight_computations: 1.5 })).toThrow(PluginError);
     try {

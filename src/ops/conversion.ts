@@ -6,8 +6,11 @@
 import { fromHost } from "../creation.js";
 import type { DType } from "../dtype.js";
 import { checkDeviceHolds, type DeviceLike, parseDevice } from "../device.js";
+import { pluginNames } from "../plugins/registry.js";
 import { resolveDevice } from "../runtime/clients.js";
-import { dtypes } from "../dtype.js";
+import { ArgumentError, DeviceError } from "../runtime/errors.js";
+import { dtypeNames, dtypes } from "../dtype.js";
+import { closestName } from "../suggest.js";
 import { hostBytesSync, type Tensor } from "../tensor.js";
 import type { Tracer } from "../trace/tracer.js";
 import * as e from "./emit.js";
@@ -37,6 +40,21 @@ function moveTo(x: Tensor, device: string): Tensor {
   return fromHost(storage, x.dtype, x.shape, device);
 }
 
+/** `to("float128")`: a plain word that is neither a dtype nor a known device type says both. */
+function checkTarget(device: DeviceLike | undefined): void {
+  if (typeof device !== "string" || device.includes(":")) return;
+  try {
+    parseDevice(device);
+  } catch (error) {
+    if (!(error instanceof DeviceError)) throw error;
+    const near = closestName(device, dtypeNames);
+    throw new ArgumentError(
+      `to: "${device}" is not a dtype (${dtypeNames.join(", ")}) nor a device (${pluginNames().join(", ")}, as "<type>" or "<type>:<index>")` +
+        (near === undefined ? `; torch.registerPlugin("${device}", "/path/to/plugin.so") makes a PJRT plugin a device` : `; did you mean "${near}"?`),
+    );
+  }
+}
+
 function convert(x: Tensor, want: DType | undefined, to: DeviceLike | undefined, copy: boolean): Tensor {
   const dtype = want ?? x.dtype;
   if (to !== undefined) checkDeviceHolds("to", dtype, to);
@@ -63,7 +81,10 @@ export const to = op(
   },
   [
     ({ input, dtype, copy }) => convert(input, dtype, undefined, copy),
-    ({ input, device, dtype, copy }) => convert(input, dtype, device, copy),
+    ({ input, device, dtype, copy }) => {
+      checkTarget(device);
+      return convert(input, dtype, device, copy);
+    },
     ({ input, tensor, copy }) => convert(input, tensor.dtype, tensor.device, copy),
   ],
 );

@@ -5,9 +5,26 @@
 import { z } from "zod";
 import { PluginError } from "../runtime/errors.js";
 import type { NativeNamedValue } from "../runtime/native.js";
+import { closestName } from "../suggest.js";
 
 export type PluginKind = "cpu" | "tpu" | "gpu" | "generic";
 type OptionType = NativeNamedValue["type"];
+
+/** Options of our CPU plugin (native/cpu/pjrt/client.cc reads them). */
+export const cpuOptions: Readonly<Record<string, OptionType>> = {
+  device_count: "int64",
+  num_threads: "int64",
+};
+
+/**
+ * The CPU plugin's integer ranges, the limits native/cpu/pjrt checks again when the client is made
+ * (kMaxDevices, kMaxThreads; test/bad-calls.test.ts holds the two to each other). Checked here so a
+ * bad value fails in registerPlugin, not at the first use of a device.
+ */
+export const cpuOptionRanges: Readonly<Record<string, { min: number; max: number; why: string }>> = {
+  device_count: { min: 1, max: 64, why: "its devices share this machine's CPUs" },
+  num_threads: { min: 1, max: 1024, why: "the thread pool's size" },
+};
 
 /** Options libtpu 0.0.42.1 accepts (probed; pjrt-facts §5.1). Anything else it rejects. */
 export const libtpuOptions: Readonly<Record<string, OptionType>> = {
@@ -60,6 +77,7 @@ export type PluginOptions = Record<string, PluginOptionValue>;
 export const pluginOptionsSchema = z.record(z.string(), genericValue);
 
 const typedTables: Partial<Record<PluginKind, Readonly<Record<string, OptionType>>>> = {
+  cpu: cpuOptions,
   tpu: libtpuOptions,
   gpu: gpuOptions,
 };
@@ -72,6 +90,26 @@ function inferType(value: PluginOptionValue): OptionType {
   if (typeof value === "bigint") return "int64";
   if (Array.isArray(value)) return "int64list";
   return Number.isInteger(value) ? "int64" : "float";
+}
+
+const typeWords: Record<OptionType, string> = {
+  string: "a string",
+  int64: "an integer",
+  int64list: "a list of integers",
+  float: "a number",
+  bool: "a boolean",
+};
+
+/** A value as the user wrote it: bigints keep their n, strings their quotes. */
+const shown = (value: unknown): string =>
+  typeof value === "bigint" ? `${value}n` : Array.isArray(value) ? `[${value.map(shown).join(", ")}]` : JSON.stringify(value) ?? String(value);
+
+/** "; did you mean 'x'?" for a camelCase or misspelled option name. */
+function suggestion(name: string, known: readonly string[]): string {
+  const snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  if (snake !== name && known.includes(snake)) return `; did you mean '${snake}'? (plugin options keep the plugin's snake_case names)`;
+  const best = closestName(name, known);
+  return best === undefined ? "" : `; did you mean '${best}'?`;
 }
 
 function toNamedValue(name: string, type: OptionType, value: PluginOptionValue): NativeNamedValue {
@@ -90,8 +128,9 @@ function toNamedValue(name: string, type: OptionType, value: PluginOptionValue):
 }
 
 /**
- * Checks `options` for a plugin of `kind` and returns them as named values. Unknown names for libtpu
- * or the CUDA plugin, GPU options sent to libtpu, and wrongly typed values are PluginErrors.
+ * Checks `options` for a plugin of `kind` and returns them as named values. Unknown names for our
+ * CPU plugin, libtpu or the CUDA plugin, GPU options sent to libtpu, wrongly typed values and CPU
+ * plugin values out of range are PluginErrors.
  */
 export function pluginOptionsToNamedValues(plugin: string, kind: PluginKind, options: unknown): NativeNamedValue[] {
   const fail = (message: string): never => {
@@ -109,15 +148,21 @@ export function pluginOptionsToNamedValues(plugin: string, kind: PluginKind, opt
       const known = table[name];
       if (!known) {
         const gpuOnly = kind === "tpu" && gpuOptions[name] !== undefined;
+        const names = Object.keys(table);
         fail(
           gpuOnly
-            ? `'${name}' is a GPU (CUDA plugin) option; libtpu rejects it. libtpu accepts: ${Object.keys(libtpuOptions).join(", ")}`
-            : `unknown option '${name}' for ${kindLabel[kind]}; accepted: ${Object.keys(table).join(", ")}`,
+            ? `'${name}' is a GPU (CUDA plugin) option; libtpu rejects it. libtpu accepts: ${names.join(", ")}`
+            : `unknown option '${name}' for ${kindLabel[kind]}${suggestion(name, names)}; accepted: ${names.join(", ")}`,
         );
       }
       type = known!;
       const check = valueSchemas[type].safeParse(value);
-      if (!check.success) fail(`option '${name}' must be ${type === "int64list" ? "a list of integers" : `a ${type}`}, got ${JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? `${v}n` : v))}`);
+      if (!check.success) fail(`option '${name}' must be ${typeWords[type]}, got ${shown(value)}`);
+      const range = kind === "cpu" ? cpuOptionRanges[name] : undefined;
+      const n = value as number | bigint;
+      if (range && !(n >= range.min && n <= range.max)) {
+        fail(`option '${name}' must be from ${range.min} to ${range.max} (${kindLabel[kind]}'s limit: ${range.why}), got ${shown(value)}`);
+      }
     } else {
       type = inferType(value);
     }

@@ -109,6 +109,13 @@ export function discoverPlugin(entry: PluginEntry, host: Host = realHost): Disco
   return { path: host.isFile(path) ? path : undefined, via: entry.source, searched: [path] };
 }
 
+const registrationListeners: Array<(name: string) => void> = [];
+
+/** Calls `listener` after every registerPlugin (the client registry forgets a remembered failure). */
+export function onRegister(listener: (name: string) => void): void {
+  registrationListeners.push(listener);
+}
+
 const registerArgs = z.tuple([
   z.string().regex(pluginNamePattern, "a plugin name is letters, digits and _ (it becomes a device type)"),
   z.string().min(1).optional().nullable(),
@@ -125,24 +132,27 @@ export function registerPlugin(name: string, path?: string | null, options?: Plu
   if (!parsed.success) {
     throw new ArgumentError(`registerPlugin(name, path, options): ${z.prettifyError(parsed.error)}`);
   }
-  if (inUse.has(name)) {
-    throw new PluginError(`plugin '${name}' is already in use; register it before its first device is used`, {
-      plugin: name,
-      reason: "in-use",
-    });
-  }
   const explicitPath = parsed.data[1] ?? undefined;
   if (explicitPath === undefined && !builtinEntry(name)) {
     throw new ArgumentError(`registerPlugin('${name}'): a path to the plugin's shared library is required`);
   }
   const kind = inferPluginKind(name, explicitPath);
   const named = pluginOptionsToNamedValues(name, kind, parsed.data[2] ?? {});
+  if (inUse.has(name)) {
+    throw new PluginError(
+      `plugin '${name}' is already in use: its client was made, with the options it had then, at the first use of a '${name}' device ` +
+        `(or by torch.runtime.devices() or plugins()); call torch.registerPlugin("${name}", …) before that, e.g. at the start of the program`,
+      { plugin: name, reason: "in-use" },
+    );
+  }
   registered.set(name, { name, kind, source: "registered", explicitPath, options: named });
+  for (const listener of registrationListeners) listener(name);
 }
 
-/** Called by the client registry once a plugin has a client; its registration is then fixed. */
-export function markPluginInUse(name: string): void {
-  inUse.add(name);
+/** Called by the client registry once a plugin has a client (its registration is then fixed), and when it closes one. */
+export function markPluginInUse(name: string, used = true): void {
+  if (used) inUse.add(name);
+  else inUse.delete(name);
 }
 
 /** Test helper: forgets registrations (not clients). */

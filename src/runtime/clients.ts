@@ -5,7 +5,8 @@
 import { type Device, type DeviceLike, formatDevice, parseDevice } from "../device.js";
 import { realHost } from "../plugins/host.js";
 import { type Discovery, libtpuFileName } from "../plugins/discovery.js";
-import { discoverPlugin, markPluginInUse, type PluginEntry, pluginEntry, pluginNames } from "../plugins/registry.js";
+import { cpuOptionRanges } from "../plugins/options.js";
+import { discoverPlugin, markPluginInUse, onRegister, type PluginEntry, pluginEntry, pluginNames } from "../plugins/registry.js";
 import { scanTpuChips, type TpuChips } from "../plugins/tpu_chips.js";
 import { addon } from "./addon.js";
 import { callNative, DeviceError, PluginError } from "./errors.js";
@@ -68,6 +69,10 @@ function prepareLibtpu(): TpuChips {
     process.env.TPU_SKIP_MDS_QUERY ??= "1";
     // Without a TPU VM's metadata libtpu logs an INVALID_ARGUMENT about worker hostnames; name this host.
     process.env.TPU_WORKER_HOSTNAMES ??= "localhost";
+    // ... and prints "WARNING: could not determine TPU accelerator type" to stderr, whatever the log
+    // level variables say, unless it knows the host bounds: one host. (Ahead-of-time compiles name
+    // their own topology; this one does not change them.)
+    process.env.TPU_HOST_BOUNDS ??= "1,1,1";
   }
   return chips;
 }
@@ -87,7 +92,8 @@ export function loadPlugin(name: string): LoadedPlugin {
   }
   const key = `${name}\0${found.path}`;
   const cached = loadedPlugins.get(key);
-  if (cached) return cached;
+  // The library stays loaded; the entry (its options) is the current registration's.
+  if (cached) return cached.entry === entry ? cached : { ...cached, entry };
   const tpuChips = entry.kind === "tpu" ? prepareLibtpu() : undefined;
   const path = found.path;
   let native: NativePlugin;
@@ -118,8 +124,8 @@ export function getClient(name: string): ClientEntry {
       noTpuChip: plugin.tpuChips !== undefined && plugin.tpuChips.count === 0,
       kind: plugin.entry.kind,
     };
-    markPluginInUse(name);
     const native = callNative(context, () => plugin.native.createClient([...plugin.entry.options]));
+    markPluginInUse(name);
     const devices = callNative({ ...context, op: "devices" }, () => native.devices());
     const entry: ClientEntry = { name, plugin, native, devices, buffers: addon().buffers };
     clients.set(name, entry);
@@ -129,6 +135,11 @@ export function getClient(name: string): ClientEntry {
     throw error;
   }
 }
+
+// A failure is remembered until the plugin is registered again (with another path or options).
+onRegister((name) => {
+  if (clients.get(name) instanceof Error) clients.delete(name);
+});
 
 /** The client if one exists already (never creates one). */
 export function existingClient(name: string): ClientEntry | Error | undefined {
@@ -155,15 +166,37 @@ function internName(name: string): string {
   return name;
 }
 
+function noSuchDevice(device: Device, count: number, clientMade: boolean): DeviceError {
+  const listed = count === 0 ? "" : count === 1 ? ` (${device.type}:0)` : ` (${device.type}:0 … ${device.type}:${count - 1})`;
+  const max = cpuOptionRanges.device_count!.max;
+  let fix = "";
+  if (device.type === "cpu") {
+    fix = `. The CPU plugin makes as many devices as its device_count option says (default 1, at most ${max})`;
+    if (device.index < max) {
+      fix +=
+        `: call torch.registerPlugin("cpu", undefined, { device_count: ${device.index + 1} }) before the first use of a cpu device` +
+        (clientMade ? " (this process has used one already, so do it at the start of the program)" : "") +
+        `, or give create_options in a PJRT_NAMES_AND_LIBRARY_PATHS config file`;
+    }
+  }
+  return new DeviceError(`device ${formatDevice(device)} does not exist; '${device.type}' has ${count} device${count === 1 ? "" : "s"}${listed}${fix}`);
+}
+
 /** Parses a device string and finds its client and device, with a DeviceError for a bad index. */
 export function resolveDevice(spec: DeviceLike | undefined): ResolvedDevice {
   const device = parseDevice(spec);
+  const fresh = !clients.has(device.type);
   const client = getClient(device.type);
   if (device.index >= client.devices.length) {
-    const have = client.devices.map((_, i) => `${device.type}:${i}`).join(", ");
-    throw new DeviceError(
-      `device ${formatDevice(device)} does not exist; '${device.type}' has ${client.devices.length} device(s)${have ? ` (${have})` : ""}`,
-    );
+    // A CPU client made only to find this out is closed again (nothing uses it yet, and making one is
+    // cheap), so registering the plugin with more devices still works.
+    const reopen = fresh && client.plugin.entry.kind === "cpu";
+    if (reopen) {
+      client.native.close();
+      clients.delete(device.type);
+      markPluginInUse(device.type, false);
+    }
+    throw noSuchDevice(device, client.devices.length, !reopen);
   }
   return { device, name: internName(formatDevice(device)), client, deviceIndex: device.index };
 }

@@ -4,7 +4,7 @@
  */
 import { type DType, defaultFloatDType, defaultIntDType, dtypeInfo } from "../../dtype.js";
 import type { DeviceLike } from "../../device.js";
-import { ArgumentError, DTypeError, TorchError } from "../../runtime/errors.js";
+import { ArgumentError, DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
@@ -20,10 +20,10 @@ interface Factory {
 function arangeOf(start: number, end: number, step: number, a: Factory): Tensor {
   const allInt = Number.isInteger(start) && Number.isInteger(end) && Number.isInteger(step);
   const dtype = a.dtype ?? (allInt ? defaultIntDType : defaultFloatDType);
-  if (!Number.isFinite(start) || !Number.isFinite(end) || !Number.isFinite(step)) throw new TorchError(`arange: start, end and step must be finite, got ${start}, ${end}, ${step}`);
-  if (step === 0) throw new TorchError("arange: step must be nonzero");
+  if (!Number.isFinite(start) || !Number.isFinite(end) || !Number.isFinite(step)) throw new ArgumentError(`arange: start, end and step must be finite, got ${start}, ${end}, ${step}`);
+  if (step === 0) throw new ArgumentError(`arange: step must be nonzero, got 0 (start ${start}, end ${end})`);
   if ((step > 0 && end < start) || (step < 0 && end > start)) {
-    throw new TorchError(`arange: upper bound and lower bound inconsistent with step sign (start ${start}, end ${end}, step ${step})`);
+    throw new ArgumentError(`arange: upper bound and lower bound inconsistent with step sign (start ${start}, end ${end}, step ${step}); a step of ${-step} counts from start to end`);
   }
   const n = Math.max(0, Math.ceil((end - start) / step));
   if (dtypeInfo(dtype).kind === "bool") throw new DTypeError("arange: bool is not a supported dtype");

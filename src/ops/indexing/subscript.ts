@@ -89,7 +89,8 @@ function makePlan(op: string, shape: readonly number[], items: readonly IndexIte
         plan.steps.push({ kind: "new" });
       } else if (typeof it === "number") {
         const size = shape[d]!;
-        if (!Number.isInteger(it) || it < -size || it >= size) {
+        if (!Number.isInteger(it)) throw new ArgumentError(`${op}: index ${it} is not an integer; indices are integers, slices, null, "..." or integer or bool tensors`);
+        if (it < -size || it >= size) {
           throw new ShapeError(`${op}: index ${it} is out of bounds for dimension ${d} with size ${size}`);
         }
         plan.steps.push({ kind: "int", at: it < 0 ? it + size : it });

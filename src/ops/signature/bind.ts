@@ -4,6 +4,7 @@
  * receives, with defaults filled in and every value checked against its type.
  */
 import { ArgumentError, DisposedError } from "../../runtime/errors.js";
+import { closestName } from "../../suggest.js";
 import { Tensor } from "../../tensor.js";
 import { rejected } from "./atoms.js";
 import type { Param, Signature } from "./parse.js";
@@ -31,20 +32,6 @@ export function describeValue(v: unknown): string {
 
 const camel = (s: string): string => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
-
 function unknownOption(sig: Signature, key: string): string {
   const names = sig.params.map((p) => p.name);
   const asCamel = camel(key);
@@ -52,8 +39,8 @@ function unknownOption(sig: Signature, key: string): string {
   if (asCamel !== key && names.includes(asCamel)) {
     hint = `; did you mean "${asCamel}"? (options are camelCase)`;
   } else {
-    const best = names.map((n) => ({ n, d: editDistance(key, n) })).sort((x, y) => x.d - y.d)[0];
-    if (best !== undefined && best.d <= Math.max(1, Math.floor(best.n.length / 3))) hint = `; did you mean "${best.n}"?`;
+    const best = closestName(key, names);
+    if (best !== undefined) hint = `; did you mean "${best}"?`;
     else hint = names.length ? `; the options are ${names.map((n) => `"${n}"`).join(", ")}` : "; it takes no options";
   }
   return `got an unknown option "${key}"${hint}`;
@@ -117,7 +104,9 @@ function bindValues(sig: Signature, args: readonly unknown[]): unknown[] | strin
     // One array for a variadic parameter is either the whole list or one item of it (broadcastShapes([2, 3])).
     if (x === rejected && p.takesOneList && Array.isArray(v) && v === args[i]) x = acceptList(p, [v]);
     if (x === rejected) {
-      const hint = Array.isArray(v) && p.type.holdsTensor && !p.variadic && p.type.accept([]) === rejected ? " (wrap it with torch.tensor)" : "";
+      // A bigint an int-typed parameter refuses is one a JS number cannot hold exactly.
+      const bigintHint = (Array.isArray(v) ? v : [v]).some((x) => typeof x === "bigint") && /\bint\b/.test(typeName(p)) ? " (an int must be a safe integer, within ±(2^53 − 1))" : "";
+      const hint = Array.isArray(v) && p.type.holdsTensor && !p.variadic && p.type.accept([]) === rejected ? " (wrap it with torch.tensor)" : bigintHint;
       return `"${p.name}" must be ${typeName(p)}, got ${describeValue(v)}${hint}`;
     }
     values[i] = x;
