@@ -114,6 +114,12 @@ export const dtypes: { readonly [D in DType]: DTypeInfo } = {
 
 /** PyTorch's defaults: a Python float becomes float32, a Python int int64. */
 export const defaultFloatDType: DType = "float32";
+
+/**
+ * The dtype work on `dtype` is computed and accumulated in (PyTorch's "opmath"): float32 for float16
+ * and bfloat16, the dtype itself otherwise. src/ops/accumulate.ts writes it into programs.
+ */
+export const opmath = (dtype: DType): DType => (dtype === "float16" || dtype === "bfloat16" ? "float32" : dtype);
 export const defaultIntDType: DType = "int64";
 
 export const dtypeSchema = z.enum(dtypeNames);

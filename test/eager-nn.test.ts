@@ -71,6 +71,22 @@ describe("torch.nn.functional (eager)", () => {
       expect(rm.isDisposed).toBe(true); // expectTensor disposed it: the rebound buffer was a live, owned tensor
     }));
 
+  test("half-precision average pools and einsum sums accumulate in float32 and round once (float64 references)", () =>
+    scoped(() => {
+      const n = 1024;
+      const raw = Float32Array.from({ length: n }, (_, i) => 0.3 + 0.06 * ((i * 37) % 101) / 100);
+      const x = torch.tensor(raw, { dtype: "bfloat16", shape: [1, 1, n] });
+      const stored = Array.from(x.dataSync() as Float32Array); // the values as bfloat16 holds them
+      const mean = stored.reduce((s, v) => s + v, 0) / n;
+      const bf16Ulp = 2 ** (Math.floor(Math.log2(mean)) - 7);
+      for (const y of [F.avgPool1d(x, n), F.adaptiveAvgPool1d(x, 1), F.adaptiveAvgPool2d(x.reshape(1, 1, 32, 32), 1)]) {
+        expect(y.dtype).toBe("bfloat16");
+        expect(Math.abs(valuesOf(y)[0]! - mean)).toBeLessThanOrEqual(bf16Ulp); // half accumulation gives 0.5
+      }
+      const ones = torch.ones([n], { dtype: "bfloat16" });
+      expectTensor(torch.einsum("i->", ones), { dtype: "bfloat16", shape: [], values: [n] }, 0); // half accumulation stops at 256
+    }));
+
   test("batchNorm in evaluation mode uses the running statistics and leaves them unchanged", () =>
     scoped(() => {
       const x = f64([1, 2, 3, 4], [2, 2]);

@@ -4,12 +4,11 @@
  * "opmath" type). The rule is written into the program (convert, compute, convert back), so every
  * backend that runs the program accumulates the same way.
  */
-import type { DType } from "../dtype.js";
+import { type DType, opmath } from "../dtype.js";
 import type { Tracer } from "../trace/tracer.js";
 import * as e from "./emit.js";
 
-/** The dtype work on `dtype` is computed in: float32 for float16/bfloat16, the dtype itself otherwise. */
-export const opmath = (dtype: DType): DType => (dtype === "float16" || dtype === "bfloat16" ? "float32" : dtype);
+export { opmath };
 
 /** `body` run on `x` converted to its opmath dtype, the result rounded once to `to` (x's dtype unless given). */
 export const inOpmath = (x: Tracer, body: (wide: Tracer) => Tracer, to: DType = x.dtype): Tracer => e.convert(body(e.convert(x, opmath(x.dtype))), to);

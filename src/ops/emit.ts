@@ -1,7 +1,7 @@
 /**
  * @file Typed one-line wrappers over `bind` for API op bodies: each emits one primitive on tracers.
  */
-import { type DType, dtypes } from "../dtype.js";
+import { type DType, dtypes, opmath } from "../dtype.js";
 import { productPrecision } from "../matmul_precision.js";
 import { bind, bind1, type Tracer } from "../trace/tracer.js";
 import type { CompareDirection, GatherParams, ScatterKind, ScatterParams } from "./prims.js";
@@ -52,8 +52,6 @@ export interface ProductOptions {
   exact?: boolean;
 }
 
-/** float16 and bfloat16 products accumulate in float32, as PyTorch's do on CPU and GPU. */
-const accumulator = (d: DType): DType => (d === "float16" || d === "bfloat16" ? "float32" : d);
 const precisionOf = (d: DType, o: ProductOptions) => {
   const precision = productPrecision(d, o.exact);
   return precision === undefined ? {} : { precision };
@@ -61,7 +59,7 @@ const precisionOf = (d: DType, o: ProductOptions) => {
 
 /** dot_general with PyTorch's accumulation: half operands give a float32 dot, rounded once unless `wide`. */
 export function dotGeneral(a: T, b: T, lhsBatch: Dims, rhsBatch: Dims, lhsContract: Dims, rhsContract: Dims, o: ProductOptions = {}): T {
-  const acc = accumulator(a.dtype);
+  const acc = opmath(a.dtype); // half products accumulate in float32, as PyTorch's do on CPU and GPU
   const wider = acc === a.dtype ? {} : { dtype: acc };
   const y = bind1("dot_general", [a, b], { lhsBatch, rhsBatch, lhsContract, rhsContract, ...wider, ...precisionOf(a.dtype, o) });
   return o.wide ? y : convert(y, a.dtype);
@@ -195,7 +193,7 @@ export function reduceWindowArg(kind: "cumargmax" | "cumargmin" | "argmax" | "ar
  * convolution, not a float32 one. The precision follows the original dtype.
  */
 export function convolution(x: T, w: T, p: ConvParams, o: ProductOptions = {}): T {
-  const acc = accumulator(x.dtype);
+  const acc = opmath(x.dtype);
   const y = bind1("convolution", [convert(x, acc), convert(w, acc)], { ...p, ...precisionOf(x.dtype, o) });
   return o.wide ? y : convert(y, x.dtype);
 }

@@ -6,6 +6,7 @@
  */
 import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
+import { inOpmath } from "../accumulate.js";
 import * as e from "../emit.js";
 import { fmtShape } from "../dims.js";
 import { op } from "../signature/op.js";
@@ -142,7 +143,7 @@ function takeDiagonals(term: Term): Term {
 function sumExcept(term: Term, keep: ReadonlySet<Label>): Term {
   const dims = term.labels.flatMap((l, k) => (keep.has(l) ? [] : [k]));
   if (dims.length === 0) return term;
-  return { t: e.reduce("sum", term.t, dims), labels: term.labels.filter((l) => keep.has(l)) };
+  return { t: inOpmath(term.t, (wide) => e.reduce("sum", wide, dims)), labels: term.labels.filter((l) => keep.has(l)) };
 }
 
 /** `term` with the dim of `label` stretched from 1 to `size`. */

@@ -6,6 +6,7 @@
 import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
+import { inOpmath } from "../accumulate.js";
 import * as e from "../emit.js";
 import type { WindowParams } from "../prims_window.js";
 import { fmtShape } from "../dims.js";
@@ -114,21 +115,22 @@ function avgPool(op: string, n: number, input: Tensor, a: PoolArgs, countInclude
     const { x, unbatch } = batched(op, xi as Tracer, n);
     floating(op, x.dtype);
     const g = geometry(op, x.shape.slice(2), a);
-    const sums = e.reduceWindow("sum", x, window(g));
-    let divisor: Tracer;
-    if (divisorOverride !== undefined) {
-      if (!Number.isFinite(divisorOverride) || divisorOverride === 0) throw new ArgumentError(`${op}: divisorOverride must be a non-zero number`);
-      divisor = e.full(divisorOverride, x.dtype, sums.shape);
-    } else {
+    // Window sums of half inputs accumulate in float32 and round once, as PyTorch's do.
+    const mean = inOpmath(x, (wide) => {
+      const sums = e.reduceWindow("sum", wide, window(g));
+      if (divisorOverride !== undefined) {
+        if (!Number.isFinite(divisorOverride) || divisorOverride === 0) throw new ArgumentError(`${op}: divisorOverride must be a non-zero number`);
+        return e.div(sums, e.full(divisorOverride, wide.dtype, sums.shape));
+      }
       // Count what each window covers: the input (and its padding, by default), never the ceil-mode overhang.
       const spatial = x.shape.slice(2).map((d, i) => (countIncludePad ? d + 2 * g.pad[i]! : d));
-      const counts = e.reduceWindow("sum", e.full(1, x.dtype, spatial), {
+      const counts = e.reduceWindow("sum", e.full(1, wide.dtype, spatial), {
         window: g.kernel, strides: g.stride, baseDilation: g.kernel.map(() => 1), windowDilation: g.kernel.map(() => 1),
         padding: g.pad.map((p, i) => (countIncludePad ? [0, g.high[i]! - p] as const : [p, g.high[i]!] as const)),
       });
-      divisor = e.broadcastInDim(counts, sums.shape, counts.shape.map((_, i) => 2 + i));
-    }
-    return unbatch(e.div(sums, divisor));
+      return e.div(sums, e.broadcastInDim(counts, sums.shape, counts.shape.map((_, i) => 2 + i)));
+    });
+    return unbatch(mean);
   });
 }
 
@@ -161,11 +163,15 @@ function adaptiveAvgPool(op: string, n: number, input: Tensor, outputSize: IntOr
     const { x, unbatch } = batched(op, xi as Tracer, n);
     floating(op, x.dtype);
     const out = tuple(op, "outputSize", outputSize, n, 1);
-    let y = x;
-    out.forEach((o, i) => {
-      const size = x.shape[2 + i]!;
-      if (size === 0) throw new ShapeError(`${op}: input ${fmtShape(x.shape)} has an empty spatial dimension`);
-      y = alongDim(y, 2 + i, matrix(adaptiveMatrix(size, o), size, o, x.dtype));
+    // Half inputs are averaged in float32 (weights and sums) and rounded once, as PyTorch does.
+    const y = inOpmath(x, (wide) => {
+      let r = wide;
+      out.forEach((o, i) => {
+        const size = x.shape[2 + i]!;
+        if (size === 0) throw new ShapeError(`${op}: input ${fmtShape(x.shape)} has an empty spatial dimension`);
+        r = alongDim(r, 2 + i, matrix(adaptiveMatrix(size, o), size, o, wide.dtype));
+      });
+      return r;
     });
     return unbatch(y);
   });
