@@ -107,7 +107,73 @@ const BAD_MODULES: BadModule[] = [
     ]),
     mentions: /compare|comparison|SIDEWAYS/i,
   },
+  // What the StableHLO spec (and its parser) rules out, in modules that are otherwise what JAX writes
+  ...specBadModules(),
 ];
+
+/** A pretty-form module whose main takes `args` and returns `result` computed by `body` (which defines %r). */
+function pretty(args: string, body: string, result: string): string {
+  return `func.func public @main(${args}) -> ${result} {\n  ${body}\n  return %r : ${result}\n}\n`;
+}
+
+function specBadModules(): BadModule[] {
+  const gather = (dims: string) =>
+    pretty(
+      "%a: tensor<3x4xf32>, %i: tensor<1xi32>",
+      `%r = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<${dims}>, slice_sizes = array<i64: 1, 4>}> : (tensor<3x4xf32>, tensor<1xi32>) -> tensor<4xf32>`,
+      "tensor<4xf32>",
+    );
+  return [
+    {
+      name: "dense<nan> for an integer constant",
+      mlir: pretty("", "%r = stablehlo.constant dense<nan> : tensor<2xi32>", "tensor<2xi32>"),
+      mentions: /nan.*i32|i32.*nan/,
+    },
+    {
+      name: "an i32 attribute out of range",
+      mlir: pretty("%a: tensor<4xf32>", '%r = "stablehlo.reduce_precision"(%a) {exponent_bits = 4294967296 : i32, mantissa_bits = 2 : i32} : (tensor<4xf32>) -> tensor<4xf32>', "tensor<4xf32>"),
+      mentions: /4294967296.*out of range|out of range.*i32/,
+    },
+    { name: "gather index_vector_dim written as a list", mlir: gather("offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = [0]"), mentions: /index_vector_dim must be an integer/ },
+    { name: "gather offset_dims written as an integer", mlir: gather("offset_dims = 0, collapsed_slice_dims = [0], start_index_map = [0]"), mentions: /offset_dims must be a list/ },
+    { name: "gather dimension numbers with an unknown field", mlir: gather("offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dims = 0"), mentions: /no field index_vector_dims/ },
+    { name: "gather dimension numbers with a field twice", mlir: gather("offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0], start_index_map = [0]"), mentions: /start_index_map twice/ },
+    {
+      name: "convolution of two element types",
+      mlir: pretty(
+        "%a: tensor<1x4x4x2xi8>, %b: tensor<3x3x2x3xui8>",
+        "%r = stablehlo.convolution(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2xi8>, tensor<3x3x2x3xui8>) -> tensor<1x2x2x3xi32>",
+        "tensor<1x2x2x3xi32>",
+      ),
+      mentions: /one element type/,
+    },
+    { name: "chlo.square of integers", mlir: pretty("%a: tensor<4xi32>", "%r = chlo.square %a : tensor<4xi32> -> tensor<4xi32>", "tensor<4xi32>"), mentions: /chlo.square.*floating-point/ },
+    {
+      name: "reduce_precision with no exponent bits",
+      mlir: pretty("%a: tensor<4xf32>", '%r = "stablehlo.reduce_precision"(%a) {exponent_bits = 0 : i32, mantissa_bits = 2 : i32} : (tensor<4xf32>) -> tensor<4xf32>', "tensor<4xf32>"),
+      mentions: /exponent_bits must be at least 1/,
+    },
+    {
+      name: "top_k with k past the last dimension",
+      mlir: "func.func public @main(%a: tensor<2x5xf32>) -> (tensor<2x6xf32>, tensor<2x6xi32>) {\n  %r:2 = chlo.top_k(%a, k = 6) : tensor<2x5xf32> -> (tensor<2x6xf32>, tensor<2x6xi32>)\n  return %r#0, %r#1 : tensor<2x6xf32>, tensor<2x6xi32>\n}\n",
+      mentions: /k = 6 must be in \[0, 5\]/,
+    },
+    {
+      name: "triangular_solve with a non-square a",
+      mlir: pretty(
+        "%a: tensor<3x4xf32>, %b: tensor<3x2xf32>",
+        '%r = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<3x4xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>',
+        "tensor<3x2xf32>",
+      ),
+      mentions: /square matrices/,
+    },
+    {
+      name: "chlo.broadcast_add of shapes that do not broadcast",
+      mlir: pretty("%a: tensor<2x3xf32>, %b: tensor<2xf32>", "%r = chlo.broadcast_add %a, %b : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>", "tensor<2x3xf32>"),
+      mentions: /does not broadcast/,
+    },
+  ];
+}
 
 const avail = oracleAvailable();
 if (!avail.ok) console.warn(`[malformed.test] XLA cross-check SKIPPED: ${avail.reason}`);

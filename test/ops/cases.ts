@@ -26,9 +26,14 @@ import {
   roundFloat,
   toBig,
 } from "./dtypes.js";
+import { chloCases } from "./cases_chlo.js";
+import { gatherScatterCases } from "./cases_gather_scatter.js";
+import { mixedTypeCases } from "./cases_mixed_types.js";
+import { reducePrecisionSolveCases } from "./cases_reduce_precision_solve.js";
 import { arr, buildModule, cmpAttrs, singleOp, typeStr, type TType } from "./mlir.js";
 import * as R from "./ref.js";
 import type { Expected, TensorVal, Tol } from "./ref.js";
+import { rng } from "./rng.js";
 
 export interface OpCase {
   /** unique, e.g. "add.float32" */
@@ -46,20 +51,6 @@ export interface OpCase {
 // ---------------------------------------------------------------------------------------------
 // Deterministic inputs
 
-function hash(s: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-export function rng(seed: string): () => number {
-  let a = hash(seed);
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rng = () => number;
 
 const N = 24; // elements per element-wise case
@@ -1187,6 +1178,8 @@ function pretty(args: TType[], results: TType[], body: string): string {
     });
   }
 }
+
+for (const c of [...gatherScatterCases(), ...mixedTypeCases(), ...chloCases(), ...reducePrecisionSolveCases()]) add(c);
 
 export const OP_CASES: readonly OpCase[] = cases;
 

@@ -9,10 +9,12 @@ import { DTYPES, type DType, type Scalar } from "./dtypes.js";
 export interface TType {
   dtype: DType;
   shape: number[];
+  /** an element type torch-pjrt's tensors do not have (f8E4M3FN, i4), printed instead of dtype's */
+  element?: string;
 }
 
 export function typeStr(t: TType): string {
-  const el = DTYPES[t.dtype].mlir;
+  const el = t.element ?? DTYPES[t.dtype].mlir;
   return t.shape.length ? `tensor<${t.shape.join("x")}x${el}>` : `tensor<${el}>`;
 }
 

@@ -429,3 +429,158 @@ export function compareTensors(want: Expected, got: TensorVal, label = "", tolOv
   return errs;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// gather and scatter, after the spec's index formulas
+
+export interface GatherDims {
+  offsetDims: number[];
+  collapsedSliceDims: number[];
+  operandBatchingDims: number[];
+  startIndicesBatchingDims: number[];
+  startIndexMap: number[];
+  indexVectorDim: number;
+  sliceSizes: number[];
+}
+
+/** The index vector of `idx` at batch position `batch` (idx's dimensions other than indexVectorDim). */
+function indexVector(idx: TensorVal, ivd: number, batch: number[]): number[] {
+  if (ivd >= idx.shape.length) return [Number(idx.values[ravel(batch, idx.shape)]!)];
+  const out: number[] = [];
+  for (let k = 0; k < idx.shape[ivd]!; k++) {
+    const at = [...batch.slice(0, ivd), k, ...batch.slice(ivd)];
+    out.push(Number(idx.values[ravel(at, idx.shape)]!));
+  }
+  return out;
+}
+
+export function gather(x: TensorVal, idx: TensorVal, g: GatherDims): TensorVal {
+  const batchShape = idx.shape.filter((_, d) => d !== g.indexVectorDim);
+  const kept = x.shape.map((_, d) => d).filter((d) => !g.collapsedSliceDims.includes(d) && !g.operandBatchingDims.includes(d));
+  const rank = batchShape.length + g.offsetDims.length;
+  const shape: number[] = [];
+  for (let d = 0, b = 0, o = 0; d < rank; d++) shape.push(g.offsetDims.includes(d) ? g.sliceSizes[kept[o++]!]! : batchShape[b++]!);
+  const values = mapIndex(shape, (ri) => {
+    const batch = ri.filter((_, d) => !g.offsetDims.includes(d));
+    const start = indexVector(idx, g.indexVectorDim, batch);
+    const at = new Array(x.shape.length).fill(0);
+    g.startIndexMap.forEach((d, k) => (at[d] += clampStart(start[k]!, x.shape[d]!, g.sliceSizes[d]!)));
+    g.operandBatchingDims.forEach((d, k) => {
+      const s = g.startIndicesBatchingDims[k]!;
+      at[d] += batch[s < g.indexVectorDim ? s : s - 1]!;
+    });
+    g.offsetDims.forEach((d, k) => (at[kept[k]!] += ri[d]!));
+    return x.values[ravel(at, x.shape)]!;
+  });
+  return { dtype: x.dtype, shape, values };
+}
+
+export interface ScatterDims {
+  updateWindowDims: number[];
+  insertedWindowDims: number[];
+  inputBatchingDims: number[];
+  scatterIndicesBatchingDims: number[];
+  scatterDimsToOperandDims: number[];
+  indexVectorDim: number;
+}
+
+/** scatter with `combine(old, update)`, updates in row-major order; a window that does not fit is skipped
+ *  whole, as XLA does. */
+export function scatter(x: TensorVal, idx: TensorVal, upd: TensorVal, s: ScatterDims, combine: (a: Scalar, b: Scalar) => Scalar): Scalar[] {
+  const out = x.values.slice();
+  const kept = x.shape.map((_, d) => d).filter((d) => !s.insertedWindowDims.includes(d) && !s.inputBatchingDims.includes(d));
+  const windowShape = s.updateWindowDims.map((d) => upd.shape[d]!);
+  const batchShape = upd.shape.filter((_, d) => !s.updateWindowDims.includes(d));
+  for (let b = 0; b < numElements(batchShape); b++) {
+    const batch = unravel(b, batchShape);
+    const start = indexVector(idx, s.indexVectorDim, batch);
+    const base = new Array(x.shape.length).fill(0);
+    s.scatterDimsToOperandDims.forEach((d, k) => (base[d] += start[k]!));
+    s.inputBatchingDims.forEach((d, k) => {
+      const sd = s.scatterIndicesBatchingDims[k]!;
+      base[d] += batch[sd < s.indexVectorDim ? sd : sd - 1]!;
+    });
+    const fits = windowShape.every((n, k) => base[kept[k]!]! >= 0 && base[kept[k]!]! + n <= x.shape[kept[k]!]!) &&
+      base.every((v, d) => kept.includes(d) || (v >= 0 && v < x.shape[d]!));
+    if (!fits) continue;
+    for (let w = 0; w < numElements(windowShape); w++) {
+      const wi = unravel(w, windowShape);
+      const at = base.slice();
+      wi.forEach((v, k) => (at[kept[k]!] += v));
+      const ui: number[] = [];
+      for (let d = 0, bi = 0, k = 0; d < upd.shape.length; d++) ui.push(s.updateWindowDims.includes(d) ? wi[k++]! : batch[bi++]!);
+      const o = ravel(at, x.shape);
+      out[o] = combine(out[o]!, upd.values[ravel(ui, upd.shape)]!);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// convolution (feature_group_count = batch_group_count = 1), after the spec's window formulas
+
+export interface ConvDims {
+  inBatch: number;
+  inFeature: number;
+  inSpatial: number[];
+  kernelIn: number;
+  kernelOut: number;
+  kernelSpatial: number[];
+  outBatch: number;
+  outFeature: number;
+  outSpatial: number[];
+}
+export interface ConvWindow {
+  strides: number[];
+  padLow: number[];
+  padHigh: number[];
+  lhsDilation: number[];
+  rhsDilation: number[];
+}
+
+/** The convolution of lhs and rhs into `outType`, products summed exactly (floats in float64, rounded
+ *  once; integers in BigInt, wrapped), as a result type wider than the operands' computes it. */
+export function convolution(lhs: TensorVal, rhs: TensorVal, c: ConvDims, w: ConvWindow, outType: DType): TensorVal {
+  const spatial = c.inSpatial.map((d, i) => {
+    const size = lhs.shape[d]!;
+    const dilated = size === 0 ? 0 : (size - 1) * w.lhsDilation[i]! + 1;
+    const padded = dilated + w.padLow[i]! + w.padHigh[i]!;
+    const window = (rhs.shape[c.kernelSpatial[i]!]! - 1) * w.rhsDilation[i]! + 1;
+    return padded < window ? 0 : Math.floor((padded - window) / w.strides[i]!) + 1;
+  });
+  const shape = new Array(lhs.shape.length).fill(0);
+  shape[c.outBatch] = lhs.shape[c.inBatch]!;
+  shape[c.outFeature] = rhs.shape[c.kernelOut]!;
+  c.outSpatial.forEach((d, i) => (shape[d] = spatial[i]!));
+  const kernelShape = c.kernelSpatial.map((d) => rhs.shape[d]!);
+  const values = mapIndex(shape, (oi) => {
+    let fsum = 0;
+    let isum = 0n;
+    for (let ci = 0; ci < lhs.shape[c.inFeature]!; ci++) {
+      for (let k = 0; k < numElements(kernelShape); k++) {
+        const ki = unravel(k, kernelShape);
+        const li = new Array(lhs.shape.length).fill(0);
+        li[c.inBatch] = oi[c.outBatch]!;
+        li[c.inFeature] = ci;
+        let inside = true;
+        c.inSpatial.forEach((d, i) => {
+          const q = oi[c.outSpatial[i]!]! * w.strides[i]! + ki[i]! * w.rhsDilation[i]! - w.padLow[i]!;
+          if (q < 0 || q % w.lhsDilation[i]! !== 0 || q / w.lhsDilation[i]! >= lhs.shape[d]!) inside = false;
+          li[d] = q / w.lhsDilation[i]!;
+        });
+        if (!inside) continue;
+        const ri = new Array(rhs.shape.length).fill(0);
+        ri[c.kernelIn] = ci;
+        ri[c.kernelOut] = oi[c.outFeature]!;
+        c.kernelSpatial.forEach((d, i) => (ri[d] = ki[i]!));
+        const a = lhs.values[ravel(li, lhs.shape)]!;
+        const b = rhs.values[ravel(ri, rhs.shape)]!;
+        if (isFloat(lhs.dtype)) fsum += Number(a) * Number(b);
+        else isum += toBig(a) * toBig(b);
+      }
+    }
+    if (isFloat(outType)) return roundFloat(outType, isFloat(lhs.dtype) ? fsum : Number(isum));
+    return isFloat(lhs.dtype) ? convertScalar("float64", outType, fsum) : fromBig(outType, isum);
+  });
+  return { dtype: outType, shape, values };
+}

@@ -1,5 +1,6 @@
 #include "ir/dimension_numbers.h"
 
+#include <initializer_list>
 #include <string>
 
 #include "base/error.h"
@@ -21,11 +22,24 @@ std::vector<int64_t> listField(const Attribute& s, const char* owner, const char
   return it->second->ints;
 }
 
+// An integer field; the attribute's printer leaves out a field that holds 0, so absent means 0.
 int64_t intField(const Attribute& s, const char* owner, const char* key) {
   auto it = s.fields.find(key);
-  if (it == s.fields.end() || it->second->kind != Attribute::Kind::Int)
-    fail(std::string(owner) + " needs " + key + " as an integer");
+  if (it == s.fields.end()) return 0;
+  if (it->second->kind != Attribute::Kind::Int) fail(std::string(owner) + " field " + key + " must be an integer");
   return it->second->i;
+}
+
+// Fails on a field that is not one of `known` (a misspelt field would otherwise read as its default).
+void onlyFields(const Attribute& s, const char* owner, std::initializer_list<const char*> known) {
+  for (const auto& [key, value] : s.fields) {
+    bool found = false;
+    for (const char* k : known) found = found || key == k;
+    if (found) continue;
+    std::string list;
+    for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    fail(std::string(owner) + " has no field " + key + "; its fields are " + list);
+  }
 }
 
 }  // namespace
@@ -33,6 +47,8 @@ int64_t intField(const Attribute& s, const char* owner, const char* key) {
 GatherDims gatherDims(const Op& op) {
   const char* owner = "dimension_numbers";
   const Attribute& s = structAttr(op, owner);
+  onlyFields(s, owner, {"offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
+                        "start_index_map", "index_vector_dim"});
   GatherDims d;
   d.offsetDims = listField(s, owner, "offset_dims");
   d.collapsedSliceDims = listField(s, owner, "collapsed_slice_dims");
@@ -46,6 +62,8 @@ GatherDims gatherDims(const Op& op) {
 ScatterDims scatterDims(const Op& op) {
   const char* owner = "scatter_dimension_numbers";
   const Attribute& s = structAttr(op, owner);
+  onlyFields(s, owner, {"update_window_dims", "inserted_window_dims", "input_batching_dims",
+                        "scatter_indices_batching_dims", "scatter_dims_to_operand_dims", "index_vector_dim"});
   ScatterDims d;
   d.updateWindowDims = listField(s, owner, "update_window_dims");
   d.insertedWindowDims = listField(s, owner, "inserted_window_dims");

@@ -1,5 +1,6 @@
 // The dimension numbers of gather and scatter, read from their `#stablehlo.gather<…>` /
-// `#stablehlo.scatter<…>` attribute (fields left out of the text are empty lists). The verifier checks
+// `#stablehlo.scatter<…>` attribute (fields left out of the text are empty lists, and index_vector_dim
+// 0, as StableHLO's printer leaves out every field at its default). The verifier checks
 // them against the spec; the kernels use them as given.
 #pragma once
 

@@ -53,6 +53,15 @@ bool integerParts(std::string_view tok, bool& negative, uint64_t& magnitude) {
 }
 
 void storeBits(Literal& lit, int64_t index, uint64_t bits) {
+// Whether the integer -mag (negative) or mag fits the integer or pred type t; signless integers also
+// take their unsigned spelling (255 : i8), as MLIR's do.
+bool fitsInteger(ElementType t, bool negative, uint64_t mag) {
+  const size_t bits = t == ElementType::Pred ? 1 : byteWidth(t) * 8;
+  const uint64_t limit = bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
+  if (negative) return !isUnsignedInt(t) && t != ElementType::Pred && mag <= (uint64_t{1} << (bits - 1));
+  return mag <= limit;
+}
+
   size_t w = byteWidth(lit.type.element);
   std::memcpy(lit.bytes.mutableData() + index * w, &bits, w);  // little-endian host
 }
@@ -102,13 +111,7 @@ void storeElement(Literal& lit, int64_t index, const std::string& tok, Scanner& 
     storeBits(lit, index, mag);
     return;
   }
-  bool ok;
-  if (negative) {
-    ok = !isUnsignedInt(t) && t != ElementType::Pred && mag <= (uint64_t{1} << (bits - 1));
-  } else {
-    ok = mag <= limit;  // signless integers also take their unsigned spelling
-  }
-  if (!ok) s.error("value " + tok + " is out of range for " + typeName);
+  if (!fitsInteger(t, negative, mag)) s.error("value " + tok + " is out of range for " + typeName);
   storeBits(lit, index, negative ? 0 - mag : mag);
 }
 
@@ -444,6 +447,7 @@ AttributePtr Parser::parseAttribute() {
         do {
           std::string key = s.identifier();
           s.expect('=');
+          if (a.fields.count(key)) s.error("#" + dialect + "<…> has the field " + key + " twice");
           a.fields[key] = parseAttribute();
         } while (s.consume(','));
         s.expect('>');
@@ -470,6 +474,8 @@ AttributePtr Parser::parseAttribute() {
       bool negative;
       uint64_t mag;
       if (!integerParts(tok, negative, mag)) s.error("integer '" + tok + "' is too large");
+      if (!fitsInteger(a.type.element, negative, mag))
+        s.error("integer constant " + tok + " is out of range for its type " + std::string(mlirName(a.type.element)));
       a.kind = Attribute::Kind::Int;
       a.i = static_cast<int64_t>(negative ? 0 - mag : mag);
     }

@@ -43,7 +43,15 @@ const std::set<std::string>& plainOps() {
       "stablehlo.round_nearest_even", "stablehlo.round_nearest_afz", "stablehlo.is_finite", "stablehlo.select",
       "stablehlo.clamp", "stablehlo.convert", "stablehlo.bitcast_convert", "stablehlo.reshape",
       "stablehlo.dynamic_update_slice", "stablehlo.popcnt", "stablehlo.count_leading_zeros", "stablehlo.real",
-      "stablehlo.imag", "stablehlo.complex", "chlo.erf"};
+      "stablehlo.imag", "stablehlo.complex", "chlo.erf", "chlo.erfc", "chlo.erf_inv", "chlo.lgamma", "chlo.digamma",
+      "chlo.bessel_i1e", "chlo.acos", "chlo.acosh", "chlo.asin", "chlo.asinh", "chlo.atan", "chlo.atanh", "chlo.cosh",
+      "chlo.sinh", "chlo.tan", "chlo.square", "chlo.conj", "chlo.is_inf", "chlo.is_pos_inf", "chlo.is_neg_inf",
+      "chlo.next_after", "chlo.polygamma", "chlo.zeta", "chlo.mulhi", "chlo.broadcast_add", "chlo.broadcast_and",
+      "chlo.broadcast_atan2", "chlo.broadcast_compare", "chlo.broadcast_divide", "chlo.broadcast_maximum",
+      "chlo.broadcast_minimum", "chlo.broadcast_multiply", "chlo.broadcast_next_after", "chlo.broadcast_or",
+      "chlo.broadcast_polygamma", "chlo.broadcast_power", "chlo.broadcast_remainder", "chlo.broadcast_select",
+      "chlo.broadcast_shift_left", "chlo.broadcast_shift_right_arithmetic", "chlo.broadcast_shift_right_logical",
+      "chlo.broadcast_subtract", "chlo.broadcast_xor", "chlo.broadcast_zeta"};
   return ops;
 }
 
@@ -60,9 +68,9 @@ TypeSignature Parser::parseTypeSignature() {
   }
   do sig.list.push_back(parseType());
   while (s.consume(','));
-  if (sig.list.size() == 1 && s.consume("->")) {  // `operand-type -> result-type`, as CHLO's unary ops print
+  if (s.consume("->")) {  // `a, b -> result` or `a -> (r1, r2)`, as CHLO's ops print
     sig.functional = true;
-    sig.results.push_back(parseType());
+    sig.results = parseTypeList();
   }
   return sig;
 }
@@ -121,7 +129,7 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
       if (s.peek() == '{') parseAttributeDict(op.attrs);
       s.skipLocation();
     }
-  } else if (name == "stablehlo.constant") {
+  } else if (name == "stablehlo.constant" || name == "chlo.constant") {
     if (s.peek() == '{') parseAttributeDict(op.attrs);
     AttributePtr value = parseAttribute();
     if (value->kind != Attribute::Kind::Dense) s.errorAt(op.line, "expected a dense<…> literal");
@@ -281,6 +289,29 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
       s.expect('}');
       popScope();
     }
+  } else if (name == "chlo.top_k") {  // `chlo.top_k(%x, k = 3[, is_stable = true]) : t -> (values, indices)`
+    s.expect('(');
+    operands = parseOperandRefs();
+    keyword("k");
+    op.attrs["k"] = integer(s.integer());
+    if (s.consume(',')) {
+      s.expectKeyword("is_stable");
+      s.expect('=');
+      op.attrs["is_stable"] = parseAttribute();
+    }
+    s.expect(')');
+    tail();
+  } else if (name == "stablehlo.reduce_precision") {  // `%x, format = e5m10 : t`
+    operands = parseOperandRefs();
+    keyword("format");
+    const std::string format = s.identifier();
+    const size_t m = format.find('m');
+    auto digits = [](const std::string& t) { return !t.empty() && t.size() <= 9 && t.find_first_not_of("0123456789") == std::string::npos; };
+    if (format[0] != 'e' || m == std::string::npos || !digits(format.substr(1, m - 1)) || !digits(format.substr(m + 1)))
+      s.error("format must be e<exponent bits>m<mantissa bits>, got " + format);
+    op.attrs["exponent_bits"] = integer(std::stoll(format.substr(1, m - 1)));
+    op.attrs["mantissa_bits"] = integer(std::stoll(format.substr(m + 1)));
+    tail();
   } else if (name == "func.call") {
     op.attrs["callee"] = symbol("@" + s.symbolName());
     s.expect('(');

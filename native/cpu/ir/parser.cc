@@ -3,6 +3,7 @@
 
 #include "ir/element_type.h"
 #include "ir/inline_calls.h"
+#include "ir/lower_chlo.h"
 #include "ir/parser_internal.h"
 #include "ir/stablehlo.h"
 
@@ -22,6 +23,7 @@ Module parseModule(std::string_view text) {
   Parser parser(text);
   Module module = parser.parse();
   inlineCalls(module);
+  lowerChlo(module);
   return module;
 }
 
@@ -452,6 +454,13 @@ void rejectOldDimensionLists(const Op& op, Scanner& s) {
 }
 
 void normaliseAttributes(Op& op) {
+  if (op.name == "stablehlo.sort" && !op.attrs.count("dimension")) {  // the spec's default: the last dimension
+    Attribute last;
+    last.kind = Attribute::Kind::Int;
+    last.i = -1;
+    last.type.element = ElementType::S64;
+    op.attrs["dimension"] = std::make_shared<const Attribute>(std::move(last));
+  }
   auto dot = op.attrs.find("dot_dimension_numbers");
   if (dot != op.attrs.end() && dot->second->kind == Attribute::Kind::Struct) {
     Attribute a = *dot->second;

@@ -93,7 +93,7 @@ class Parser {
 // Dimension-list attributes in the old `dense<[…]> : tensor<Nxi64>` form are an error that names the
 // `array<i64: …>` spelling to use instead: XLA no longer accepts them.
 void rejectOldDimensionLists(const Op& op, Scanner& s);
-// Fills in the fields a generic-form #stablehlo.dot<…> may leave out.
+// Fills in what a generic op may leave out: the fields of #stablehlo.dot<…>, sort's dimension.
 void normaliseAttributes(Op& op);
 void applyTypeSignature(Op& op, const TypeSignature& sig, size_t numOperands, size_t numResults, Scanner& s);
 

@@ -10,7 +10,8 @@
 namespace tpjrt::cpu {
 
 // Accepts MLIR text in generic form and in pretty form (for the ops the plugin supports). Calls
-// (func.call) are inlined here (ir/inline_calls.h), so the module it returns has none.
+// (func.call) are inlined here (ir/inline_calls.h), and the CHLO ops that StableHLO can say are
+// rewritten into it (ir/lower_chlo.h), so the module it returns has neither.
 Module parseModule(std::string_view text);
 
 // Checks the module's types as the StableHLO spec says; requires a public function named "main".

@@ -360,10 +360,8 @@ void dotGeneral(const OpCheck& c) {
   for (size_t i = 0; i < lc.size(); ++i)
     if (lhs.dims[lc[i]] != rhs.dims[rc[i]])
       c.fail("contracting dimension sizes differ: " + typeString(lhs) + " and " + typeString(rhs));
-  // C13: lhs and rhs share one element type; the result's may differ (i8 x i8 -> i32, bf16 x bf16 -> f32).
-  if (lhs.element != rhs.element)
-    c.fail("lhs " + typeString(lhs) + " and rhs " + typeString(rhs) +
-           " must have one element type (StableHLO dot_general C13); convert one of them first");
+  // Element types may all differ (i8 x i8 -> i32, f32 x bf16 -> f32): StableHLO's verifier does not
+  // enforce C13, and XLA computes in the most precise of the three.
   if (const Attribute* precision = c.optional("precision_config")) {
     size_t n = precision->kind == Attribute::Kind::Array ? precision->items.size()
                : precision->kind == Attribute::Kind::I64Array && precision->ints.empty() ? 0
@@ -415,6 +413,39 @@ void reduce(const OpCheck& c) {
   verifyReduceBody(body);
 }
 
+void reducePrecision(const OpCheck& c) {
+  c.arity(1, 1);
+  checkElement(c, c.in(0), floating);
+  if (c.out() != c.in(0)) c.fail("result type " + typeString(c.out()) + " differs from operand type " + typeString(c.in(0)));
+  if (c.intAttr("exponent_bits") < 1) c.fail("exponent_bits must be at least 1 (C2)");
+  if (c.intAttr("mantissa_bits") < 0) c.fail("mantissa_bits must be at least 0 (C3)");
+}
+
+void triangularSolve(const OpCheck& c) {
+  c.arity(2, 1);
+  const TensorType& a = c.in(0);
+  const TensorType& b = c.in(1);
+  checkElement(c, a, floating);
+  if (a.element != b.element) c.fail("a " + typeString(a) + " and b " + typeString(b) + " must have one element type (C1)");
+  for (const char* key : {"left_side", "lower", "unit_diagonal"}) {
+    const Attribute* flag = c.optional(key);
+    if (!flag || flag->kind != Attribute::Kind::Bool) c.fail(std::string("attribute ") + key + " must be true or false");
+  }
+  const std::string transpose = c.symbol("transpose_a");
+  if (transpose != "NO_TRANSPOSE" && transpose != "TRANSPOSE" && transpose != "ADJOINT")
+    c.fail("transpose_a must be NO_TRANSPOSE, TRANSPOSE or ADJOINT, got " + transpose);
+  const size_t rank = a.dims.size();
+  if (rank < 2 || b.dims.size() != rank) c.fail("a " + typeString(a) + " and b " + typeString(b) + " need one rank of at least 2 (C2)");
+  const bool left = c.optional("left_side")->b;
+  const int64_t m = a.dims[rank - 1];
+  bool fits = a.dims[rank - 2] == m && b.dims[left ? rank - 2 : rank - 1] == m;
+  for (size_t d = 0; d + 2 < rank; ++d) fits = fits && a.dims[d] == b.dims[d];
+  if (!fits)
+    c.fail("a " + typeString(a) + " must be batches of square matrices whose size is the " + (left ? "rows" : "columns") +
+           " of b " + typeString(b) + " (C3)");
+  if (c.out() != b) c.fail("result type " + typeString(c.out()) + " should be " + typeString(b) + " (C4)");
+}
+
 const std::map<std::string, OpRule>& rules() {
   static const std::map<std::string, OpRule> table = {
       {"stablehlo.constant", constant},
@@ -449,6 +480,26 @@ const std::map<std::string, OpRule>& rules() {
       {"stablehlo.logistic", unary<floating>},
       {"stablehlo.tanh", unary<floating>},
       {"chlo.erf", unary<floating>},
+      {"chlo.erfc", unary<floating>},
+      {"chlo.erf_inv", unary<floating>},
+      {"chlo.lgamma", unary<floating>},
+      {"chlo.digamma", unary<floating>},
+      {"chlo.bessel_i1e", unary<floating>},
+      {"chlo.acos", unary<floating>},
+      {"chlo.acosh", unary<floating>},
+      {"chlo.asin", unary<floating>},
+      {"chlo.asinh", unary<floating>},
+      {"chlo.atan", unary<floating>},
+      {"chlo.atanh", unary<floating>},
+      {"chlo.cosh", unary<floating>},
+      {"chlo.sinh", unary<floating>},
+      {"chlo.tan", unary<floating>},
+      {"chlo.next_after", binary<floating>},
+      {"chlo.polygamma", binary<floating>},
+      {"chlo.zeta", binary<floating>},
+      {"chlo.mulhi", binary<integer>},
+      {"stablehlo.reduce_precision", reducePrecision},
+      {"stablehlo.triangular_solve", triangularSolve},
       {"stablehlo.sqrt", unary<floating>},
       {"stablehlo.rsqrt", unary<floating>},
       {"stablehlo.cbrt", unary<floating>},

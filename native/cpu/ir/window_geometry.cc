@@ -74,7 +74,7 @@ int64_t slide(int64_t size, int64_t dilation, int64_t low, int64_t high, int64_t
 Window readWindow(const Op& op, size_t rank) {
   Window w;
   w.size = ints(op, "window_dimensions", rank, 1, 1);
-  if (!find(op, "window_dimensions")) fail("missing attribute window_dimensions");
+  if (!find(op, "window_dimensions") && rank > 0) fail("missing attribute window_dimensions");  // absent means []
   w.stride = ints(op, "window_strides", rank, 1, 1);
   w.baseDilation = ints(op, "base_dilations", rank, 1, 1);
   w.windowDilation = ints(op, "window_dilations", rank, 1, 1);
@@ -305,7 +305,7 @@ TensorType convOutputType(const TensorType& lhs, const TensorType& rhs, const Co
   const ConvDims& d = p.dims;
   if (lhs.dims.size() != rhs.dims.size()) fail("lhs " + typeString(lhs) + " and rhs " + typeString(rhs) + " differ in rank");
   if (lhs.element != rhs.element)
-    fail("lhs " + typeString(lhs) + " and rhs " + typeString(rhs) + " must have one element type; convert one first");
+    fail("lhs " + typeString(lhs) + " and rhs " + typeString(rhs) + " must have one element type (StableHLO convolution C27); convert one first");
   const int64_t batch = lhs.dims[size_t(d.inBatch)], features = lhs.dims[size_t(d.inFeature)];
   const int64_t kernelIn = rhs.dims[size_t(d.kernelIn)], kernelOut = rhs.dims[size_t(d.kernelOut)];
   if (p.featureGroups > 1 && p.batchGroups > 1) fail("feature_group_count and batch_group_count cannot both exceed 1");

@@ -58,7 +58,8 @@ struct ConvParams {
 };
 ConvParams readConvParams(const Op& op, size_t rank);
 
-// The result type of a convolution of lhs and rhs (element type: lhs's); throws on any mismatch.
+// The result type of a convolution of lhs and rhs with lhs's element type (a result may have another);
+// throws on any mismatch.
 TensorType convOutputType(const TensorType& lhs, const TensorType& rhs, const ConvParams& p);
 
 }  // namespace tpjrt::cpu

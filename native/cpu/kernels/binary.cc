@@ -1,8 +1,9 @@
-// Element-wise binary ops. Integer results wrap; division by zero, INT_MIN / -1, integer powers and
-// over-wide shifts give what XLA CPU gives.
+// Element-wise binary ops, with CHLO's next_after, polygamma, zeta and mulhi. Integer results wrap;
+// division by zero, INT_MIN / -1, integer powers and over-wide shifts give what XLA CPU gives.
 #include <algorithm>
 
 #include "kernels/isa_loops.h"
+#include "kernels/special_math.h"
 
 namespace tpjrt::cpu {
 
@@ -93,6 +94,34 @@ T shiftRightArithmetic(T a, T amount) {
   return T(Signed(s >> U(amount)));
 }
 
+// The high half of the double-width product (chlo.mulhi).
+template <class T>
+T mulhi(T a, T b) {
+  if constexpr (sizeof(T) == 8) {
+    using W = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
+    return T((W(a) * W(b)) >> 64);
+  } else {
+    using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+    return T((W(a) * W(b)) >> (8 * sizeof(T)));
+  }
+}
+
+// The neighbour of x towards y in S's own format (half types step their 16-bit patterns).
+template <class S, class C>
+C nextAfter(C x, C y) {
+  if constexpr (std::is_same_v<S, C>) {
+    return std::nextafter(x, y);
+  } else {
+    if (x != x || y != y) return std::numeric_limits<C>::quiet_NaN();
+    if (x == y) return y;
+    uint16_t bits = Num<S>::store(x).bits;
+    if (x == 0) bits = uint16_t((std::signbit(y) ? 0x8000 : 0) | 1);
+    else if ((x < y) == (x > 0)) ++bits;
+    else --bits;
+    return Num<S>::load(S{bits});
+  }
+}
+
 template <class S>
 ElementLoop floatBinary(BinaryOp op) {
   using C = ComputeOf<S>;
@@ -106,6 +135,9 @@ ElementLoop floatBinary(BinaryOp op) {
     case BinaryOp::Maximum: return mapBinary<S>([](C x, C y) { return maxValue(x, y); });
     case BinaryOp::Minimum: return mapBinary<S>([](C x, C y) { return minValue(x, y); });
     case BinaryOp::Atan2: return mapBinary<S>([](C x, C y) { return std::atan2(x, y); });
+    case BinaryOp::NextAfter: return mapBinary<S>([](C x, C y) { return nextAfter<S>(x, y); });
+    case BinaryOp::Polygamma: return mapBinary<S>([](C n, C x) { return C(special::polygamma(double(n), double(x))); });
+    case BinaryOp::Zeta: return mapBinary<S>([](C s, C q) { return C(special::zeta(double(s), double(q))); });
     default: return nullptr;
   }
 }
@@ -129,6 +161,7 @@ ElementLoop intBinary(BinaryOp op) {
     case BinaryOp::ShiftRightArithmetic:
       return mapBinary<S>([](S x, S y) { return shiftRightArithmetic(x, y); });
     case BinaryOp::ShiftRightLogical: return mapBinary<S>([](S x, S y) { return shiftRightLogical(x, y); });
+    case BinaryOp::Mulhi: return mapBinary<S>([](S x, S y) { return mulhi(x, y); });
     default: return nullptr;
   }
 }

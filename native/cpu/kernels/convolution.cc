@@ -2,7 +2,8 @@
 // [out feature, in feature, spatial…]; for each kernel offset a table gives the input position each
 // output position reads (or none, for padding and lhs-dilation holes). Float types then go through the
 // GEMM (kernels/convolution_gemm.h); the rest, and convolutions with both group counts above 1, through a
-// direct loop that accumulates in the element type (integers wrap, i1 as or-of-ands).
+// direct loop that accumulates in the element type (integers wrap, i1 as or-of-ands). A result of
+// another element type is computed in the more precise of the two (mostPrecise) and converted once.
 #include <algorithm>
 
 #include "ir/window_geometry.h"
@@ -64,15 +65,17 @@ Literal convolution(const Op& op, const Operands& in, const TensorType& result, 
   const size_t rank = lhs.type.dims.size();
   const ConvParams p = readConvParams(op, rank);
   const ConvDims& d = p.dims;
-  TensorType expected = convOutputType(lhs.type, rhs.type, p);
-  if (expected != result) fail("result " + typeString(result) + " should be " + typeString(expected));
+  if (convOutputType(lhs.type, rhs.type, p).dims != result.dims)
+    fail("result " + typeString(result) + " does not fit the operands " + typeString(lhs.type) + " and " + typeString(rhs.type));
+  // A result type other than the operands' (i8 x i8 -> i32): both are converted to the more precise first.
+  const ElementType compute = mostPrecise(lhs.type.element, result.element);
 
   std::vector<int64_t> lhsPerm{d.inBatch, d.inFeature}, rhsPerm{d.kernelOut, d.kernelIn}, outPerm{d.outBatch, d.outFeature};
   lhsPerm.insert(lhsPerm.end(), d.inSpatial.begin(), d.inSpatial.end());
   rhsPerm.insert(rhsPerm.end(), d.kernelSpatial.begin(), d.kernelSpatial.end());
   outPerm.insert(outPerm.end(), d.outSpatial.begin(), d.outSpatial.end());
-  const Literal x = transposeLiteral(lhs, lhsPerm);
-  const Literal w = transposeLiteral(rhs, rhsPerm);
+  const Literal x = convertLiteral(transposeLiteral(lhs, lhsPerm), compute);
+  const Literal w = convertLiteral(transposeLiteral(rhs, rhsPerm), compute);
 
   // The kernel as a window over the input's spatial dimensions; reversal flips the window offsets.
   Window win;
@@ -104,16 +107,16 @@ Literal convolution(const Op& op, const Operands& in, const TensorType& result, 
     sources = std::move(reordered);
   }
 
-  TensorType computedType{result.element, {result.dims[size_t(d.outBatch)], result.dims[size_t(d.outFeature)]}};
+  TensorType computedType{compute, {result.dims[size_t(d.outBatch)], result.dims[size_t(d.outFeature)]}};
   computedType.dims.insert(computedType.dims.end(), outSpatial.begin(), outSpatial.end());
   Literal computed = makeLiteral(computedType);
   if (!allowGemm || !convolveByGemm(x, w, p, sources, computedType.dims[0], computed))
-    dispatchType(result.element, [&](auto tag) {
+    dispatchType(compute, [&](auto tag) {
       convolve<decltype(tag)>(x, w, p, outSpatial, sources, computedType.dims[0], computed);
     });
   std::vector<int64_t> inverse(rank);
   for (size_t i = 0; i < rank; ++i) inverse[size_t(outPerm[i])] = int64_t(i);
-  return transposeLiteral(computed, inverse);
+  return convertLiteral(transposeLiteral(computed, inverse), result.element);
 }
 
 }  // namespace tpjrt::cpu

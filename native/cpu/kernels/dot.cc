@@ -1,10 +1,10 @@
 // dot_general: both operands are first laid out as [batch, free, contracting] (lhs) and
 // [batch, contracting, free] (rhs), then multiplied as a batch of row-major matrices. Floats accumulate
 // in float (f16, bf16, f32) or double (f64); integers wrap; i1 is OR over the contraction of AND.
-// When the result element type differs from the operands', the products are computed in the more
-// precise of the two, as XLA CPU does: a more precise result type converts the operands first
-// (i8 x i8 -> i32 does not wrap at 8 bits), a less precise one converts the finished result
-// (f32 x f32 -> f16 rounds once, f32 x f32 -> i32 truncates the float sum).
+// When the element types differ, the products are computed in the most precise of the three
+// (mostPrecise), as XLA CPU does: a more precise result type converts the operands first
+// (i8 x i8 -> i32 does not wrap at 8 bits, f32 x bf16 -> f32 widens the bf16), a less precise one
+// converts the finished result (f32 x f32 -> f16 rounds once, f32 x f32 -> i32 truncates the float sum).
 #include <algorithm>
 
 #include "base/thread_pool.h"
@@ -78,27 +78,6 @@ std::vector<Accumulator<S>> loadAll(const Literal& x) {
   std::vector<A> out(size_t(numElements(x.type)));
   for (size_t i = 0; i < out.size(); ++i) out[i] = A(Num<S>::load(p[i]));
   return out;
-}
-
-// Precision order for choosing the compute type: i1, then integers by width (signed above unsigned),
-// then floats by range and then significand: f16 < bf16 < f32 < f64.
-int precisionRank(ElementType t) {
-  switch (t) {
-    case ElementType::Pred: return 0;
-    case ElementType::U8: return 16;
-    case ElementType::S8: return 17;
-    case ElementType::U16: return 32;
-    case ElementType::S16: return 33;
-    case ElementType::U32: return 64;
-    case ElementType::S32: return 65;
-    case ElementType::U64: return 128;
-    case ElementType::S64: return 129;
-    case ElementType::F16: return 1001;
-    case ElementType::BF16: return 1002;
-    case ElementType::F32: return 1003;
-    case ElementType::F64: return 1004;
-  }
-  return 0;
 }
 
 // a [batch, m, k] times b [batch, k, n], both of element type `type.element`, into `type`.
@@ -215,9 +194,7 @@ Literal floatDot(const Literal& lhs, const Literal& rhs, const DotDims& dims, co
 Literal dotGeneral(const Op& op, const Operands& in, const TensorType& result, const Literal* row) {
   const Literal& lhs = *in[0];
   const Literal& rhs = *in[1];
-  if (lhs.type.element != rhs.type.element) fail("lhs and rhs must share one element type");
-  const ElementType compute =
-      precisionRank(result.element) >= precisionRank(lhs.type.element) ? result.element : lhs.type.element;
+  const ElementType compute = mostPrecise(mostPrecise(lhs.type.element, rhs.type.element), result.element);
   DotDims dims = dotDims(op);
   if (dims.lhsBatch.size() != dims.rhsBatch.size() || dims.lhsContract.size() != dims.rhsContract.size())
     fail("dot_dimension_numbers: lhs and rhs lists differ in length");

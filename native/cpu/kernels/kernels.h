@@ -170,6 +170,10 @@ Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm);
 // --- kernels ---------------------------------------------------------------------------------------
 
 using Operands = std::vector<const Literal*>;
+// The type products of mixed element types are computed in (dot_general, convolution): the more precise of
+// the two, ordering i1 < integers by width (signed above unsigned) < f16 < bf16 < f32 < f64.
+ElementType mostPrecise(ElementType a, ElementType b);
+
 // Every single-result kernel that is not element-wise has this shape; `result` is the type to produce.
 using Kernel = Literal (*)(const Op& op, const Operands& in, const TensorType& result);
 
@@ -195,13 +199,16 @@ Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& r
 
 enum class UnaryOp {
   Negate, Abs, Sign, Not, Exp, Expm1, Log, Log1p, Logistic, Tanh, Erf, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan,
-  Floor, Ceil, RoundEven, RoundAwayFromZero, IsFinite, Popcnt, CountLeadingZeros
+  Floor, Ceil, RoundEven, RoundAwayFromZero, IsFinite, Popcnt, CountLeadingZeros,
+  // CHLO's math functions (kernels/special_math.h for the special ones)
+  Acos, Acosh, Asin, Asinh, Atan, Atanh, Cosh, Sinh, Erfc, ErfInv, Lgamma, Digamma, BesselI1e
 };
 ElementLoop unaryLoop(UnaryOp op, ElementType x, ElementType result);
 
 enum class BinaryOp {
   Add, Subtract, Multiply, Divide, Remainder, Power, Maximum, Minimum, Atan2, And, Or, Xor,
-  ShiftLeft, ShiftRightArithmetic, ShiftRightLogical
+  ShiftLeft, ShiftRightArithmetic, ShiftRightLogical,
+  NextAfter, Polygamma, Zeta, Mulhi  // CHLO's
 };
 ElementLoop binaryLoop(BinaryOp op, ElementType a, ElementType b, ElementType result);
 
@@ -251,5 +258,7 @@ const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);
 // Fails unless `list` (an attribute named `what`) has `rank` entries.
 void requireRank(const std::vector<int64_t>& list, size_t rank, const char* what);
 int64_t intAttr(const Op& op, const std::string& name);
+Literal reducePrecisionKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal triangularSolveKernel(const Op& op, const Operands& in, const TensorType& result);
 
 }  // namespace tpjrt::cpu

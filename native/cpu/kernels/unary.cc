@@ -1,10 +1,12 @@
-// Element-wise unary ops: negate, abs, sign, not, the float math functions (with CHLO's erf), rounding, is_finite,
-// popcnt and count_leading_zeros.
+// Element-wise unary ops: negate, abs, sign, not, the float math functions (with CHLO's), rounding,
+// is_finite, popcnt and count_leading_zeros. CHLO's special functions compute in double for every float
+// type and round once.
 #include <algorithm>
 #include <bit>
 
 #include "kernels/fast_math.h"
 #include "kernels/isa_loops.h"
+#include "kernels/special_math.h"
 
 namespace tpjrt::cpu {
 
@@ -69,6 +71,19 @@ ElementLoop floatUnary(UnaryOp op) {
     case UnaryOp::RoundEven: return mapUnary<S>([](C v) { return std::nearbyint(v); });
     case UnaryOp::RoundAwayFromZero: return mapUnary<S>([](C v) { return std::round(v); });
     case UnaryOp::IsFinite: return mapUnary<S, Pred>([](C v) { return std::isfinite(v); });
+    case UnaryOp::Acos: return mapUnary<S>([](C v) { return std::acos(v); });
+    case UnaryOp::Acosh: return mapUnary<S>([](C v) { return std::acosh(v); });
+    case UnaryOp::Asin: return mapUnary<S>([](C v) { return std::asin(v); });
+    case UnaryOp::Asinh: return mapUnary<S>([](C v) { return std::asinh(v); });
+    case UnaryOp::Atan: return mapUnary<S>([](C v) { return std::atan(v); });
+    case UnaryOp::Atanh: return mapUnary<S>([](C v) { return std::atanh(v); });
+    case UnaryOp::Cosh: return mapUnary<S>([](C v) { return std::cosh(v); });
+    case UnaryOp::Sinh: return mapUnary<S>([](C v) { return std::sinh(v); });
+    case UnaryOp::Erfc: return mapUnary<S>([](C v) { return std::erfc(v); });
+    case UnaryOp::ErfInv: return mapUnary<S>([](C v) { return C(special::erfInv(double(v))); });
+    case UnaryOp::Lgamma: return mapUnary<S>([](C v) { return C(special::lgamma(double(v))); });
+    case UnaryOp::Digamma: return mapUnary<S>([](C v) { return C(special::digamma(double(v))); });
+    case UnaryOp::BesselI1e: return mapUnary<S>([](C v) { return C(special::besselI1e(double(v))); });
     default: return nullptr;
   }
 }

@@ -160,6 +160,36 @@ TEST(gather_every_element_type) {
   }
 }
 
+TEST(gather_without_index_vector_dim_reads_dimension_0) {
+  // StableHLO's printer leaves out index_vector_dim = 0: the index vectors lie along dimension 0 of
+  // the indices, here [2, 3]: three (row, column) starts of 1x2 windows of x: [3, 4].
+  std::vector<int32_t> idx = {0, 2, 1, /* columns */ 1, 3, 0};
+  Literal x = f32({3, 4}, iotaF(12));
+  const std::string dims = "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0, 1]";
+  Literal omitted = gather(x, make(ElementType::S32, {2, 3}, idx), dims, "1, 2", {ElementType::F32, {3, 2}});
+  Literal explicitZero = gather(x, make(ElementType::S32, {2, 3}, idx), dims + ", index_vector_dim = 0", "1, 2", {ElementType::F32, {3, 2}});
+  std::vector<float> want;
+  for (int k = 0; k < 3; ++k)
+    for (int c = 0; c < 2; ++c) want.push_back(float(idx[size_t(k)] * 4 + std::min(idx[size_t(3 + k)], 2) + c));
+  CHECK(read<float>(omitted) == want);
+  CHECK(read<float>(explicitZero) == want);
+}
+
+TEST(gather_dimension_numbers_are_checked_field_by_field) {
+  auto g = [](const std::string& dims) {
+    verify(module("gather", {"tensor<3x4xf32>", "tensor<2x1xi32>"}, {"tensor<2x4xf32>"}, gatherAttrs(dims, "1, 4")));
+  };
+  g("offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1");
+  CHECK_THROWS(g("offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dims = 1"),
+               "dimension_numbers has no field index_vector_dims");
+  CHECK_THROWS(g("offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = [1]"),
+               "field index_vector_dim must be an integer");
+  CHECK_THROWS(g("offset_dims = 1, collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1"),
+               "field offset_dims must be a list of integers");
+  CHECK_THROWS(g("offset_dims = [1], offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1"),
+               "has the field offset_dims twice");
+}
+
 // --- scatter ------------------------------------------------------------------------------------------
 
 namespace {
@@ -192,6 +222,19 @@ TEST(scatter_add_rows_with_duplicates_like_jax) {
     if (rows[size_t(k)] >= 0 && rows[size_t(k)] < 3)
       for (int c = 0; c < 4; ++c) want[size_t(rows[size_t(k)] * 4 + c)] += upd[size_t(k * 4 + c)];
   CHECK(read<float>(out) == want);
+}
+
+TEST(scatter_without_index_vector_dim_reads_dimension_0) {
+  // Scalar indices of shape [1, 3]: with index_vector_dim left out (0) each is a vector of one.
+  std::vector<int32_t> idx = {2, 0, 2};
+  const char* dims = "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0]";
+  Literal out = scatter1(f32({3, 2}, iotaF(6)), make(ElementType::S32, {1, 3}, idx), f32({3, 2}, {10, 20, 30, 40, 50, 60}), dims,
+                         "%s = stablehlo.add %p0, %p1 : tensor<f32>\n    stablehlo.return %s : tensor<f32>");
+  CHECK(read<float>(out) == (std::vector<float>{0 + 30, 1 + 40, 2, 3, 4 + 10 + 50, 5 + 20 + 60}));
+  CHECK_THROWS(scatter1(f32({3, 2}, iotaF(6)), make(ElementType::S32, {1, 3}, idx), f32({3, 2}, iotaF(6)),
+                        "update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operands_dims = [0]",
+                        "stablehlo.return %p1 : tensor<f32>"),
+               "scatter_dimension_numbers has no field scatter_dims_to_operands_dims");
 }
 
 TEST(scatter_applies_updates_in_order) {
@@ -373,6 +416,16 @@ TEST(sort_descending_puts_nan_first_along_the_last_dim) {
       "    stablehlo.return %r : tensor<i1>";
   auto out = sortText({f32({2, 4}, {1, kNaN, 3, 2, 4, 4, -1, 5})}, -1, descending);
   CHECK(sameFloats(read<float>(out[0]), {kNaN, 3, 2, 1, 5, 4, 4, -1}));
+}
+
+TEST(sort_without_dimension_sorts_the_last) {
+  // `dimension` defaults to -1 (and is_stable to false, which a stable sort satisfies).
+  std::vector<float> keys = {3, 1, 2, 9, 8, 7};
+  auto out = runText(module("sort", {"tensor<2x3xf32>"}, {"tensor<2x3xf32>"},
+                            region({"tensor<f32>", "tensor<f32>"},
+                                   "%c = stablehlo.compare LT, %p0, %p1 : (tensor<f32>, tensor<f32>) -> tensor<i1>\n    stablehlo.return %c : tensor<i1>")),
+                     {f32({2, 3}, keys)});
+  CHECK(read<float>(out[0]) == (std::vector<float>{1, 2, 3, 7, 8, 9}));
 }
 
 TEST(sort_integer_types_against_std_stable_sort) {
