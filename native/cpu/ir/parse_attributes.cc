@@ -52,7 +52,6 @@ bool integerParts(std::string_view tok, bool& negative, uint64_t& magnitude) {
   return true;
 }
 
-void storeBits(Literal& lit, int64_t index, uint64_t bits) {
 // Whether the integer -mag (negative) or mag fits the integer or pred type t; signless integers also
 // take their unsigned spelling (255 : i8), as MLIR's do.
 bool fitsInteger(ElementType t, bool negative, uint64_t mag) {
@@ -62,6 +61,7 @@ bool fitsInteger(ElementType t, bool negative, uint64_t mag) {
   return mag <= limit;
 }
 
+void storeBits(Literal& lit, int64_t index, uint64_t bits) {
   size_t w = byteWidth(lit.type.element);
   std::memcpy(lit.bytes.mutableData() + index * w, &bits, w);  // little-endian host
 }

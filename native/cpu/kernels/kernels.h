@@ -164,16 +164,16 @@ StridedBox simplifyBox(const std::vector<int64_t>& dims, const std::vector<int64
 std::vector<int64_t> broadcastStrides(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& map,
                                       const std::vector<int64_t>& resultDims);
 
+// The type products of mixed element types are computed in (dot_general, convolution): the more precise of
+// the two, ordering i1 < integers by width (signed above unsigned) < f16 < bf16 < f32 < f64.
+ElementType mostPrecise(ElementType a, ElementType b);
+
 // The operand (dense or a view) permuted so that its dimension perm[i] becomes dimension i, dense.
 Literal transposeLiteral(const Literal& x, const std::vector<int64_t>& perm);
 
 // --- kernels ---------------------------------------------------------------------------------------
 
 using Operands = std::vector<const Literal*>;
-// The type products of mixed element types are computed in (dot_general, convolution): the more precise of
-// the two, ordering i1 < integers by width (signed above unsigned) < f16 < bf16 < f32 < f64.
-ElementType mostPrecise(ElementType a, ElementType b);
-
 // Every single-result kernel that is not element-wise has this shape; `result` is the type to produce.
 using Kernel = Literal (*)(const Op& op, const Operands& in, const TensorType& result);
 
@@ -252,13 +252,13 @@ std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBo
 std::vector<Literal> reduceWindowKernel(const Op& op, const Operands& in, const ReduceBody& body);
 Literal selectAndScatterKernel(const Op& op, const Operands& in, const ReduceBody& select, const ReduceBody& scatter);
 Literal convolutionKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal reducePrecisionKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal triangularSolveKernel(const Op& op, const Operands& in, const TensorType& result);
 
 // Attribute access for kernels; a missing or mistyped attribute is an error naming it.
 const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);
 // Fails unless `list` (an attribute named `what`) has `rank` entries.
 void requireRank(const std::vector<int64_t>& list, size_t rank, const char* what);
 int64_t intAttr(const Op& op, const std::string& name);
-Literal reducePrecisionKernel(const Op& op, const Operands& in, const TensorType& result);
-Literal triangularSolveKernel(const Op& op, const Operands& in, const TensorType& result);
 
 }  // namespace tpjrt::cpu
