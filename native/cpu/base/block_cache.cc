@@ -1,14 +1,16 @@
 #include "base/block_cache.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 #include <mutex>
-#include <new>
 #include <unordered_map>
 #include <vector>
+
+#include "base/error.h"
 
 namespace tpjrt::cpu {
 
@@ -77,6 +79,19 @@ void evictForRoom(BlockCache& c, size_t bytes) {
   }
 }
 
+// Frees every kept block; whether there were any.
+bool emptyCache() {
+  BlockCache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  const bool any = c.held > 0;
+  for (auto& [size, blocks] : c.free) {
+    for (void* block : blocks) freeBlock(block, size);
+    blocks.clear();
+  }
+  c.held = 0;
+  return any;
+}
+
 }  // namespace
 
 void* allocateBlock(size_t bytes) {
@@ -92,9 +107,22 @@ void* allocateBlock(size_t bytes) {
       return block;
     }
   }
-  void* block = bytes >= kHugePageMin ? hugePageBlock(bytes) : std::malloc(bytes);
-  if (!block) throw std::bad_alloc();
+  auto fresh = [bytes] { return bytes >= kHugePageMin ? hugePageBlock(bytes) : std::malloc(bytes); };
+  void* block = fresh();
+  if (!block && emptyCache()) block = fresh();
+  if (!block) fail("out of memory: could not allocate " + byteCount(bytes), ErrorCode::ResourceExhausted);
   return block;
+}
+
+std::string byteCount(size_t bytes) {
+  static const char* const kUnits[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  if (bytes < 1024) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  double value = double(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 6) value /= 1024, ++unit;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+  return std::string(text) + " (" + std::to_string(bytes) + " bytes)";
 }
 
 void releaseBlock(void* block, size_t bytes) noexcept {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 namespace tpjrt::cpu {
 
@@ -14,8 +15,12 @@ inline constexpr size_t kCachedBlockMax = size_t(64) << 20;    // nor larger one
 inline constexpr size_t kBlockCacheLimit = size_t(256) << 20;  // bytes kept in all
 inline constexpr size_t kHugePageMin = size_t(4) << 20;        // blocks this large get huge pages
 
-// `bytes` of uninitialised storage (nullptr only for 0 bytes); throws std::bad_alloc.
+// `bytes` of uninitialised storage (nullptr only for 0 bytes). When the system has no more, the cache
+// is emptied and the request tried once more; then it fails with CpuError RESOURCE_EXHAUSTED
+// "out of memory: could not allocate <size>".
 void* allocateBlock(size_t bytes);
+// `bytes` as people read it: "1.0 GiB (1074790400 bytes)".
+std::string byteCount(size_t bytes);
 // Gives back a block from allocateBlock(bytes).
 void releaseBlock(void* block, size_t bytes) noexcept;
 // Bytes held in the cache now (for tests).

@@ -8,8 +8,8 @@
 namespace tpjrt::cpu {
 
 // Values are PJRT_Error_Code values (absl status codes).
-enum class ErrorCode : int { InvalidArgument = 3, NotFound = 5, FailedPrecondition = 9, OutOfRange = 11,
-                             Unimplemented = 12, Internal = 13 };
+enum class ErrorCode : int { InvalidArgument = 3, NotFound = 5, ResourceExhausted = 8, FailedPrecondition = 9,
+                             OutOfRange = 11, Unimplemented = 12, Internal = 13 };
 
 class CpuError : public std::runtime_error {
  public:

@@ -11,8 +11,9 @@ namespace tpjrt::cpu {
 namespace {
 
 constexpr size_t kMaxRank = 64;
-constexpr int64_t kMaxElements = int64_t{1} << 40;
-constexpr int64_t kMaxLiteralBytes = int64_t{1} << 30;
+// A tensor type's element count (and each dimension) is at most 2^53, what JavaScript counts exactly,
+// so its byte size always fits int64; how much of that can be allocated is the memory's to say.
+constexpr int64_t kMaxElements = int64_t{1} << 53;
 
 AttributePtr make(Attribute a) { return std::make_shared<const Attribute>(std::move(a)); }
 
@@ -272,7 +273,7 @@ std::vector<int64_t> Parser::parseIntList() {
   return out;
 }
 
-Literal Parser::parseDenseLiteral(int line) {
+Literal Parser::parseDenseLiteral() {
   s.expect('<');
   size_t contentStart = s.pos();
   s.skipBalanced('<', '>');
@@ -283,11 +284,10 @@ Literal Parser::parseDenseLiteral(int line) {
   size_t afterType = s.pos();
   int64_t n = numElements(lit.type);
   int64_t bytes = n * static_cast<int64_t>(byteWidth(lit.type.element));
-  if (bytes > kMaxLiteralBytes)
-    s.errorAt(line, "dense literal of " + typeString(lit.type) + " is larger than the 1 GiB limit");
   s.setPos(contentStart);
   char c = s.peek();
-  // Text that cannot hold n elements is rejected before the storage is allocated.
+  // Text that cannot hold n elements is rejected before the storage is allocated, so a literal's storage
+  // is never larger than its text; a splat keeps one element whatever its type's size.
   int64_t textLength = static_cast<int64_t>(contentEnd - contentStart);
   if (c == '[' && n > textLength) s.error("dense literal is too short for " + typeString(lit.type));
   std::string hex;
@@ -489,7 +489,7 @@ AttributePtr Parser::parseAttribute() {
   }
   if (s.consumeKeyword("dense")) {
     a.kind = Attribute::Kind::Dense;
-    a.dense = parseDenseLiteral(s.line());
+    a.dense = parseDenseLiteral();
     a.type = a.dense.type;
     return make(std::move(a));
   }

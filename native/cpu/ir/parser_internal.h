@@ -44,7 +44,7 @@ class Parser {
   AttributePtr parseAttribute();
   void parseAttributeDict(std::map<std::string, AttributePtr>& into);  // `{ k = v, … }`
   std::vector<int64_t> parseIntList();                                   // `[1, 2]`
-  Literal parseDenseLiteral(int line);  // after `dense`, up to and including `: type`
+  Literal parseDenseLiteral();  // after `dense`, up to and including `: type`
 
   // --- ir/parser.cc ---
   Value parseValueRef();

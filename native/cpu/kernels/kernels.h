@@ -84,14 +84,20 @@ decltype(auto) dispatchType(ElementType t, Fn&& fn) {
   fail("unknown element type", ErrorCode::Internal);
 }
 
+// A literal of `type`, zero-filled or not; running out of memory names the type.
+inline Literal allocateLiteral(const TensorType& type, bool zero) {
+  const size_t bytes = size_t(numElements(type)) * byteWidth(type.element);
+  try {
+    return Literal{type, zero ? Bytes(bytes, 0) : Bytes(bytes)};
+  } catch (const CpuError& e) {
+    if (e.code() != ErrorCode::ResourceExhausted) throw;
+    throw CpuError(e.code(), std::string(e.what()) + " for " + typeString(type));
+  }
+}
 // A literal of `type` with every element zero.
-inline Literal makeLiteral(const TensorType& type) {
-  return Literal{type, Bytes(size_t(numElements(type)) * byteWidth(type.element), 0)};
-}
+inline Literal makeLiteral(const TensorType& type) { return allocateLiteral(type, true); }
 // A literal of `type` whose elements the caller writes, every one of them.
-inline Literal uninitializedLiteral(const TensorType& type) {
-  return Literal{type, Bytes(size_t(numElements(type)) * byteWidth(type.element))};
-}
+inline Literal uninitializedLiteral(const TensorType& type) { return allocateLiteral(type, false); }
 template <class S> S* elements(Literal& l) { return reinterpret_cast<S*>(l.bytes.mutableData()); }
 template <class S> const S* elements(const Literal& l) { return reinterpret_cast<const S*>(l.bytes.data()); }
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "base/block_cache.h"
+#include "base/error.h"
 #include "check.h"
 #include "ir/ir.h"
 
@@ -75,6 +76,38 @@ TEST(large_blocks_are_whole_huge_pages) {
     CHECK(block[0] == 1 && block[size - 1] == 2);
     releaseBlock(block, size);
   }
+}
+
+// 2^48 bytes (256 TiB) is more than a process can map (x86-64 gives it 2^47), whatever the system's
+// overcommit policy: the allocation fails with RESOURCE_EXHAUSTED naming the size, after giving the
+// cache's blocks back, and the process lives on.
+TEST(a_block_larger_than_memory_fails_with_resource_exhausted) {
+  std::vector<void*> blocks;
+  for (int i = 0; i < 3; ++i) blocks.push_back(allocateBlock(kCachedBlockMax));
+  for (void* b : blocks) releaseBlock(b, kCachedBlockMax);
+  CHECK(cachedBlockBytes() > 0);
+  bool threw = false;
+  try {
+    allocateBlock(size_t(1) << 48);
+  } catch (const CpuError& e) {
+    threw = true;
+    CHECK(e.code() == ErrorCode::ResourceExhausted);
+    CHECK_EQ(std::string(e.what()), std::string("out of memory: could not allocate 256.0 TiB (281474976710656 bytes)"));
+  }
+  CHECK(threw);
+  CHECK_EQ(cachedBlockBytes(), size_t(0));  // emptied before the second try
+  CHECK_THROWS(Bytes(size_t(1) << 48), "out of memory: could not allocate 256.0 TiB");
+  void* after = allocateBlock(kCachedBlockMin);
+  CHECK(after != nullptr);
+  releaseBlock(after, kCachedBlockMin);
+}
+
+TEST(byte_counts_read_as_people_read_them) {
+  CHECK_EQ(byteCount(1), std::string("1 byte"));
+  CHECK_EQ(byteCount(1023), std::string("1023 bytes"));
+  CHECK_EQ(byteCount(1024), std::string("1.0 KiB (1024 bytes)"));
+  CHECK_EQ(byteCount(size_t(16384) * 16385 * 4), std::string("1.0 GiB (1073807360 bytes)"));
+  CHECK_EQ(byteCount(size_t(3) << 29), std::string("1.5 GiB (1610612736 bytes)"));
 }
 
 TEST_MAIN()

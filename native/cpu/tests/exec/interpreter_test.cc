@@ -1065,4 +1065,26 @@ TEST(errors_are_cpu_errors_not_crashes) {
   CHECK_THROWS(runText(oneOp("negate", {"tensor<2xf32>"}, "tensor<2xf32>"), {bad}), "bytes");
 }
 
+// A result larger than memory (2^48 bytes: more than a process can map) fails with RESOURCE_EXHAUSTED
+// naming the op, the tensor type and the size, whether a constant is filled in or an element-wise op
+// writes it; a splat constant itself costs nothing until then.
+TEST(a_result_larger_than_memory_is_resource_exhausted) {
+  const std::string type = "tensor<70368744177664xf32>";
+  const std::string constant = "func.func public @main() -> " + type + " {\n  %c = stablehlo.constant dense<1.0> : " + type +
+                               "\n  return %c : " + type + "\n}";
+  const std::string added = "func.func public @main() -> " + type + " {\n  %c = stablehlo.constant dense<1.0> : " + type +
+                            "\n  %r = stablehlo.add %c, %c : " + type + "\n  return %r : " + type + "\n}";
+  for (const auto& [text, where] : {std::pair{constant, "line 2: stablehlo.constant: "}, std::pair{added, "line 3: stablehlo.add: "}}) {
+    bool threw = false;
+    try {
+      runText(text, {});
+    } catch (const CpuError& e) {
+      threw = true;
+      CHECK(e.code() == ErrorCode::ResourceExhausted);
+      CHECK_EQ(std::string(e.what()), std::string(where) + "out of memory: could not allocate 256.0 TiB (281474976710656 bytes) for " + type);
+    }
+    CHECK(threw);
+  }
+}
+
 TEST_MAIN()

@@ -599,7 +599,15 @@ TEST(nesting_and_sizes_are_bounded) {
   for (int i = 0; i < 50000; ++i) regions += "\"x.y\"() ({\n";
   CHECK_THROWS(parseModule(regions), "nesting is deeper than");
   CHECK_THROWS(parseModule(std::string(200000, '(')), "line 1");
-  CHECK_THROWS(parseModule("func.func @main() -> tensor<1000000x1000000xf32> {\n  %c = stablehlo.constant dense<0.0> : tensor<1000000x1000000xf32>\n  return %c : tensor<1000000x1000000xf32>\n}"), "line 2: stablehlo.constant: dense literal of tensor<1000000x1000000xf32> is larger than the 1 GiB limit");
+  // A splat has no size limit: it keeps one element, however many its type has (4 TB here).
+  Literal huge = constantOf("0.0", "tensor<1000000x1000000xf32>");
+  CHECK_EQ(huge.bytes.size(), 4u);
+  CHECK((huge.type.dims == std::vector<int64_t>{1000000, 1000000}));
+  CHECK_EQ(constantOf("\"0x0000803F\"", "tensor<1000000x1000000xf32>").bytes.size(), 4u);
+  // 2^53 elements is the most a tensor type has, and so every byte count fits int64.
+  CHECK_EQ(constantOf("1", "tensor<9007199254740992xi8>").bytes.size(), 1u);
+  CHECK_THROWS(constantOf("1", "tensor<9007199254740993xi8>"), "tensor dimension is too large");
+  CHECK_THROWS(constantOf("1", "tensor<4294967296x2097153xi8>"), "tensor type has too many elements");
   CHECK_THROWS(parseModule("func.func @main() {\n  %0 = \"x.y\"() {d = dense<" + std::string(5000, '[') + "> : tensor<2xf32>} : () -> tensor<f32>\n}"), "line 2");
   // Literals whose text cannot fill their type fail before any storage is allocated.
   CHECK_THROWS(constantOf("[1.0]", "tensor<200000000xf32>"), "dense literal is too short for tensor<200000000xf32>");
