@@ -22,6 +22,7 @@ export {
   DeviceRuntimeError,
   DisposedError,
   DTypeError,
+  OutOfMemoryError,
   PluginError,
   ShapeError,
   TorchError,

@@ -21,7 +21,7 @@ afterEach(() => {
 
 describe("error classes", () => {
   it("are exported, named, and share TorchError", () => {
-    for (const E of [torch.ShapeError, torch.DTypeError, torch.DeviceError, torch.PluginError, torch.CompileError, torch.DeviceRuntimeError, torch.DisposedError, torch.ArgumentError, torch.AddonError]) {
+    for (const E of [torch.ShapeError, torch.DTypeError, torch.DeviceError, torch.PluginError, torch.CompileError, torch.DeviceRuntimeError, torch.OutOfMemoryError, torch.DisposedError, torch.ArgumentError, torch.AddonError]) {
       expect(E.prototype).toBeInstanceOf(TorchError);
       expect(E.prototype).toBeInstanceOf(Error);
     }
@@ -107,11 +107,23 @@ describe("mapNativeError", () => {
   });
 
   it("maps run-time failures to DeviceRuntimeError with the PJRT code name", () => {
-    const native = nativeError("out of memory allocating 4GB", 8, "PJRT_Client_BufferFromHostBuffer");
+    const native = nativeError("buffer was donated", 9, "PJRT_Client_BufferFromHostBuffer");
     const e = mapNativeError(native, { op: "bufferFromHost", device: "tpu:0" }) as DeviceRuntimeError;
     expect(e).toBeInstanceOf(DeviceRuntimeError);
-    expect(e).toMatchObject({ code: 8, codeName: "RESOURCE_EXHAUSTED", call: "PJRT_Client_BufferFromHostBuffer" });
-    expect(e.message).toBe("bufferFromHost on tpu:0 failed: out of memory allocating 4GB (RESOURCE_EXHAUSTED in PJRT_Client_BufferFromHostBuffer)");
+    expect(e).not.toBeInstanceOf(torch.OutOfMemoryError);
+    expect(e).toMatchObject({ code: 9, codeName: "FAILED_PRECONDITION", call: "PJRT_Client_BufferFromHostBuffer" });
+    expect(e.message).toBe("bufferFromHost on tpu:0 failed: buffer was donated (FAILED_PRECONDITION in PJRT_Client_BufferFromHostBuffer)");
+  });
+
+  it("maps RESOURCE_EXHAUSTED at run time to OutOfMemoryError, a DeviceRuntimeError, with what to do", () => {
+    const native = nativeError("out of memory allocating 4GB", 8, "PJRT_Client_BufferFromHostBuffer");
+    const e = mapNativeError(native, { op: "bufferFromHost", device: "tpu:0" }) as DeviceRuntimeError;
+    expect(e).toBeInstanceOf(torch.OutOfMemoryError);
+    expect(e).toBeInstanceOf(DeviceRuntimeError);
+    expect(e).toMatchObject({ name: "OutOfMemoryError", code: 8, codeName: "RESOURCE_EXHAUSTED", call: "PJRT_Client_BufferFromHostBuffer" });
+    expect(e.message).toBe(
+      "bufferFromHost on tpu:0 failed: out of memory allocating 4GB (RESOURCE_EXHAUSTED in PJRT_Client_BufferFromHostBuffer); dispose tensors no longer needed, or use smaller shapes",
+    );
   });
 
   it("maps the addon's own argument check (1002) to ArgumentError", () => {

@@ -1,9 +1,24 @@
 /**
  * @file Dims and shapes as API ops check them: negative dims, lists of dims, broadcasting.
  */
+import { type DType, dtypes } from "../dtype.js";
 import { ShapeError } from "../runtime/errors.js";
 
 export const fmtShape = (shape: readonly number[]): string => `[${shape.join(", ")}]`;
+
+/**
+ * ShapeError unless a tensor of `shape` and `dtype` can exist: every size and the byte count must be
+ * exact JavaScript integers (at most 2^53 − 1, about 8 PiB). Below that, only memory is the limit.
+ */
+export function checkTensorSize(op: string, shape: readonly number[], dtype: DType): void {
+  const bytes = shape.reduce((n, d) => n * d, dtypes[dtype].itemSize);
+  if (bytes <= Number.MAX_SAFE_INTEGER && shape.every((d) => d <= Number.MAX_SAFE_INTEGER)) return;
+  const exact = `[${shape.map((d) => (Number.isSafeInteger(d) ? String(d) : BigInt(d).toString())).join(", ")}]`; // 2 ** 62 as 4611686018427387904
+  if (bytes > Number.MAX_SAFE_INTEGER) {
+    throw new ShapeError(`${op}: shape ${exact} of ${dtype} is too large: ${bytes.toPrecision(3)} bytes, beyond the 2^53 − 1 bytes (8 PiB) a tensor can hold`);
+  }
+  throw new ShapeError(`${op}: shape ${exact} has a size beyond 2^53 − 1, the largest a size can be`);
+}
 
 export const sameShape = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
 

@@ -12,7 +12,8 @@ type T = Tracer;
 type Dims = readonly number[];
 const none = {} as Record<string, never>;
 
-const c = (v: number | bigint, dtype: DType, shape: Dims): T => e.full(v, dtype, shape);
+/** `v` for every element of `shape`: a 0-d constant broadcast (as in threefry.ts), never a literal of the shape. */
+const c = (v: number | bigint, dtype: DType, shape: Dims): T => e.broadcastTo(e.full(v, dtype, []), shape);
 const shr = (a: T, b: T): T => bind1("shr_logical", [a, b], none);
 const bitcast = (a: T, dtype: DType): T => bind1("bitcast_convert", [a], { dtype });
 

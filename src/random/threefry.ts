@@ -63,7 +63,8 @@ export function splitKey(key: Key, i: number): Key {
 
 // --- primitives ------------------------------------------------------------------------------------
 
-const u32 = (v: number, shape: Dims): T => e.full(v >>> 0, "uint32", shape);
+/** A uint32 value for every element of `shape`: a 0-d constant broadcast, never a literal of the shape. */
+const u32 = (v: number, shape: Dims): T => e.broadcastTo(e.full(v >>> 0, "uint32", []), shape);
 const xor = (a: T, b: T): T => bind1("xor", [a, b], none);
 const shl = (a: T, b: T): T => bind1("shl", [a, b], none);
 const shr = (a: T, b: T): T => bind1("shr_logical", [a, b], none);
@@ -94,11 +95,23 @@ export function keyWord(key: T, i: number): T {
   return e.reshape(bind1("slice", [key], { start: [i], limit: [i + 1], strides: [1] }), []);
 }
 
-/** The two output words for every element of `shape`: threefry(key, (stream, flat index)). */
+/**
+ * The two output words for every element of `shape`: threefry(key, (hi, lo)) of its flat index i, as
+ * JAX's iota_2x32_shape splits it (hi = ⌊i / 2^32⌋, 0 below 2^32 elements). Stream s adds s·2^31 to
+ * hi, a counter range no index reaches (hi < 2^21 for the 2^53 elements a tensor has at most).
+ */
 export function counterWords(key: T, shape: Dims, stream = 0): [T, T] {
   const n = shape.reduce((a, b) => a * b, 1);
-  const lo = e.reshape(e.iota("uint32", [n], 0), shape);
-  return threefry(keyWord(key, 0), keyWord(key, 1), u32(stream, shape), lo);
+  const offset = stream * 2 ** 31;
+  if (n <= 2 ** 32) {
+    const lo = e.reshape(e.iota("uint32", [n], 0), shape);
+    return threefry(keyWord(key, 0), keyWord(key, 1), u32(offset, shape), lo);
+  }
+  const index = e.reshape(e.iota("uint64", [n], 0), shape);
+  const u64 = (v: number): T => e.broadcastTo(e.full(v, "uint64", []), shape);
+  const lo = e.convert(e.and(index, u64(0xffffffff)), "uint32");
+  const hi = e.add(e.convert(shr(index, u64(32)), "uint32"), u32(offset, shape));
+  return threefry(keyWord(key, 0), keyWord(key, 1), hi, lo);
 }
 
 /** jax.random.bits(key, shape, uint32). */
@@ -110,7 +123,7 @@ export function bits32(key: T, shape: Dims): T {
 /** jax.random.bits(key, shape, uint64) (x64): high word, then low word; `stream` picks another counter range. */
 export function bits64(key: T, shape: Dims, stream = 0): T {
   const [a, b] = counterWords(key, shape, stream);
-  const hi = shl(e.convert(a, "uint64"), e.full(32, "uint64", shape));
+  const hi = shl(e.convert(a, "uint64"), e.broadcastTo(e.full(32, "uint64", []), shape));
   return e.or(hi, e.convert(b, "uint64"));
 }
 

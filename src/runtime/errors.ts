@@ -146,6 +146,11 @@ export class DeviceRuntimeError extends TorchError {
   }
 }
 
+/** A device ran out of memory (RESOURCE_EXHAUSTED at run time); the message names what could not be allocated. */
+export class OutOfMemoryError extends DeviceRuntimeError {
+  override name = "OutOfMemoryError";
+}
+
 export function isNativeError(error: unknown): error is Error & NativeErrorFields {
   return (
     error instanceof Error &&
@@ -229,7 +234,9 @@ export function mapNativeError(error: unknown, context: NativeErrorContext): unk
     });
   }
   const on = context.device ? ` on ${context.device}` : "";
-  return new DeviceRuntimeError(`${context.op}${on} failed: ${error.message} (${where})`, { code, call });
+  const message = `${context.op}${on} failed: ${error.message} (${where})`;
+  if (code === 8) return new OutOfMemoryError(`${message}; dispose tensors no longer needed, or use smaller shapes`, { code, call });
+  return new DeviceRuntimeError(message, { code, call });
 }
 
 /** Runs a native call and rethrows its failure as a typed error. */

@@ -4,6 +4,7 @@
  * it into the addon's wire form through the prim table's lowerings.
  */
 import { dtypes } from "../dtype.js";
+import { checkTensorSize } from "../ops/dims.js";
 import { type Aval, type Prim, type PrimParams, prims } from "../ops/prims.js";
 import type { NativeGraph, NativeNode } from "../runtime/native.js";
 
@@ -54,9 +55,10 @@ const bigintsAsText = (_key: string, value: unknown): unknown => (typeof value =
 
 const wireType = (a: Aval) => ({ type: dtypes[a.dtype].pjrt, dims: [...a.shape] });
 
-/** The compact structured value the addon lowers (src/runtime/native.ts, NativeGraph). */
+/** The compact structured value the addon lowers (src/runtime/native.ts, NativeGraph); a result too large for any tensor is a ShapeError here. */
 export function toNative(graph: Graph): NativeGraph {
   const nodes = graph.nodes.map((node): NativeNode => {
+    for (const a of node.outputs) checkTensorSize(node.prim, a.shape, a.dtype);
     const def = prims[node.prim] as { lower: (p: unknown, ins: readonly Aval[]) => { op: string; attrs?: NativeNode["attrs"]; body?: string } };
     const lowered = def.lower(node.params, node.inputs.map((id) => graph.avals[id]!));
     const out: NativeNode = { op: lowered.op, operands: [...node.inputs], results: node.outputs.map(wireType) };

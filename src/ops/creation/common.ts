@@ -9,7 +9,7 @@ import { DTypeError, ShapeError, TorchError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { dispatch1 } from "../../trace/eager.js";
 import type { Tracer } from "../../trace/tracer.js";
-import { fmtShape } from "../dims.js";
+import { checkTensorSize, fmtShape } from "../dims.js";
 import * as e from "../emit.js";
 import type { ScalarArg } from "../types.js";
 
@@ -81,6 +81,7 @@ export function scalarDType(value: ScalarArg): DType {
 /** A tensor of `shape` filled with `value` cast to `dtype`, made on the device. */
 export function filled(op: string, shape: readonly number[], value: ScalarArg, dtype: DType, device: DeviceLike | undefined, requiresGrad: boolean): Tensor {
   checkSizes(op, shape);
+  checkTensorSize(op, shape, dtype);
   checkGrad(op, dtype, requiresGrad);
   const v = castValue(op, value, dtype);
   const t = make(op, `${dtype}|${shape.join(",")}|${typeof v === "number" && Object.is(v, -0) ? "-0" : String(v)}`, device, () => e.full(v, dtype, shape));

@@ -13,6 +13,7 @@ import { bits64 } from "../../random/threefry.js";
 import { ArgumentError, DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
+import { checkTensorSize } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { checkShape, deviceName, draw, floatDType } from "./draw.js";
@@ -21,11 +22,13 @@ type Shape = readonly number[];
 
 function uniformTensor(shape: Shape, dtype: DType | undefined, device: DeviceLike | undefined, generator: Generator | undefined): Tensor {
   const d = floatDType("rand", dtype);
+  checkTensorSize("rand", shape, d);
   return draw("rand", `${d}|${shape}`, deviceName(device), generator, [], (k) => uniform(k, shape, d));
 }
 
 function normalTensor(shape: Shape, dtype: DType | undefined, device: DeviceLike | undefined, generator: Generator | undefined): Tensor {
   const d = floatDType("randn", dtype);
+  checkTensorSize("randn", shape, d);
   return draw("randn", `${d}|${shape}`, deviceName(device), generator, [], (k) => standardNormal(k, shape, d));
 }
 
@@ -59,6 +62,7 @@ function randintTensor(op: string, low: number, high: number, shape: Shape, o: I
     if (lo < min || hi - 1n > max) throw new ArgumentError(`${op}: [${lo}, ${hi}) does not fit in ${dtype} (values ${min} to ${max})`);
   }
   if (hi - lo > 1n << 32n && info.itemSize !== 8) throw new ArgumentError(`${op}: a range wider than 2^32 needs a 64-bit dtype`);
+  checkTensorSize(op, shape, dtype);
   const compute: DType = info.kind === "float" ? (info.itemSize === 8 ? "int64" : "int32") : dtype;
   return draw(op, `${dtype}|${shape}|${lo}|${hi}`, deviceName(o.device), o.generator, [], (k) => e.convert(randintBody(k, shape, lo, hi, compute), dtype));
 }
@@ -89,6 +93,7 @@ export const randperm = op(
     if (info.kind === "bool") throw new DTypeError("randperm: bool is not a valid dtype");
     const max = info.kind === "float" ? Infinity : 2 ** (info.itemSize * 8 - (info.kind === "int" ? 1 : 0)) - 1;
     if (n - 1 > max) throw new ArgumentError(`randperm: n = ${n} values do not fit in ${dtype} (largest ${max}); use a wider dtype (int64)`);
+    checkTensorSize("randperm", [n], dtype);
     return draw("randperm", `${dtype}|${n}`, deviceName(device), generator, [], (k) => permutationBySort(k, n, dtype));
   },
 );

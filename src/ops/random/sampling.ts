@@ -10,7 +10,7 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
-import { broadcastShapes, fmtShape } from "../dims.js";
+import { broadcastShapes, checkTensorSize, fmtShape } from "../dims.js";
 import { op } from "../signature/op.js";
 import { lift } from "../unit.js";
 import { checkShape, deviceName, draw, floatDType } from "./draw.js";
@@ -22,6 +22,7 @@ type T = Tracer;
 /** Normal floats of `shape` with number mean and std (std >= 0, checked by the caller). */
 export function normalFloats(mean: number, std: number, shape: readonly number[], dtype: DType | undefined, device: DeviceLike | undefined, generator: Generator | undefined): Tensor {
   const d = floatDType("normal", dtype);
+  checkTensorSize("normal", shape, d);
   return draw("normal", `${d}|${shape}|${mean}|${std}`, deviceName(device), generator, [], (k) =>
     e.add(e.mul(standardNormal(k, shape, d), e.full(std, d, shape)), e.full(mean, d, shape)),
   );
