@@ -168,6 +168,21 @@ function specBadModules(): BadModule[] {
       mentions: /square matrices/,
     },
     {
+      name: "an f6E2M3FN value (XLA CPU cannot compile the 6-bit floats)",
+      mlir: pretty("%a: tensor<4xf32>", "%q = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf6E2M3FN>\n  %r = stablehlo.convert %q : (tensor<4xf6E2M3FN>) -> tensor<4xf32>", "tensor<4xf32>"),
+      mentions: /f6E2M3FN is not supported/,
+    },
+    {
+      name: "popcnt of an f8E4M3FN value",
+      mlir: pretty("%a: tensor<4xf32>", "%q = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf8E4M3FN>\n  %p = stablehlo.popcnt %q : tensor<4xf8E4M3FN>\n  %r = stablehlo.convert %p : (tensor<4xf8E4M3FN>) -> tensor<4xf32>", "tensor<4xf32>"),
+      mentions: /popcnt.*f8E4M3FN.*integer/,
+    },
+    {
+      name: "add of i4 and i8",
+      mlir: pretty("%a: tensor<4xi8>", "%q = stablehlo.convert %a : (tensor<4xi8>) -> tensor<4xi4>\n  %s = \"stablehlo.add\"(%q, %a) : (tensor<4xi4>, tensor<4xi8>) -> tensor<4xi4>\n  %r = stablehlo.convert %s : (tensor<4xi4>) -> tensor<4xi8>", "tensor<4xi8>"),
+      mentions: /add.*tensor<4xi4> and tensor<4xi8> differ/,
+    },
+    {
       name: "chlo.broadcast_add of shapes that do not broadcast",
       mlir: pretty("%a: tensor<2x3xf32>, %b: tensor<2xf32>", "%r = chlo.broadcast_add %a, %b : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>", "tensor<2x3xf32>"),
       mentions: /does not broadcast/,

@@ -29,6 +29,7 @@ import {
 import { chloCases } from "./cases_chlo.js";
 import { gatherScatterCases } from "./cases_gather_scatter.js";
 import { mixedTypeCases } from "./cases_mixed_types.js";
+import { narrowTypeCases } from "./cases_narrow_types.js";
 import { reducePrecisionSolveCases } from "./cases_reduce_precision_solve.js";
 import { arr, buildModule, cmpAttrs, singleOp, typeStr, type TType } from "./mlir.js";
 import * as R from "./ref.js";
@@ -1179,7 +1180,7 @@ function pretty(args: TType[], results: TType[], body: string): string {
   }
 }
 
-for (const c of [...gatherScatterCases(), ...mixedTypeCases(), ...chloCases(), ...reducePrecisionSolveCases()]) add(c);
+for (const c of [...gatherScatterCases(), ...mixedTypeCases(), ...chloCases(), ...reducePrecisionSolveCases(), ...narrowTypeCases()]) add(c);
 
 export const OP_CASES: readonly OpCase[] = cases;
 

@@ -21,7 +21,12 @@ constexpr TypeFacts kTypes[] = {
     {ElementType::S32, "i32", 4},   {ElementType::S64, "i64", 8},   {ElementType::U8, "ui8", 1},
     {ElementType::U16, "ui16", 2},  {ElementType::U32, "ui32", 4},  {ElementType::U64, "ui64", 8},
     {ElementType::F16, "f16", 2},   {ElementType::BF16, "bf16", 2}, {ElementType::F32, "f32", 4},
-    {ElementType::F64, "f64", 8},
+    {ElementType::F64, "f64", 8},     {ElementType::S2, "i2", 1},     {ElementType::S4, "i4", 1},
+    {ElementType::U2, "ui2", 1},      {ElementType::U4, "ui4", 1},    {ElementType::F8E5M2, "f8E5M2", 1},
+    {ElementType::F8E4M3FN, "f8E4M3FN", 1},           {ElementType::F8E4M3FNUZ, "f8E4M3FNUZ", 1},
+    {ElementType::F8E5M2FNUZ, "f8E5M2FNUZ", 1},       {ElementType::F8E4M3B11FNUZ, "f8E4M3B11FNUZ", 1},
+    {ElementType::F8E4M3, "f8E4M3", 1},               {ElementType::F8E3M4, "f8E3M4", 1},
+    {ElementType::F8E8M0FNU, "f8E8M0FNU", 1},         {ElementType::F4E2M1FN, "f4E2M1FN", 1},
 };
 
 const TypeFacts& facts(ElementType t) {
@@ -55,12 +60,17 @@ std::optional<ElementType> parseMlirElementType(std::string_view s) {
 }
 
 bool isFloat(ElementType t) {
-  return t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F32 || t == ElementType::F64;
+  return t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F32 || t == ElementType::F64 ||
+         t >= ElementType::F8E5M2;
 }
 
-bool isSignedInt(ElementType t) { return t >= ElementType::S8 && t <= ElementType::S64; }
+bool isSignedInt(ElementType t) {
+  return (t >= ElementType::S8 && t <= ElementType::S64) || t == ElementType::S2 || t == ElementType::S4;
+}
 
-bool isUnsignedInt(ElementType t) { return t >= ElementType::U8 && t <= ElementType::U64; }
+bool isUnsignedInt(ElementType t) {
+  return (t >= ElementType::U8 && t <= ElementType::U64) || t == ElementType::U2 || t == ElementType::U4;
+}
 
 bool isInteger(ElementType t) { return isSignedInt(t) || isUnsignedInt(t); }
 
@@ -90,7 +100,11 @@ int64_t readIndex(const Literal& l, int64_t i) {
   };
   switch (l.type.element) {
     case ElementType::Pred: return load(uint8_t{}) != 0;
+    case ElementType::S2:
+    case ElementType::S4:
     case ElementType::S8: return load(int8_t{});
+    case ElementType::U2:
+    case ElementType::U4: return load(uint8_t{});
     case ElementType::S16: return load(int16_t{});
     case ElementType::S32: return load(int32_t{});
     case ElementType::S64: return load(int64_t{});
@@ -101,10 +115,7 @@ int64_t readIndex(const Literal& l, int64_t i) {
       const uint64_t v = load(uint64_t{});
       return v > uint64_t(std::numeric_limits<int64_t>::max()) ? std::numeric_limits<int64_t>::max() : int64_t(v);
     }
-    case ElementType::F16:
-    case ElementType::BF16:
-    case ElementType::F32:
-    case ElementType::F64: break;
+    default: break;
   }
   fail("index operand must be an integer, got " + typeString(l.type));
 }

@@ -15,9 +15,9 @@ namespace tpjrt::cpu {
 size_t byteWidth(ElementType t);
 std::string_view mlirName(ElementType t);                       // "f32", "i1", "ui8", "bf16", …
 std::optional<ElementType> parseMlirElementType(std::string_view s);  // inverse of mlirName
-bool isFloat(ElementType t);
-bool isSignedInt(ElementType t);    // S8..S64
-bool isUnsignedInt(ElementType t);  // U8..U64
+bool isFloat(ElementType t);        // f16, bf16, f32, f64 and the narrow floats
+bool isSignedInt(ElementType t);    // i2, i4, i8 … i64
+bool isUnsignedInt(ElementType t);  // ui2, ui4, ui8 … ui64
 bool isInteger(ElementType t);      // signed or unsigned, not Pred
 int64_t numElements(const TensorType& t);
 std::string typeString(const TensorType& t);  // "tensor<2x3xf32>"

@@ -19,8 +19,12 @@
 namespace tpjrt::cpu {
 
 // Element types the plugin stores. Order is ours; map to PJRT_Buffer_Type with the helpers in
-// ir/element_type.h, never by casting.
-enum class ElementType : uint8_t { Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64 };
+// ir/element_type.h, never by casting. The narrow types (from S2 on) are stored one per byte and only
+// converted and moved by the kernels (ir/narrow_types.h).
+enum class ElementType : uint8_t {
+  Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64,
+  S2, S4, U2, U4, F8E5M2, F8E4M3FN, F8E4M3FNUZ, F8E5M2FNUZ, F8E4M3B11FNUZ, F8E4M3, F8E3M4, F8E8M0FNU, F4E2M1FN
+};
 
 struct TensorType {
   ElementType element = ElementType::F32;

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "ir/element_type.h"
+#include "ir/narrow_types.h"
 
 namespace tpjrt::cpu {
 namespace {
@@ -69,7 +70,9 @@ uint64_t floatBits(ElementType t, double v) {
     }
     case ElementType::F16: return floatToHalf(float(v));
     case ElementType::BF16: return floatToBf16(float(v));
-    default: fail("not a float type: " + std::string(mlirName(t)), ErrorCode::Internal);
+    default:
+      if (isNarrow(t)) return narrowFloatBits(t, v);
+      fail("not a float type: " + std::string(mlirName(t)), ErrorCode::Internal);
   }
 }
 
@@ -84,6 +87,7 @@ uint64_t scalarBits(ElementType t, const Attribute& a) {
   if (a.kind == Attribute::Kind::Bool && t == ElementType::Pred) return a.b ? 1 : 0;
   if (a.kind == Attribute::Kind::Float && isFloat(t)) return floatBits(t, a.f);
   if (a.kind == Attribute::Kind::Int && isFloat(t)) return floatBits(t, double(a.i));
+  if (a.kind == Attribute::Kind::Int && isNarrow(t)) return uint8_t(wrapNarrowInt(t, a.i));  // stored sign-extended
   if (a.kind == Attribute::Kind::Int && (isInteger(t) || t == ElementType::Pred)) {
     const size_t bits = t == ElementType::Pred ? 1 : byteWidth(t) * 8;
     return bits == 64 ? uint64_t(a.i) : uint64_t(a.i) & ((uint64_t{1} << bits) - 1);

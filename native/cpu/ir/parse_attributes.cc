@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "ir/element_type.h"
+#include "ir/narrow_types.h"
 #include "ir/parser_internal.h"
 
 namespace tpjrt::cpu {
@@ -56,7 +57,7 @@ bool integerParts(std::string_view tok, bool& negative, uint64_t& magnitude) {
 // Whether the integer -mag (negative) or mag fits the integer or pred type t; signless integers also
 // take their unsigned spelling (255 : i8), as MLIR's do.
 bool fitsInteger(ElementType t, bool negative, uint64_t mag) {
-  const size_t bits = t == ElementType::Pred ? 1 : byteWidth(t) * 8;
+  const size_t bits = size_t(valueBits(t));
   const uint64_t limit = bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
   if (negative) return !isUnsignedInt(t) && t != ElementType::Pred && mag <= (uint64_t{1} << (bits - 1));
   return mag <= limit;
@@ -84,7 +85,9 @@ void storeFloat(Literal& lit, int64_t index, double v) {
     }
     case ElementType::F16: storeBits(lit, index, floatToHalf(static_cast<float>(v))); return;
     case ElementType::BF16: storeBits(lit, index, floatToBf16(static_cast<float>(v))); return;
-    default: return;
+    default:
+      if (isNarrow(lit.type.element)) storeBits(lit, index, narrowFloatBits(lit.type.element, v));
+      return;
   }
 }
 
@@ -105,7 +108,7 @@ void storeElement(Literal& lit, int64_t index, const std::string& tok, Scanner& 
   bool negative;
   uint64_t mag;
   if (!integerParts(tok, negative, mag)) s.error("integer '" + tok + "' is too large for " + typeName);
-  size_t bits = t == ElementType::Pred ? 1 : byteWidth(t) * 8;
+  size_t bits = size_t(valueBits(t));
   uint64_t limit = bits == 64 ? std::numeric_limits<uint64_t>::max() : (uint64_t{1} << bits) - 1;
   if (isFloat(t)) {  // hex spelling of the raw bits, as MLIR prints NaN and infinities
     if (negative || mag > limit) s.error("hex value '" + tok + "' does not fit " + typeName);
@@ -113,7 +116,8 @@ void storeElement(Literal& lit, int64_t index, const std::string& tok, Scanner& 
     return;
   }
   if (!fitsInteger(t, negative, mag)) s.error("value " + tok + " is out of range for " + typeName);
-  storeBits(lit, index, negative ? 0 - mag : mag);
+  const uint64_t value = negative ? 0 - mag : mag;
+  storeBits(lit, index, isNarrow(t) ? uint64_t(wrapNarrowInt(t, int64_t(value))) : value);  // 8 : i4 is -8, held sign-extended
 }
 
 std::string scalarToken(Scanner& s) {

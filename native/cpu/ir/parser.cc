@@ -4,6 +4,7 @@
 #include "ir/element_type.h"
 #include "ir/inline_calls.h"
 #include "ir/lower_chlo.h"
+#include "ir/widen_narrow_types.h"
 #include "ir/parser_internal.h"
 #include "ir/stablehlo.h"
 
@@ -24,6 +25,7 @@ Module parseModule(std::string_view text) {
   Module module = parser.parse();
   inlineCalls(module);
   lowerChlo(module);
+  widenNarrowTypes(module);
   return module;
 }
 

@@ -3,6 +3,7 @@
 
 #include "base/error.h"
 #include "ir/element_type.h"
+#include "ir/narrow_types.h"
 #include "ir/stablehlo.h"
 #include "ir/verifier_internal.h"
 
@@ -68,6 +69,13 @@ void verifyModule(const Module& module) {
   const Function* main = module.find("main");
   if (!main) fail("module has no public function 'main'");
   if (!main->isPublic) fail(where(main->line) + "function @main is private; it must be public");
+  for (const auto* types : {&main->body.argTypes, &main->resultTypes})
+    for (const TensorType& t : *types)
+      if (isNarrow(t.element))
+        fail(where(main->line) + "function @main " + (types == &main->resultTypes ? "returns " : "takes ") + typeString(t) +
+                 ": the cpu plugin's buffers do not hold " + std::string(mlirName(t.element)) +
+                 "; pass a wider type and convert inside the program",
+             ErrorCode::Unimplemented);
   for (const Function& f : module.functions) {
     if (f.body.argTypes.size() != f.body.args.size()) fail(where(f.line) + "function @" + f.name + ": bad arguments");
     verifyRegion(module, f.body, "func.return", f.resultTypes, "function @" + f.name, f.line);

@@ -36,8 +36,8 @@ int precisionRank(ElementType t) {
     case ElementType::BF16: return 1002;
     case ElementType::F32: return 1003;
     case ElementType::F64: return 1004;
+    default: return 0;  // narrow types are widened before any product (ir/widen_narrow_types.h)
   }
-  return 0;
 }
 
 const Attribute& attr(const Op& op, const std::string& name, Attribute::Kind kind, const char* what) {

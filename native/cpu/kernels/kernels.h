@@ -80,8 +80,9 @@ decltype(auto) dispatchType(ElementType t, Fn&& fn) {
     case ElementType::BF16: return fn(BFloat{});
     case ElementType::F32: return fn(float{});
     case ElementType::F64: return fn(double{});
+    default: break;  // the narrow types: only converted and moved (ir/narrow_types.h)
   }
-  fail("unknown element type", ErrorCode::Internal);
+  fail("element type " + std::string(mlirName(t)) + " is only converted and moved by the cpu plugin", ErrorCode::Unimplemented);
 }
 
 // A literal of `type`, zero-filled or not; running out of memory names the type.

@@ -116,7 +116,9 @@ TEST(element_type_names_and_sizes) {
     CHECK(parseMlirElementType(names[i]) == t);
   }
   CHECK(!parseMlirElementType("si32"));
-  CHECK(!parseMlirElementType("f8E4M3FN"));
+  CHECK(!parseMlirElementType("f6E2M3FN"));
+  CHECK(parseMlirElementType("f8E4M3FN") == ElementType::F8E4M3FN && isFloat(ElementType::F8E4M3FN));
+  CHECK(parseMlirElementType("i4") == ElementType::S4 && isSignedInt(ElementType::S4) && byteWidth(ElementType::S4) == 1);
   CHECK(isFloat(ElementType::BF16) && !isFloat(ElementType::S32));
   CHECK(isSignedInt(ElementType::S8) && !isSignedInt(ElementType::U8) && !isSignedInt(ElementType::Pred));
   CHECK(isUnsignedInt(ElementType::U64) && !isInteger(ElementType::Pred) && isInteger(ElementType::U16));

@@ -385,7 +385,7 @@ TEST(element_types) {
     Module m = parseModule(withBody("%a: " + t, "%r = stablehlo.maximum %a, %a : " + t, t));
     CHECK_EQ(typeString(opAt(m, 0).resultTypes[0]), t);
   }
-  CHECK_THROWS(parseModule(withBody("%a: tensor<2xf8E4M3FN>", "%r = stablehlo.add %a, %a : tensor<2xf8E4M3FN>", "tensor<2xf8E4M3FN>")), "line 1: func.func @main: element type f8E4M3FN is not supported by the cpu plugin");
+  CHECK_THROWS(parseModule(withBody("%a: tensor<2xf6E2M3FN>", "%r = stablehlo.add %a, %a : tensor<2xf6E2M3FN>", "tensor<2xf6E2M3FN>")), "line 1: func.func @main: element type f6E2M3FN is not supported by the cpu plugin");
   CHECK_THROWS(parseModule(withBody("%a: tensor<2xcomplex<f32>>", "", "tensor<2xf32>")), "element type complex<f32> is not supported by the cpu plugin");
   CHECK_THROWS(parseModule(withBody("%a: tensor<2xsi32>", "", "tensor<2xf32>")), "element type si32 is not supported");
   CHECK_THROWS(parseModule(withBody("%a: tensor<?x2xf32>", "", "tensor<2xf32>")), "dynamic dimensions are not supported");
