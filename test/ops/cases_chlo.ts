@@ -136,7 +136,8 @@ function binaryCases(): OpCase[] {
     const want = a.map((x, i) => fromBig(d, (x * b[i]!) >> bits));
     const n = a.length;
     const mlir = buildModule([T(d, [n]), T(d, [n])], (bb, [x, y]) => [bb.op1("chlo.mulhi", [x!, y!], T(d, [n]))]);
-    cases.push({ name: `chlo.mulhi.${d}`, op: "chlo.mulhi", form: "generic", mlir, inputs: [tv(d, [n], a.map((v) => fromBig(d, v))), tv(d, [n], b.map((v) => fromBig(d, v)))], expected: [{ dtype: d, shape: [n], values: want }] });
+    const no64 = DTYPES[d].bits === 64 ? { tpuMayReject: "libtpu 0.0.42.1 cannot rewrite a 64-bit mulhi for TPU" } : {};
+    cases.push({ ...no64, name: `chlo.mulhi.${d}`, op: "chlo.mulhi", form: "generic", mlir, inputs: [tv(d, [n], a.map((v) => fromBig(d, v))), tv(d, [n], b.map((v) => fromBig(d, v)))], expected: [{ dtype: d, shape: [n], values: want }] });
   }
   return cases;
 }

@@ -109,7 +109,8 @@ function intCases(): OpCase[] {
           b.op1("stablehlo.convert", [a], T("float32", [n])),
         ];
       });
-    cases.push({ name: `convert.${f.mlir}`, op: "convert", form: "generic", mlir, inputs: [tv("int32", [n], ints), tv("float32", [n], floats.map(Math.fround))], expected: want });
+    const noInt2 = f.bits === 2 ? { tpuMayReject: "libtpu 0.0.42.1: INT2 is not supported for rank 1" } : {};
+    cases.push({ ...noInt2, name: `convert.${f.mlir}`, op: "convert", form: "generic", mlir, inputs: [tv("int32", [n], ints), tv("float32", [n], floats.map(Math.fround))], expected: want });
   }
   // arithmetic in the narrow type: wraps at its width; bit ops see only its bits
   const binary: [string, (f: IntFormat, a: number, b: number) => number][] = [
