@@ -154,7 +154,11 @@ export class Tensor<D extends DType = DType> {
     return buffer;
   }
 
-  /** The values, copied to the host (float16/bfloat16 as Float32Array, int64 as BigInt64Array, bool as Uint8Array). */
+  /**
+   * The values, copied to the host (float16/bfloat16 as Float32Array, int64 as BigInt64Array, bool as
+   * Uint8Array). Waits for the device to compute them without blocking the event loop; an error raised
+   * while computing them (or a tensor they were computed from) rejects the promise and names the op.
+   */
   async data(): Promise<DataArray<D>> {
     const buffer = this.#live("read");
     const buffers = this.#held.buffers;
@@ -162,7 +166,7 @@ export class Tensor<D extends DType = DType> {
     return hostBytesToData(bytes, this.dtype, "data");
   }
 
-  /** data(), blocking until the values are on the host. */
+  /** data(), blocking the thread until the device has computed the values and they are on the host. */
   dataSync(): DataArray<D> {
     return hostBytesToData(this.#hostBytesSync(), this.dtype, "dataSync");
   }

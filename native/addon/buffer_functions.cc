@@ -1,8 +1,13 @@
 #include "buffer_functions.h"
 
+#include <atomic>
+#include <string>
+
 #include "buffer_table.h"
 #include "convert.h"
 #include "errors.h"
+#include "host_memory.h"
+#include "pjrt_c_api.h"
 #include "promise_worker.h"
 #include "state.h"
 
@@ -28,42 +33,80 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   });
 }
 
+// Bytes of reads handed to JavaScript whose ArrayBuffers are not finalized yet. Node runs those
+// finalizers only between tasks, so a synchronous loop of reads keeps every copy until it ends.
+std::atomic<size_t> unfinalizedBytes{0};
+// Past this, a synchronous read copies into memory V8 owns, which a collection frees at once.
+constexpr size_t kUnfinalizedLimit = size_t(256) << 20;
+
+// The destination of a read: allocated where the copy runs (a worker, for toHost), so that a size the
+// system cannot give is an error rather than V8's fatal out-of-memory, and then handed to JS as the
+// ArrayBuffer's own storage, without another copy.
+class HostCopy {
+ public:
+  HostCopy() = default;
+  HostCopy(const HostCopy&) = delete;
+  HostCopy& operator=(const HostCopy&) = delete;
+  ~HostCopy() { freeHostMemory(data_, size_); }
+
+  void allocate(size_t size) {
+    data_ = allocateHostMemory(size);
+    if (data_ == nullptr)
+      throw RuntimeError(PJRT_Error_Code_RESOURCE_EXHAUSTED, "toHost",
+                         "out of host memory: could not allocate " + std::to_string(size) + " bytes for the copy");
+    size_ = size;
+  }
+  void* data() const { return data_; }
+  // The ArrayBuffer frees the storage from here on.
+  Napi::ArrayBuffer release(Napi::Env env) {
+    unfinalizedBytes += size_;
+    Napi::ArrayBuffer out = Napi::ArrayBuffer::New(env, data_, size_, [size = size_](Napi::Env, void* data) {
+      freeHostMemory(data, size);
+      unfinalizedBytes -= size;
+    });
+    data_ = nullptr;
+    return out;
+  }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 Napi::Value ToHost(const Napi::CallbackInfo& info) {
   const char* call = "buffers.toHost";
   return rejectOnThrow(info.Env(), [&]() -> Napi::Value {
     std::shared_ptr<Buffer> buffer = state(info.Env()).buffers.share(entryOf(info, call));
-    size_t size = buffer->hostSizeInBytes();
-    Napi::ArrayBuffer out = Napi::ArrayBuffer::New(info.Env(), size);
-    // The worker writes straight into the ArrayBuffer's backing store, which the reference keeps
-    // alive and which JS cannot see until the promise resolves.
-    auto outRef = std::make_shared<Napi::Reference<Napi::ArrayBuffer>>(Napi::Persistent(out));
-    void* data = out.Data();
-    return runOnWorker(
-        info.Env(), call,
-        [buffer, data, size] {
-          if (size == 0) {
-            buffer->awaitReady();
-          } else {
-            buffer->toHost(data, size);
-          }
+    auto copy = std::make_shared<HostCopy>();
+    // Once the buffer is defined (the wait holds no thread), a worker allocates and copies.
+    return runOnWorkerWhenReady(
+        info.Env(), call, buffer,
+        [buffer, copy] {
+          size_t size = buffer->hostSizeInBytes();
+          copy->allocate(size);
+          buffer->toHost(copy->data(), size);
         },
-        [outRef](Napi::Env) -> Napi::Value { return outRef->Value(); });
+        [copy](Napi::Env env) -> Napi::Value { return copy->release(env); });
   });
 }
 
+// Blocks until the buffer is defined; a run that failed throws before anything is allocated.
 Napi::Value ToHostSync(const Napi::CallbackInfo& info) {
   const char* call = "buffers.toHostSync";
   const Buffer& buffer = *entryOf(info, call).get();
-  size_t size = buffer.hostSizeInBytes();
-  Napi::ArrayBuffer out = Napi::ArrayBuffer::New(info.Env(), size);
-  guard(info.Env(), call, [&] {
-    if (size == 0) {
-      buffer.awaitReady();
-    } else {
+  return guard(info.Env(), call, [&]() -> Napi::Value {
+    buffer.awaitReady();
+    size_t size = buffer.hostSizeInBytes();
+    if (unfinalizedBytes + size > kUnfinalizedLimit) {
+      Napi::ArrayBuffer out = Napi::ArrayBuffer::New(info.Env(), size);
       buffer.toHost(out.Data(), size);
+      return out;
     }
+    HostCopy copy;
+    copy.allocate(size);
+    buffer.toHost(copy.data(), size);
+    return copy.release(info.Env());
   });
-  return out;
 }
 
 void ReportToGc(const Napi::CallbackInfo& info) {

@@ -56,6 +56,7 @@ void ClientWrap::define(Napi::Env env, AddonState& state) {
                                        InstanceMethod<&ClientWrap::CompileSync>("compileSync"),
                                        InstanceMethod<&ClientWrap::CompileGraph>("compileGraph"),
                                        InstanceMethod<&ClientWrap::CompileGraphSync>("compileGraphSync"),
+                                       InstanceMethod<&ClientWrap::Synchronize>("synchronize"),
                                        InstanceMethod<&ClientWrap::Close>("close"),
                                    });
   state.clientClass = Napi::Persistent(cls);
@@ -170,6 +171,16 @@ Napi::Value ClientWrap::CompileGraphSync(const Napi::CallbackInfo& info) {
   std::unique_ptr<LoadedExecutable> executable =
       guard(info.Env(), call, [&] { return client->compile(lower::printModule(graph), options); });
   return ExecutableWrap::create(info.Env(), {std::move(executable), client.get(), hostResident_});
+}
+
+// Blocks the JS thread, as documented for torch.runtime.synchronize.
+void ClientWrap::Synchronize(const Napi::CallbackInfo& info) {
+  const char* call = "Client.synchronize";
+  const Client& client = *live(call);
+  int deviceIndex = intFrom(info[0], call, "deviceIndex");
+  if (deviceIndex < 0 || static_cast<size_t>(deviceIndex) >= client.devices().size())
+    throwRangeError(info.Env(), call, "deviceIndex " + std::to_string(deviceIndex) + " is not an addressable device");
+  guard(info.Env(), call, [&] { client.synchronize(deviceIndex); });
 }
 
 void ClientWrap::Close(const Napi::CallbackInfo&) { client_.reset(); }

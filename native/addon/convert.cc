@@ -148,6 +148,8 @@ CompileOptions compileOptionsFrom(Napi::Value value, const char* call) {
   Napi::Value replicas = object.Get("numReplicas");
   Napi::Value partitions = object.Get("numPartitions");
   Napi::Value assignment = object.Get("deviceAssignment");
+  Napi::Value label = object.Get("label");
+  if (!label.IsUndefined()) options.label = stringFrom(label, call, "label");
   if (!replicas.IsUndefined()) options.numReplicas = intFrom(replicas, call, "numReplicas");
   if (!partitions.IsUndefined()) options.numPartitions = intFrom(partitions, call, "numPartitions");
   if (options.numReplicas < 1 || options.numPartitions < 1)

@@ -1,11 +1,15 @@
-// Runs native work on a libuv worker thread and settles a promise on the JS thread.
+// Runs native work on a libuv worker thread and settles a promise on the JS thread; optionally only
+// once a device buffer is ready, without holding any thread while it waits.
 #pragma once
 
 #include <napi.h>
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
+
+#include "runtime.h"
 
 namespace tpjrt::addon {
 
@@ -14,6 +18,12 @@ namespace tpjrt::addon {
 // the error shape of errors.h, attributed to `call`.
 Napi::Promise runOnWorker(Napi::Env env, const char* call, std::function<void()> work,
                           std::function<Napi::Value(Napi::Env)> settle);
+
+// runOnWorker, started once `buffer` is defined (PJRT_Event_OnReady on its ready event; the device
+// thread that defines it only posts back to the JS thread). A failed definition rejects the promise
+// with the run's error. The pending wait keeps the event loop alive.
+Napi::Promise runOnWorkerWhenReady(Napi::Env env, const char* call, std::shared_ptr<const Buffer> buffer,
+                                   std::function<void()> work, std::function<Napi::Value(Napi::Env)> settle);
 
 // For promise-returning methods: a JS error thrown while starting (a bad argument, a disposed
 // object) becomes a rejected promise instead of a synchronous throw.

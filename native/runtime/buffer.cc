@@ -1,4 +1,5 @@
 #include <atomic>
+#include <memory>
 
 #include "pjrt_call.h"
 
@@ -109,6 +110,48 @@ void Buffer::toHost(void* dst, size_t size) const {
   copy.dst_size = size;
   TPJRT_CALL(plugin, PJRT_Buffer_ToHostBuffer, copy);
   detail::awaitAndDestroy(plugin, copy.event, call);
+}
+
+namespace {
+
+struct ReadyWait {
+  const Plugin& plugin;
+  std::function<void(const RuntimeError*)> done;
+};
+
+void readyCallback(PJRT_Error* error, void* userArg) {
+  std::unique_ptr<ReadyWait> wait(static_cast<ReadyWait*>(userArg));
+  detail::Status status = detail::takeError(wait->plugin, error);
+  if (status.ok) return wait->done(nullptr);
+  RuntimeError failure(status.code, "PJRT_Buffer_ReadyEvent", status.message);
+  wait->done(&failure);
+}
+
+}  // namespace
+
+// The event handle goes as soon as the callback is registered: the plugin keeps the callback until the
+// buffer is defined.
+void Buffer::whenReady(std::function<void(const RuntimeError*)> done) const {
+  const Plugin& plugin = client_->plugin();
+  plugin.requireSlot(PJRT_Event_OnReady_SLOT, PJRT_Event_OnReady_SINCE_MINOR, "PJRT_Event_OnReady");
+  auto ready = TPJRT_ARGS(PJRT_Buffer_ReadyEvent);
+  ready.buffer = handle_;
+  TPJRT_CALL(plugin, PJRT_Buffer_ReadyEvent, ready);
+  std::unique_ptr<ReadyWait> wait;
+  try {
+    wait = std::make_unique<ReadyWait>(ReadyWait{plugin, std::move(done)});
+  } catch (...) {
+    detail::destroyEvent(plugin, ready.event);
+    throw;
+  }
+  auto onReady = TPJRT_ARGS(PJRT_Event_OnReady);
+  onReady.event = ready.event;
+  onReady.callback = readyCallback;
+  onReady.user_arg = wait.get();
+  detail::Status status = detail::takeError(plugin, plugin.api()->PJRT_Event_OnReady(&onReady));
+  if (status.ok) wait.release();  // readyCallback owns it now
+  detail::destroyEvent(plugin, ready.event);
+  if (!status.ok) detail::raise(status, "PJRT_Event_OnReady");
 }
 
 void Buffer::awaitReady() const {

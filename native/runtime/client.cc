@@ -67,9 +67,29 @@ std::optional<int64_t> ifSet(int64_t value, bool isSet) { return isSet ? std::op
 
 }  // namespace
 
+// A completion event of a run, shared by synchronize calls that wait for it.
+class Client::Event {
+ public:
+  Event(const Plugin& plugin, PJRT_Event* event) : plugin_(plugin), event_(event) {}
+  ~Event() { detail::destroyEvent(plugin_, event_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  // Waits; the run's own failure is left to its outputs' readers.
+  void await() const {
+    auto args = TPJRT_ARGS(PJRT_Event_Await);
+    args.event = event_;
+    TPJRT_TRY(plugin_, PJRT_Event_Await, args);
+  }
+
+ private:
+  const Plugin& plugin_;
+  PJRT_Event* event_;
+};
+
 Client::Client(std::shared_ptr<Plugin> plugin, PJRT_Client* handle) : plugin_(std::move(plugin)), handle_(handle) {}
 
 Client::~Client() {
+  lastRuns_.clear();  // events go before their client
   if (handle_ == nullptr || !TPJRT_HAS(*plugin_, PJRT_Client_Destroy)) return;
   auto args = TPJRT_ARGS(PJRT_Client_Destroy);
   args.client = handle_;
@@ -108,6 +128,7 @@ std::shared_ptr<Client> Client::create(std::shared_ptr<Plugin> plugin, const std
     client->deviceHandles_.push_back(device);
     client->devices_.push_back(describeDevice(*plugin, device, static_cast<int>(i)));
   }
+  client->lastRuns_.resize(client->devices_.size());
   return client;
 }
 
@@ -195,7 +216,32 @@ std::unique_ptr<LoadedExecutable> Client::compile(const std::string& mlir, const
   args.compile_options = encoded.data();
   args.compile_options_size = encoded.size();
   TPJRT_CALL(*plugin_, PJRT_Client_Compile, args);
-  return std::unique_ptr<LoadedExecutable>(new LoadedExecutable(shared_from_this(), args.executable));
+  std::unique_ptr<LoadedExecutable> executable(new LoadedExecutable(shared_from_this(), args.executable));
+  executable->label_ = options.label;
+  return executable;
+}
+
+void Client::recordRun(int deviceIndex, PJRT_Event* completion) {
+  if (completion == nullptr) return;
+  std::shared_ptr<Event> latest;
+  try {
+    latest = std::make_shared<Event>(*plugin_, completion);
+  } catch (...) {
+    detail::destroyEvent(*plugin_, completion);
+    throw;
+  }
+  std::lock_guard<std::mutex> lock(runsMu_);
+  lastRuns_[static_cast<size_t>(deviceIndex)].swap(latest);  // the one before is destroyed after the unlock
+}
+
+void Client::synchronize(int deviceIndex) const {
+  deviceHandle(deviceIndex);  // checks the index
+  std::shared_ptr<Event> latest;
+  {
+    std::lock_guard<std::mutex> lock(runsMu_);
+    latest = lastRuns_[static_cast<size_t>(deviceIndex)];
+  }
+  if (latest) latest->await();
 }
 
 }  // namespace tpjrt

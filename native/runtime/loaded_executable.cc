@@ -122,6 +122,7 @@ std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const Buffer* con
   PJRT_Event* completion[1] = {nullptr};
 
   auto options = detail::zeroed<PJRT_ExecuteOptions>(PJRT_ExecuteOptions_STRUCT_SIZE);
+  if (!label_.empty()) options.call_location = label_.c_str();
   auto run = TPJRT_ARGS(PJRT_LoadedExecutable_Execute);
   run.executable = handle_;
   run.options = &options;
@@ -150,7 +151,8 @@ std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const Buffer* con
     detail::destroyEvent(plugin, completion[0]);
     detail::raise(status, call);
   }
-  detail::awaitAndDestroy(plugin, completion[0], call);
+  // The run goes on after this returns: its failure reaches the outputs' readers.
+  client_->recordRun(deviceIndex_, completion[0]);
   if (wrapFailure) std::rethrow_exception(wrapFailure);
   if (results.size() != numOutputs_)
     throw RuntimeError(PJRT_Error_Code_INTERNAL, call,

@@ -4,11 +4,16 @@
 // ours (kPluginLoadError, kUsageError) for problems found before calling the plugin.
 // Thread safety: a Client and its objects may be used from several threads (the addon calls compile
 // and host reads from worker threads); the classes hold no unguarded mutable state.
+// Device work is asynchronous, as PJRT defines it: execute returns once the run is enqueued and its
+// outputs are defined later; reads wait for them (toHost blocks, whenReady does not), and an error
+// during the run surfaces when an output (or anything computed from it) is read.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +26,7 @@ struct PJRT_Device;
 struct PJRT_Buffer;
 struct PJRT_LoadedExecutable;
 struct PJRT_Executable;
+struct PJRT_Event;
 
 namespace tpjrt {
 
@@ -83,9 +89,13 @@ class Buffer {
   size_t onDeviceSizeInBytes() const;
   size_t hostSizeInBytes() const;  // dense row-major size
   int deviceIndex() const { return deviceIndex_; }
-  // Blocks until the data is on the host (awaits the plugin's event). `size` must be hostSizeInBytes().
+  // Blocks until the data is on the host (waits for the run that defines it, then the copy).
+  // `size` must be hostSizeInBytes(). A failed run throws its error.
   void toHost(void* dst, size_t size) const;
   void awaitReady() const;
+  // Calls `done` once the data is defined (with nullptr) or its run failed (with the error): on a
+  // plugin thread, or on this one when that has happened already. `done` must not throw.
+  void whenReady(std::function<void(const RuntimeError*)> done) const;
   PJRT_Buffer* handle() const { return handle_; }
   static int64_t liveCount();
 
@@ -110,6 +120,9 @@ struct CompileOptions {
   // Device ids (PJRT_DeviceDescription_Id), replica-major: index r * numPartitions + p.
   // Empty = the client's default assignment (device 0 for one device).
   std::vector<int> deviceAssignment;
+  // Names the executable's runs (PJRT_ExecuteOptions.call_location), so an error during a run says
+  // which op failed. Not part of what is compiled.
+  std::string label;
 };
 
 class LoadedExecutable {
@@ -119,8 +132,8 @@ class LoadedExecutable {
   std::vector<BufferType> outputTypes() const;
   std::vector<std::vector<int64_t>> outputDims() const;
   std::optional<std::string> fingerprint() const;  // nullopt where the plugin has none
-  // Runs on the executable's single device (or `deviceIndex` of the addressable devices when it was
-  // compiled portable). Buffers must match the parameters' types and dims.
+  // Enqueues a run on the executable's single device and returns its outputs, defined once it has run.
+  // Buffers must match the parameters' types and dims.
   std::vector<std::unique_ptr<Buffer>> execute(const std::vector<const Buffer*>& args);
   std::vector<std::unique_ptr<Buffer>> execute(const Buffer* const* args, size_t count);
   static int64_t liveCount();
@@ -131,6 +144,7 @@ class LoadedExecutable {
   void cacheOutputShapes();
   std::shared_ptr<Client> client_;
   PJRT_LoadedExecutable* handle_;
+  std::string label_;
   PJRT_Executable* executable_ = nullptr;  // the device-independent view, owned
   size_t numOutputs_ = 0;
   int deviceIndex_ = 0;  // client device index of the executable's single device (-1: several)
@@ -155,15 +169,24 @@ class Client : public std::enable_shared_from_this<Client> {
                                          const std::vector<int64_t>& byteStrides, int deviceIndex);
   // `mlir` is StableHLO text (format "mlir").
   std::unique_ptr<LoadedExecutable> compile(const std::string& mlir, const CompileOptions& options);
+  // Blocks until every run enqueued on the device before the call has finished. Runs that failed are
+  // not reported here: their errors surface when their outputs are read.
+  void synchronize(int deviceIndex) const;
 
   const Plugin& plugin() const { return *plugin_; }
   PJRT_Client* handle() const { return handle_; }
   PJRT_Device* deviceHandle(int deviceIndex) const;
 
  private:
+  friend class LoadedExecutable;
+  class Event;
   Client(std::shared_ptr<Plugin> plugin, PJRT_Client* handle);
+  // Keeps `completion` (owned from here on) as the device's latest run, for synchronize.
+  void recordRun(int deviceIndex, PJRT_Event* completion);
   std::shared_ptr<Plugin> plugin_;
   PJRT_Client* handle_;
+  mutable std::mutex runsMu_;
+  std::vector<std::shared_ptr<Event>> lastRuns_;  // per device; the plugins' queues run in order
   std::string platformName_, platformVersion_;
   int processIndex_ = 0;
   std::vector<DeviceInfo> devices_;

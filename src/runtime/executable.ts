@@ -58,7 +58,10 @@ export class Executable {
     return outputs.map((buffer, i) => new Tensor(buffer, this.#buffers, this.device, this.outputs[i]!.dtype, this.#shapes[i]!));
   }
 
-  /** Runs the program; the outputs are new tensors the caller owns. */
+  /**
+   * Enqueues the program on the device and returns its outputs, new tensors the caller owns, at once:
+   * reads of them wait for the run, and an error during the run surfaces there.
+   */
   runSync(inputs: readonly Tensor[]): Tensor[] {
     const { native, buffers } = this.#args(inputs);
     return this.#wrap(callNative({ op: "run", device: this.device }, () => native.run(buffers)));

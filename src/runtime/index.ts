@@ -4,5 +4,6 @@
 export { buildInfo } from "./addon.js";
 export { compile, compileFor, type CompileForOptions, type CompileForResult, type CompileOptions } from "./compile.js";
 export { Executable, type OutputInfo } from "./executable.js";
+export { synchronize } from "./synchronize.js";
 export { devices, plugins, type AttributeValue, type DeviceInfo, type PluginInfo, type PluginStatus } from "./info.js";
 export { stats, resetStats, setCacheCapacity, clearCache, type CacheStats } from "../trace/cache.js";

@@ -7,6 +7,9 @@
 //   plugin load/version problem, 1002 for a bad argument caught in C++) and `nativeCall` (the PJRT
 //   function or runtime step that failed). src/runtime/errors.ts turns it into a typed error.
 // - Promise-returning methods run on a worker thread and never block the event loop.
+// - Device work is asynchronous: run/call return output handles as soon as the run is enqueued on the
+//   device's queue; a read waits for it, and an error during the run rejects (or throws from) the read
+//   of any output, and of anything computed from one.
 
 export type NativeNamedValue =
   | { name: string; type: "string"; value: string }
@@ -39,6 +42,8 @@ export interface NativeCompileOptions {
   numReplicas: number;
   numPartitions: number;
   deviceAssignment?: number[]; // device ids, replica-major
+  /** Names the executable's runs (PJRT call_location): an error during a run says "running <label> on …". */
+  label?: string;
 }
 
 export interface NativeAotResult {
@@ -110,7 +115,9 @@ export interface NativeBufferInfo {
 /** What JS does with a buffer handle besides running it. */
 export interface NativeBuffers {
   info(buffer: BufferHandle): NativeBufferInfo;
+  /** Waits (holding no thread) for the run that defines the buffer, then copies on a worker. */
   toHost(buffer: BufferHandle): Promise<ArrayBuffer>;
+  /** Blocks until the buffer is defined and copied. */
   toHostSync(buffer: BufferHandle): ArrayBuffer;
   /** Counts the buffer's host bytes in V8's garbage-collection pressure, once (its owner is left to the GC). */
   reportToGc(buffer: BufferHandle): void;
@@ -146,6 +153,8 @@ export interface NativeClient {
   compileSync(mlir: string, options: NativeCompileOptions): NativeExecutable;
   compileGraph(graph: NativeGraph, options: NativeCompileOptions): Promise<NativeExecutable>;
   compileGraphSync(graph: NativeGraph, options: NativeCompileOptions): NativeExecutable;
+  /** Blocks until the runs enqueued on the device so far have finished (their failures are not reported). */
+  synchronize(deviceIndex: number): void;
   close(): void; // after every buffer and executable of this client is disposed
 }
 

@@ -59,7 +59,7 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
   const id = target.client.devices[target.deviceIndex]!.id;
   const context = { op: "compile", plugin: target.device.type, device: target.name };
   try {
-    const native = target.client.native.compileGraphSync(wire, { numReplicas: 1, numPartitions: 1, deviceAssignment: [id] });
+    const native = target.client.native.compileGraphSync(wire, { numReplicas: 1, numPartitions: 1, deviceAssignment: [id], label: op });
     const outputs = graph.outputs.map((o) => {
       const { dtype, shape } = graph.avals[o]!;
       return { dtype, shape: Object.freeze([...shape]) };

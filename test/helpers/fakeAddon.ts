@@ -120,6 +120,7 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
       processIndex: 0,
       devices: () => devices,
       memoryStats: () => null,
+      synchronize: () => {},
       bufferFromHost(data, type, dims, _strides, deviceIndex) {
         const size = itemSizes[type];
         if (size === undefined) throw nativeError(`unsupported type ${type}`, 1002, "bufferFromHost");

@@ -49,7 +49,8 @@ thread_local ThreadPool* tlsPool = nullptr;
 // gaps of that order between its ops (the next op's dispatch), so a spin shorter than those gaps pays
 // the wake-up on nearly every op: 1 ms against 50 µs took a W4 step from 423-588 to 597-842 steps/s
 // and a W5 forward from 66.5 to 63.9 ms (medians of alternating runs). OpenMP runtimes spin for
-// about as long.
+// about as long. A spinning worker yields between rounds: the thread that would bring it work (a
+// device's queue thread, the pool's caller) may be waiting for this very CPU.
 constexpr auto kSpin = std::chrono::milliseconds(1);
 
 void cpuRelax() {
@@ -68,6 +69,7 @@ bool spinUntil(Ready&& ready) {
       cpuRelax();
     }
     if (std::chrono::steady_clock::now() >= until) return ready();
+    sched_yield();
   }
 }
 

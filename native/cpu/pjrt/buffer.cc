@@ -23,13 +23,15 @@ const std::array<int64_t, kSharedLayoutRank> kDescending = [] {
 
 }  // namespace
 
-PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value) {
+namespace {
+
+PJRT_Buffer* newHandle(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type) {
   auto buffer = std::make_unique<PJRT_Buffer>();
   buffer->client = client;
   buffer->device = device;
-  buffer->type = value.type;
-  buffer->bufferType = bufferTypeOf(value.type.element);
-  size_t rank = value.type.dims.size();
+  buffer->type = type;
+  buffer->bufferType = bufferTypeOf(type.element);
+  size_t rank = type.dims.size();
   if (rank <= kSharedLayoutRank) {
     buffer->minorToMajor = kDescending.data() + (kSharedLayoutRank - rank);
   } else {
@@ -37,30 +39,54 @@ PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* 
     for (size_t k = 0; k < rank; ++k) buffer->ownLayout[k] = int64_t(rank - 1 - k);
     buffer->minorToMajor = buffer->ownLayout.data();
   }
-  buffer->sizeInBytes = numElements(value.type) * int64_t(byteWidth(value.type.element));
-  buffer->data.store(std::make_shared<const Literal>(std::move(value)));
+  buffer->sizeInBytes = numElements(type) * int64_t(byteWidth(type.element));
+  buffer->value.store(std::make_shared<BufferValue>());
   client->recordAllocation(device, buffer->sizeInBytes);
   return buffer.release();
 }
 
-std::shared_ptr<const Literal> liveData(const PJRT_Buffer* buffer, const std::string& what) {
-  requireNonNull(buffer, what.c_str());
-  std::shared_ptr<const Literal> data = dataOf(*buffer);
-  if (!data) fail(what + " has been deleted or donated");
-  return denseData(*buffer, std::move(data));
+}  // namespace
+
+PJRT_Buffer* newPendingBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type) {
+  return newHandle(client, device, type);
 }
 
-std::shared_ptr<const Literal> denseData(const PJRT_Buffer& buffer, std::shared_ptr<const Literal> data) {
+PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value) {
+  PJRT_Buffer* buffer = newHandle(client, device, value.type);
+  define(*buffer->value.load(), std::make_shared<const Literal>(std::move(value)));
+  return buffer;
+}
+
+void define(BufferValue& value, std::shared_ptr<const Literal> data) {
+  value.data.store(std::move(data));
+  value.defined.set();
+}
+
+void failValue(BufferValue& value, const Failure& failure) { value.defined.set(failure); }
+
+std::shared_ptr<BufferValue> liveValue(const PJRT_Buffer* buffer, const std::string& what) {
+  requireNonNull(buffer, what.c_str());
+  std::shared_ptr<BufferValue> value = buffer->value.load();
+  if (!value) fail(what + " has been deleted or donated");
+  return value;
+}
+
+std::shared_ptr<const Literal> awaitDenseData(BufferValue& value) {
+  if (const Failure* failure = value.defined.await()) throw CpuError(ErrorCode(int(failure->code)), failure->message);
+  return denseData(value, value.data.load());
+}
+
+std::shared_ptr<const Literal> denseData(const BufferValue& value, std::shared_ptr<const Literal> data) {
   if (!data->view) return data;
   auto dense = std::make_shared<const Literal>(denseOf(*data));
-  buffer.data.compare_exchange_strong(data, dense);  // unless it was deleted meanwhile
+  value.data.compare_exchange_strong(data, dense);
   return dense;
 }
 
 namespace {
 
 void release(PJRT_Buffer& buffer) {
-  if (buffer.data.exchange(nullptr)) buffer.client->recordRelease(buffer.device, buffer.sizeInBytes);
+  if (buffer.value.exchange(nullptr)) buffer.client->recordRelease(buffer.device, buffer.sizeInBytes);
 }
 
 }  // namespace
@@ -95,7 +121,7 @@ PJRT_Error* bufferDelete(PJRT_Buffer_Delete_Args* args) {
 PJRT_Error* bufferIsDeleted(PJRT_Buffer_IsDeleted_Args* args) {
   return guarded("PJRT_Buffer_IsDeleted", [&] {
     TPJRT_CHECK_ARGS(PJRT_Buffer_IsDeleted_Args, args, is_deleted);
-    args->is_deleted = !dataOf(bufferOf(args->buffer));
+    args->is_deleted = !bufferOf(args->buffer).value.load();
   });
 }
 
@@ -176,21 +202,37 @@ PJRT_Error* bufferIsOnCpu(PJRT_Buffer_IsOnCpu_Args* args) {
   });
 }
 
+// The value's own completion: set when the run that defines the buffer has finished.
 PJRT_Error* bufferReadyEvent(PJRT_Buffer_ReadyEvent_Args* args) {
   return guarded("PJRT_Buffer_ReadyEvent", [&] {
     TPJRT_CHECK_ARGS(PJRT_Buffer_ReadyEvent_Args, args, event);
-    bool deleted = !dataOf(bufferOf(args->buffer));
-    args->event = deleted ? newFailedEvent(PJRT_Error_Code_INVALID_ARGUMENT, "buffer has been deleted or donated")
-                          : newReadyEvent();
+    std::shared_ptr<BufferValue> value = bufferOf(args->buffer).value.load();
+    if (!value) {
+      auto deleted = std::make_shared<Completion>();
+      deleted->set(Failure{PJRT_Error_Code_INVALID_ARGUMENT, "buffer has been deleted or donated"});
+      args->event = newEvent(std::move(deleted));
+      return;
+    }
+    args->event = newEvent(std::shared_ptr<Completion>(value, &value->defined));
   });
 }
 
+// The copy is defined when the source is: it shares the source's (dense) storage.
 PJRT_Buffer* copyTo(PJRT_Buffer& buffer, PJRT_Device* target) {
   buffer.client->requireOwnDevice(target, "the destination");
   if (target == buffer.device)
     fail("the buffer is already on device " + std::to_string(target->id) + "; copy it only to another device");
-  std::shared_ptr<const Literal> data = liveData(&buffer, "buffer");
-  return newBuffer(buffer.client, target, *data);
+  std::shared_ptr<BufferValue> source = liveValue(&buffer, "buffer");
+  PJRT_Buffer* copy = newPendingBuffer(buffer.client, target, buffer.type);
+  source->defined.then([source, copy = copy->value.load()](const Failure* failure) {
+    if (failure) return failValue(*copy, *failure);
+    try {
+      define(*copy, denseData(*source, source->data.load()));
+    } catch (...) {
+      failValue(*copy, currentFailure());
+    }
+  });
+  return copy;
 }
 
 PJRT_Error* bufferCopyToDevice(PJRT_Buffer_CopyToDevice_Args* args) {

@@ -2,6 +2,11 @@
 // row-major, or a view of another buffer's storage (a transpose or slice result; ir/ir.h), which an
 // executable reads through its strides where its plan allows and everything else reads as a dense
 // copy, made once (denseData).
+//
+// A buffer made by an execute is defined later, when its device's queue has run the program: its
+// value is pending until then. The value is shared by the handle and by the queued work that defines
+// or reads it, so deleting the handle never frees data that pending work still needs, and work that
+// reads a buffer keeps it even when the caller deletes it right after enqueueing.
 #pragma once
 
 #include <atomic>
@@ -11,7 +16,20 @@
 
 #include "ir/ir.h"
 #include "pjrt/client.h"
+#include "pjrt/event.h"
 #include "pjrt_c_api.h"
+
+namespace tpjrt::cpu {
+
+struct BufferValue {
+  // Set once `data` is stored, or failed (then `data` stays NULL and the failure says why: the run
+  // that was to define it failed, or one of that run's own inputs did).
+  Completion defined;
+  // Mutable: a view is replaced by its dense copy, the same values.
+  mutable std::atomic<std::shared_ptr<const Literal>> data;
+};
+
+}  // namespace tpjrt::cpu
 
 struct PJRT_Buffer {
   std::shared_ptr<tpjrt::cpu::ClientState> client;
@@ -21,26 +39,29 @@ struct PJRT_Buffer {
   const int64_t* minorToMajor = nullptr;  // GetMemoryLayout's answer, row-major: rank-1 … 0
   std::vector<int64_t> ownLayout;         // minorToMajor's storage where no shared one is long enough
   int64_t sizeInBytes = 0;
-  // NULL once deleted. Executions and host reads hold their own reference, so deleting a buffer
-  // never frees data that is still being read. Mutable: a view is replaced by its dense copy, the same
-  // values.
-  mutable std::atomic<std::shared_ptr<const tpjrt::cpu::Literal>> data;
+  // NULL once deleted.
+  std::atomic<std::shared_ptr<tpjrt::cpu::BufferValue>> value;
 };
 
 namespace tpjrt::cpu {
 
-// Takes ownership of `value` and counts its bytes against `device`, also when its storage is shared
-// with another buffer's (a reshape's output shares its input's): each buffer counts its own size.
+// A buffer holding `value` (defined at once). Counts its bytes against `device`, also when its storage
+// is shared with another buffer's (a reshape's output shares its input's): each buffer counts its own.
 PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value);
+// A buffer of `type` whose value the caller defines later (define / failValue).
+PJRT_Buffer* newPendingBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type);
+void define(BufferValue& value, std::shared_ptr<const Literal> data);
+void failValue(BufferValue& value, const Failure& failure);
 
 // Releases the buffer's memory (if not yet deleted) and frees the handle.
 void destroyBuffer(PJRT_Buffer* buffer);
 
-// The buffer's data, dense, or INVALID_ARGUMENT "<what> has been deleted or donated".
-std::shared_ptr<const Literal> liveData(const PJRT_Buffer* buffer, const std::string& what);
-// `data` (the buffer's) when dense; else its dense copy, which replaces the view in the buffer.
-std::shared_ptr<const Literal> denseData(const PJRT_Buffer& buffer, std::shared_ptr<const Literal> data);
-// The same, for callers that name the buffer only when it fails; NULL once deleted.
-inline std::shared_ptr<const Literal> dataOf(const PJRT_Buffer& buffer) { return buffer.data.load(); }
+// The buffer's value, or INVALID_ARGUMENT "<what> has been deleted or donated".
+std::shared_ptr<BufferValue> liveValue(const PJRT_Buffer* buffer, const std::string& what);
+// The value's data once defined (this blocks until then), dense; a failed definition throws CpuError
+// with the failure's code and message.
+std::shared_ptr<const Literal> awaitDenseData(BufferValue& value);
+// `data` (the value's) when dense; else its dense copy, which replaces the view in the value.
+std::shared_ptr<const Literal> denseData(const BufferValue& value, std::shared_ptr<const Literal> data);
 
 }  // namespace tpjrt::cpu

@@ -29,6 +29,10 @@ ClientState::ClientState(int deviceCount, int threads) : threadPool(std::make_un
   }
 }
 
+ClientState::~ClientState() {
+  for (auto& device : devices) device->queue.stop();
+}
+
 PJRT_Device* ClientState::deviceById(int64_t id) const {
   if (id < 0 || id >= int64_t(deviceList.size())) return nullptr;
   return deviceList[size_t(id)];

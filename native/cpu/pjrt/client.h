@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/thread_pool.h"
+#include "pjrt/device_queue.h"
 #include "pjrt_c_api.h"
 
 namespace tpjrt::cpu {
@@ -46,6 +47,7 @@ struct PJRT_Device {
   PJRT_Memory memory;
   PJRT_Memory* memories[1] = {nullptr};  // AddressableMemories
   tpjrt::cpu::DeviceStats stats;
+  tpjrt::cpu::DeviceQueue queue;  // runs the device's executes
 };
 
 namespace tpjrt::cpu {
@@ -59,6 +61,8 @@ constexpr int64_t kMaxDevices = 64;
 
 struct ClientState {
   ClientState(int deviceCount, int threads);
+  // Lets every device's queue finish first: queued work uses the pool.
+  ~ClientState();
   ClientState(const ClientState&) = delete;
   ClientState& operator=(const ClientState&) = delete;
 

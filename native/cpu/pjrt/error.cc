@@ -12,6 +12,20 @@ PJRT_Error* newError(PJRT_Error_Code code, const std::string& message) noexcept 
   }
 }
 
+Failure currentFailure() {
+  try {
+    throw;
+  } catch (const CpuError& e) {
+    return {PJRT_Error_Code(int(e.code())), e.what()};
+  } catch (const std::bad_alloc&) {
+    return {PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of host memory"};
+  } catch (const std::exception& e) {
+    return {PJRT_Error_Code_INTERNAL, std::string("internal error: ") + e.what()};
+  } catch (...) {
+    return {PJRT_Error_Code_INTERNAL, "unknown internal error"};
+  }
+}
+
 void failUnimplemented(const std::string& message) { throw CpuError(ErrorCode::Unimplemented, message); }
 void failNotFound(const std::string& message) { throw CpuError(ErrorCode::NotFound, message); }
 

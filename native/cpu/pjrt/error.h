@@ -24,21 +24,29 @@ PJRT_Error* newError(PJRT_Error_Code code, const std::string& message) noexcept;
 [[noreturn]] void failUnimplemented(const std::string& message);
 [[noreturn]] void failNotFound(const std::string& message);
 
+// An error as code and message, kept for later (a failed run's outputs carry one).
+struct Failure {
+  PJRT_Error_Code code;
+  std::string message;
+};
+
+// The exception being handled (call it in a catch block): CpuError keeps its code; running out of
+// memory is RESOURCE_EXHAUSTED; anything else is INTERNAL.
+Failure currentFailure();
+
 // Runs `body`; an exception becomes a PJRT_Error whose message starts with "<function>: ".
-// CpuError keeps its code; running out of memory is RESOURCE_EXHAUSTED; anything else is INTERNAL.
 template <class Body>
 PJRT_Error* guarded(const char* function, Body&& body) noexcept {
   try {
     body();
     return nullptr;
-  } catch (const CpuError& e) {
-    return newError(PJRT_Error_Code(int(e.code())), std::string(function) + ": " + e.what());
-  } catch (const std::bad_alloc&) {
-    return newError(PJRT_Error_Code_RESOURCE_EXHAUSTED, std::string(function) + ": out of host memory");
-  } catch (const std::exception& e) {
-    return newError(PJRT_Error_Code_INTERNAL, std::string(function) + ": internal error: " + e.what());
   } catch (...) {
-    return newError(PJRT_Error_Code_INTERNAL, std::string(function) + ": unknown internal error");
+    try {
+      Failure failure = currentFailure();
+      return newError(failure.code, std::string(function) + ": " + failure.message);
+    } catch (...) {
+      return newError(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of host memory");
+    }
   }
 }
 

@@ -1,6 +1,8 @@
-// PJRT_LoadedExecutable_Execute: checks the arguments against main's parameters, runs the
-// interpreter synchronously and hands back new output buffers and ready completion events.
+// PJRT_LoadedExecutable_Execute: checks the arguments against main's parameters, hands back output
+// buffers at once and queues the run on the device, which defines the outputs when it has run (or
+// fails them with the run's error, named after the call_location or the executable).
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,7 @@ class PendingOutputs {
     for (size_t i = 0; i < size_; ++i) destroyBuffer(data()[i]);
   }
   void add(PJRT_Buffer* b) { data()[size_++] = b; }
+  PJRT_Buffer* operator[](size_t i) { return data()[i]; }
   // Hands every buffer to `out`; none is freed any more.
   void release(PJRT_Buffer** out) {
     for (size_t i = 0; i < size_; ++i) out[i] = data()[i];
@@ -42,6 +45,133 @@ class PendingOutputs {
   std::vector<PJRT_Buffer*> heap_;
   size_t size_ = 0;
 };
+
+// The values a run reads, then those it defines; a few are held inline (an eager op's two inputs
+// and one output need no allocation of their own).
+class RunValues {
+ public:
+  // Drops what an earlier run held (on the thread that reuses it) and makes room.
+  void reset(size_t inputs, size_t outputs) {
+    for (auto& value : inline_) value.reset();
+    heap_.clear();
+    inputs_ = inputs;
+    outputs_ = outputs;
+    if (inputs + outputs > kInline) heap_.resize(inputs + outputs);
+  }
+  // After the run, on the device's thread: lets go of the data of every value nothing else holds, and
+  // keeps their (small) records for reset() on the thread that made them.
+  void releaseData() {
+    for (size_t i = 0; i < inputs_ + outputs_; ++i) {
+      std::shared_ptr<BufferValue>& value = data()[i];
+      if (!value) continue;
+      if (value.use_count() == 1) {
+        value->data.store(nullptr);
+      } else {
+        value.reset();
+      }
+    }
+  }
+  size_t numInputs() const { return inputs_; }
+  size_t numOutputs() const { return outputs_; }
+  std::shared_ptr<BufferValue>& input(size_t i) { return data()[i]; }
+  std::shared_ptr<BufferValue>& output(size_t i) { return data()[inputs_ + i]; }
+
+ private:
+  static constexpr size_t kInline = 4;
+  std::shared_ptr<BufferValue>* data() { return heap_.empty() ? inline_ : heap_.data(); }
+  std::shared_ptr<BufferValue> inline_[kInline];
+  std::vector<std::shared_ptr<BufferValue>> heap_;
+  size_t inputs_ = 0, outputs_ = 0;
+};
+
+// One queued run. It holds what it reads and what it defines, so the caller may delete any of those
+// buffers (or the executable) as soon as Execute returns.
+struct Run final : DeviceQueue::Work {
+  std::shared_ptr<const CompiledProgram> program;
+  ThreadPool* pool = nullptr;
+  const PJRT_Device* device = nullptr;
+  std::string location;  // call_location, or empty
+  RunValues values;
+  std::shared_ptr<Completion> done;  // the completion event's, when there are no outputs to share it with
+
+  void run() noexcept override;
+  void execute() noexcept;
+  std::vector<Literal> compute(std::optional<Failure>& inputFailure);
+  Failure labelled(Failure failure) const;
+};
+
+// The inputs were defined by earlier work on this queue, or are being defined on another device's
+// queue (a copy); a failed input fails the run with that input's own failure, which names the run
+// that went wrong first.
+std::vector<Literal> Run::compute(std::optional<Failure>& inputFailure) {
+  const Function& main = program->main();
+  const RegionPlan& plan = main.body.plan.get([&] { return planRegion(main.body); });
+  thread_local std::vector<std::shared_ptr<const Literal>> arguments;
+  struct Clear {
+    std::vector<std::shared_ptr<const Literal>>& v;
+    ~Clear() { v.clear(); }
+  } clear{arguments};
+  for (size_t i = 0; i < values.numInputs(); ++i) {
+    BufferValue& input = *values.input(i);
+    if (const Failure* failure = input.defined.await()) {
+      inputFailure = *failure;
+      return {};
+    }
+    std::shared_ptr<const Literal> data = input.data.load();
+    if (data->view && !plan.viewArgs[i]) data = denseData(input, std::move(data));
+    arguments.push_back(std::move(data));
+  }
+  ThreadPoolScope scope(pool);
+  std::vector<Literal> results = interpret(program->module, main, arguments, true, ViewResults::Keep);
+  if (results.size() != values.numOutputs())
+    fail("the interpreter returned " + std::to_string(results.size()) + " results but main declares " +
+         std::to_string(values.numOutputs()), ErrorCode::Internal);
+  for (size_t i = 0; i < results.size(); ++i)
+    if (results[i].type != main.resultTypes[i])
+      fail("the interpreter returned " + typeString(results[i].type) + " for result " + std::to_string(i) +
+           " but main declares " + typeString(main.resultTypes[i]), ErrorCode::Internal);
+  return results;
+}
+
+Failure Run::labelled(Failure failure) const {
+  const std::string& name = location.empty() ? program->name : location;
+  failure.message = "running " + name + " on " + device->description.debugString + " failed: " + failure.message;
+  return failure;
+}
+
+void Run::run() noexcept {
+  execute();
+  values.releaseData();
+  program.reset();
+  done.reset();
+}
+
+// Output 0 is defined last: the completion event shares its completion.
+void Run::execute() noexcept {
+  std::optional<Failure> failure;
+  std::vector<Literal> results;
+  try {
+    results = compute(failure);
+  } catch (...) {
+    try {
+      failure = labelled(currentFailure());
+    } catch (...) {
+      failure = Failure{PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of host memory"};
+    }
+  }
+  for (size_t i = values.numOutputs(); i-- > 0;) {
+    if (!failure) {
+      try {
+        define(*values.output(i), std::make_shared<const Literal>(std::move(results[i])));
+        continue;
+      } catch (...) {
+        failure = labelled(currentFailure());
+      }
+    }
+    failValue(*values.output(i), *failure);
+  }
+  if (done) done->set(std::move(failure));
+}
 
 PJRT_Device* runDevice(const Args* args, const PJRT_LoadedExecutable& loaded) {
   PJRT_Device* device = loaded.devices[0];
@@ -57,13 +187,9 @@ PJRT_Device* runDevice(const Args* args, const PJRT_LoadedExecutable& loaded) {
 
 std::string argumentName(size_t i) { return "argument " + std::to_string(i); }
 
-// The arguments share the buffers' literals: the interpreter only reads them. `values` is the
-// calling thread's own vector, reused from run to run.
-void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, const PJRT_Device* device,
-                     std::vector<std::shared_ptr<const Literal>>& values) {
-  const Function& main = loaded.program->main();
-  const auto& params = main.body.argTypes;
-  const RegionPlan& plan = main.body.plan.get([&] { return planRegion(main.body); });
+// The run reads the arguments' values, whatever happens to the buffers meanwhile.
+void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, const PJRT_Device* device, Run& run) {
+  const auto& params = loaded.program->main().body.argTypes;
   if (args->num_args != params.size())
     fail("main takes " + std::to_string(params.size()) + " arguments but num_args is " +
          std::to_string(args->num_args));
@@ -80,18 +206,17 @@ void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, cons
       fail(argumentName(i) + " is on device " + std::to_string(buffer->device->id) +
            " but the executable runs on device " + std::to_string(device->id) +
            " (copy it with PJRT_Buffer_CopyToDevice)");
-    std::shared_ptr<const Literal> data = dataOf(*buffer);
-    if (!data) fail(argumentName(i) + " has been deleted or donated");
-    if (data->view && !plan.viewArgs[i]) data = denseData(*buffer, std::move(data));
-    values.push_back(std::move(data));
+    std::shared_ptr<BufferValue> value = buffer->value.load();
+    if (!value) fail(argumentName(i) + " has been deleted or donated");
+    run.values.input(i) = std::move(value);
   }
 }
 
-// Empties the thread's argument vector however the run ends, keeping its capacity.
-struct ArgumentsScope {
-  std::vector<std::shared_ptr<const Literal>>& values;
-  ~ArgumentsScope() { values.clear(); }
-};
+const char* callLocation(const Args* args) {
+  const PJRT_ExecuteOptions* options = args->options;
+  if (options->struct_size < TPJRT_FIELD_END(PJRT_ExecuteOptions, call_location)) return nullptr;
+  return options->call_location;
+}
 
 PJRT_Error* execute(Args* args) {
   return guarded("PJRT_LoadedExecutable_Execute", [&] {
@@ -103,36 +228,49 @@ PJRT_Error* execute(Args* args) {
     if (args->num_devices != 1)
       fail("num_devices is " + std::to_string(args->num_devices) + " but the executable runs on 1 device");
     PJRT_Device* device = runDevice(args, loaded);
-    thread_local std::vector<std::shared_ptr<const Literal>> inputs;
-    ArgumentsScope release{inputs};
-    gatherArguments(args, loaded, device, inputs);
-
-    const CompiledProgram& program = *loaded.program;
-    const Function& main = program.main();
+    // The run that went before on this thread, if its device has handed it back (see DeviceQueue).
+    thread_local std::unique_ptr<Run> spare;
+    std::unique_ptr<Run> run = spare ? std::move(spare) : std::make_unique<Run>();
+    run->program = loaded.program;
+    run->pool = loaded.client->threadPool.get();
+    run->device = device;
+    const char* location = callLocation(args);
+    run->location.assign(location ? location : "");
+    const Function& main = loaded.program->main();
     size_t numOutputs = main.resultTypes.size();
+    run->values.reset(main.body.argTypes.size(), numOutputs);
+    gatherArguments(args, loaded, device, *run);
+
     if (numOutputs > 0) {
       requireNonNull(args->output_lists, "output_lists");
       requireNonNull(args->output_lists[0], "output_lists[0]");
     }
-
-    std::vector<Literal> results;
-    {
-      ThreadPoolScope pool(loaded.client->threadPool.get());
-      results = interpret(program.module, main, inputs, true, ViewResults::Keep);
-    }
-    inputs.clear();
-    if (results.size() != numOutputs)
-      fail("the interpreter returned " + std::to_string(results.size()) + " results but main declares " +
-           std::to_string(numOutputs), ErrorCode::Internal);
-    for (size_t i = 0; i < numOutputs; ++i)
-      if (results[i].type != main.resultTypes[i])
-        fail("the interpreter returned " + typeString(results[i].type) + " for result " + std::to_string(i) +
-             " but main declares " + typeString(main.resultTypes[i]), ErrorCode::Internal);
-
     PendingOutputs outputs(numOutputs);
-    for (auto& result : results) outputs.add(newBuffer(loaded.client, device, std::move(result)));
-    outputs.release(args->output_lists[0]);
-    if (args->device_complete_events) args->device_complete_events[0] = newReadyEvent();
+    for (size_t i = 0; i < numOutputs; ++i) {
+      outputs.add(newPendingBuffer(loaded.client, device, main.resultTypes[i]));
+      run->values.output(i) = outputs[i]->value.load();
+    }
+    PJRT_Event* completion = nullptr;
+    if (args->device_complete_events) {
+      std::shared_ptr<Completion> shared;
+      if (numOutputs > 0) {
+        const std::shared_ptr<BufferValue>& first = run->values.output(0);
+        shared = std::shared_ptr<Completion>(first, &first->defined);
+      } else {
+        run->done = std::make_shared<Completion>();
+        shared = run->done;
+      }
+      completion = newEvent(std::move(shared));
+    }
+    try {
+      // Only runs are submitted to device queues.
+      spare.reset(static_cast<Run*>(device->queue.submit(std::move(run)).release()));
+    } catch (...) {
+      delete completion;
+      throw;
+    }
+    if (numOutputs > 0) outputs.release(args->output_lists[0]);
+    if (args->device_complete_events) args->device_complete_events[0] = completion;
   });
 }
 

@@ -1,5 +1,6 @@
 // Host <-> buffer transfers: PJRT_Client_BufferFromHostBuffer, PJRT_Buffer_ToHostBuffer and
-// PJRT_Buffer_CopyRawToHost. Every transfer copies at once, so the events handed back are ready.
+// PJRT_Buffer_CopyRawToHost. An upload copies at once. A read copies at once from a defined buffer and
+// otherwise when the buffer is defined, on the device's queue; its event says when.
 #include <cstring>
 #include <limits>
 
@@ -116,8 +117,33 @@ PJRT_Error* bufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args* args) {
       gatherStrided(static_cast<const uint8_t*>(args->data), dims, strides, width, value.bytes.mutableData());
     }
     args->buffer = newBuffer(args->client->state, device, std::move(value));
-    args->done_with_host_buffer = newReadyEvent();
+    args->done_with_host_buffer = newReadyEvent();  // the data was copied above
   });
+}
+
+// Runs `copy` on the value's dense data once it is defined: here when it is, else on the thread that
+// defines it (the device's queue). The event is set when the copy is done, or failed with the value's
+// own failure.
+template <class Copy>
+PJRT_Event* copyWhenDefined(std::shared_ptr<BufferValue> value, Copy copy) {
+  if (value->defined.isSet() && !value->defined.failure()) {
+    copy(*denseData(*value, value->data.load()));
+    return newReadyEvent();
+  }
+  auto done = std::make_shared<Completion>();
+  value->defined.then([value, done, copy = std::move(copy)](const Failure* failure) {
+    if (failure) {
+      done->set(*failure);
+      return;
+    }
+    try {
+      copy(*denseData(*value, value->data.load()));
+      done->set();
+    } catch (...) {
+      done->set(currentFailure());
+    }
+  });
+  return newEvent(std::move(done));
 }
 
 PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
@@ -135,25 +161,25 @@ PJRT_Error* bufferToHostBuffer(PJRT_Buffer_ToHostBuffer_Args* args) {
     if (args->dst_size < needed)
       fail("dst_size is " + std::to_string(args->dst_size) + " bytes but the buffer (" + typeString(src.type) +
            ") needs " + std::to_string(needed));
-    std::shared_ptr<const Literal> data = liveData(&src, "src");
-    std::memcpy(args->dst, data->bytes.data(), needed);
-    args->event = newReadyEvent();
+    args->event = copyWhenDefined(liveValue(&src, "src"), [dst = args->dst, needed](const Literal& data) {
+      std::memcpy(dst, data.bytes.data(), needed);
+    });
   });
 }
 
 PJRT_Error* bufferCopyRawToHost(PJRT_Buffer_CopyRawToHost_Args* args) {
   return guarded("PJRT_Buffer_CopyRawToHost", [&] {
     TPJRT_CHECK_ARGS(PJRT_Buffer_CopyRawToHost_Args, args, event);
-    std::shared_ptr<const Literal> data = liveData(args->buffer, "buffer");
-    int64_t size = int64_t(data->bytes.size());
+    std::shared_ptr<BufferValue> value = liveValue(args->buffer, "buffer");
+    int64_t size = args->buffer->sizeInBytes;
     if (args->offset < 0 || args->transfer_size < 0 || args->offset > size || args->transfer_size > size - args->offset)
       fail("offset " + std::to_string(args->offset) + " and transfer_size " + std::to_string(args->transfer_size) +
            " do not lie inside the buffer's " + std::to_string(size) + " bytes");
-    if (args->transfer_size > 0) {
-      requireNonNull(args->dst, "dst");
-      std::memcpy(args->dst, data->bytes.data() + args->offset, size_t(args->transfer_size));
-    }
-    args->event = newReadyEvent();
+    if (args->transfer_size > 0) requireNonNull(args->dst, "dst");
+    args->event = copyWhenDefined(std::move(value), [dst = args->dst, offset = args->offset,
+                                                     count = size_t(args->transfer_size)](const Literal& data) {
+      if (count > 0) std::memcpy(dst, data.bytes.data() + offset, count);
+    });
   });
 }
 

@@ -166,6 +166,39 @@ TEST(compile_and_execute_add) {
   CHECK(f32Values(*again.at(0)) == std::vector<float>({12, 24, 36, 48}));
 }
 
+// Execute only enqueues: a run that fails is reported by the reads of its outputs (the error names
+// the executable's label), whenReady hands it to its callback, and synchronize waits without throwing.
+TEST(a_failed_run_surfaces_at_the_reads_of_its_outputs) {
+  auto client = cpuClient();
+  CompileOptions options;
+  options.label = "expand";
+  auto executable = client->compile(R"(func.func public @main(%a: tensor<f32>) -> tensor<70368744177664xf32> {
+  %0 = stablehlo.broadcast_in_dim %a, dims = [] : (tensor<f32>) -> tensor<70368744177664xf32>
+  return %0 : tensor<70368744177664xf32>
+})",
+                                    options);
+  float one = 1;
+  auto scalar = client->bufferFromHost(&one, PJRT_Buffer_Type_F32, {}, {}, 0);
+  auto out = executable->execute({scalar.get()});  // does not throw
+  client->synchronize(0);
+  const std::string named = "running expand on cpu:0 failed: line 2: stablehlo.broadcast_in_dim: out of memory";
+  std::string seen;
+  int code = 0;
+  out.at(0)->whenReady([&](const RuntimeError* error) {
+    if (error) seen = error->what(), code = error->code();
+  });
+  CHECK_EQ(code, int(PJRT_Error_Code_RESOURCE_EXHAUSTED));
+  CHECK(seen.find(named) != std::string::npos);
+  try {
+    out[0]->awaitReady();
+    CHECK(false);
+  } catch (const RuntimeError& e) {
+    CHECK_EQ(e.code(), int(PJRT_Error_Code_RESOURCE_EXHAUSTED));
+    CHECK(std::string(e.what()).find(named) != std::string::npos);
+  }
+  CHECK_EQ(codeOf([&] { client->synchronize(1); }), kUsageError);
+}
+
 TEST(a_bad_module_is_an_error_with_a_message) {
   auto client = cpuClient();
   try {

@@ -1,5 +1,5 @@
 // Drives the CPU plugin through the PJRT_Api table that GetPjrtApi returns, the way a real caller
-// does: zero-filled args structs with our STRUCT_SIZE constants, every returned error destroyed.
+// does (tests/pjrt/api_calls.h). Asynchronous execution has its own file (execute_queue_test.cc).
 #include <cstring>
 #include <string>
 #include <thread>
@@ -10,237 +10,11 @@
 #include "pjrt/client.h"
 #include "pjrt/compile_options_reader.h"
 #include "pjrt_c_api.h"
-
-extern "C" const PJRT_Api* GetPjrtApi(void);
+#include "tests/pjrt/api_calls.h"
 
 namespace {
 
-const PJRT_Api& api() { return *GetPjrtApi(); }
-
-#define ARGS(Type, name) \
-  Type name{};           \
-  name.struct_size = Type##_STRUCT_SIZE
-
-struct Status {
-  bool ok = true;
-  int code = 0;
-  std::string message;
-};
-
-Status take(PJRT_Error* error) {
-  Status s;
-  if (!error) return s;
-  s.ok = false;
-  ARGS(PJRT_Error_GetCode_Args, code);
-  code.error = error;
-  PJRT_Error* codeError = api().PJRT_Error_GetCode(&code);
-  s.code = codeError ? -1 : int(code.code);
-  ARGS(PJRT_Error_Message_Args, message);
-  message.error = error;
-  api().PJRT_Error_Message(&message);
-  s.message.assign(message.message, message.message_size);
-  ARGS(PJRT_Error_Destroy_Args, destroy);
-  destroy.error = error;
-  api().PJRT_Error_Destroy(&destroy);
-  return s;
-}
-
-bool contains(const std::string& text, const std::string& fragment) { return text.find(fragment) != std::string::npos; }
-
-#define CHECK_OK(call)                                                                 \
-  do {                                                                                 \
-    Status st_ = take(call);                                                           \
-    if (!st_.ok) ::tpjrt::test::report(__FILE__, __LINE__, "error: " + st_.message);   \
-  } while (0)
-
-#define CHECK_ERROR(call, wantCode, fragment)                                                       \
-  do {                                                                                              \
-    Status st_ = take(call);                                                                        \
-    if (st_.ok) ::tpjrt::test::report(__FILE__, __LINE__, "expected an error from " #call);         \
-    else {                                                                                          \
-      CHECK_EQ(st_.code, int(wantCode));                                                            \
-      if (!contains(st_.message, fragment))                                                         \
-        ::tpjrt::test::report(__FILE__, __LINE__, std::string("message lacks '") + (fragment) +     \
-                                                      "': " + st_.message);                         \
-    }                                                                                               \
-  } while (0)
-
-// --- helpers that make one call each -------------------------------------------------------------
-
-PJRT_Client* makeClient(int64_t deviceCount = 0) {
-  PJRT_NamedValue option{};
-  option.struct_size = PJRT_NamedValue_STRUCT_SIZE;
-  option.name = "device_count";
-  option.name_size = std::strlen(option.name);
-  option.type = PJRT_NamedValue_kInt64;
-  option.int64_value = deviceCount;
-  option.value_size = 1;
-  ARGS(PJRT_Client_Create_Args, args);
-  args.create_options = deviceCount ? &option : nullptr;
-  args.num_options = deviceCount ? 1 : 0;
-  CHECK_OK(api().PJRT_Client_Create(&args));
-  return args.client;
-}
-
-void destroyClient(PJRT_Client* client) {
-  ARGS(PJRT_Client_Destroy_Args, args);
-  args.client = client;
-  CHECK_OK(api().PJRT_Client_Destroy(&args));
-}
-
-std::vector<PJRT_Device*> devicesOf(PJRT_Client* client) {
-  ARGS(PJRT_Client_AddressableDevices_Args, args);
-  args.client = client;
-  CHECK_OK(api().PJRT_Client_AddressableDevices(&args));
-  return std::vector<PJRT_Device*>(args.addressable_devices, args.addressable_devices + args.num_addressable_devices);
-}
-
-void destroyEvent(PJRT_Event* event) {
-  ARGS(PJRT_Event_Destroy_Args, args);
-  args.event = event;
-  CHECK_OK(api().PJRT_Event_Destroy(&args));
-}
-
-PJRT_Error* tryUpload(PJRT_Client* client, PJRT_Buffer_Type type, const void* data, const std::vector<int64_t>& dims,
-                      const std::vector<int64_t>& strides, PJRT_Device* device, PJRT_Buffer** out) {
-  ARGS(PJRT_Client_BufferFromHostBuffer_Args, args);
-  args.client = client;
-  args.data = data;
-  args.type = type;
-  args.dims = dims.data();
-  args.num_dims = dims.size();
-  args.byte_strides = strides.empty() ? nullptr : strides.data();
-  args.num_byte_strides = strides.size();
-  args.host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall;
-  args.device = device;
-  PJRT_Error* error = api().PJRT_Client_BufferFromHostBuffer(&args);
-  if (!error) {
-    destroyEvent(args.done_with_host_buffer);
-    *out = args.buffer;
-  }
-  return error;
-}
-
-PJRT_Buffer* upload(PJRT_Client* client, PJRT_Buffer_Type type, const void* data, const std::vector<int64_t>& dims,
-                    const std::vector<int64_t>& strides = {}, PJRT_Device* device = nullptr) {
-  PJRT_Buffer* buffer = nullptr;
-  CHECK_OK(tryUpload(client, type, data, dims, strides, device, &buffer));
-  return buffer;
-}
-
-PJRT_Buffer* uploadF32(PJRT_Client* client, const std::vector<float>& values, const std::vector<int64_t>& dims,
-                       PJRT_Device* device = nullptr) {
-  return upload(client, PJRT_Buffer_Type_F32, values.data(), dims, {}, device);
-}
-
-std::vector<uint8_t> download(PJRT_Buffer* buffer) {
-  ARGS(PJRT_Buffer_ToHostBuffer_Args, args);
-  args.src = buffer;
-  CHECK_OK(api().PJRT_Buffer_ToHostBuffer(&args));
-  std::vector<uint8_t> bytes(args.dst_size);
-  args.dst = bytes.data();
-  CHECK_OK(api().PJRT_Buffer_ToHostBuffer(&args));
-  if (args.event) {
-    ARGS(PJRT_Event_Await_Args, await);
-    await.event = args.event;
-    CHECK_OK(api().PJRT_Event_Await(&await));
-    destroyEvent(args.event);
-  }
-  return bytes;
-}
-
-std::vector<float> downloadF32(PJRT_Buffer* buffer) {
-  std::vector<uint8_t> bytes = download(buffer);
-  std::vector<float> values(bytes.size() / 4);
-  std::memcpy(values.data(), bytes.data(), bytes.size());
-  return values;
-}
-
-void destroyBuffer(PJRT_Buffer* buffer) {
-  ARGS(PJRT_Buffer_Destroy_Args, args);
-  args.buffer = buffer;
-  CHECK_OK(api().PJRT_Buffer_Destroy(&args));
-}
-
-// The fact sheet's minimal single-device CompileOptionsProto (device 0), verified on XLA.
-std::string singleDeviceOptions(uint8_t deviceId = 0) {
-  const uint8_t bytes[] = {0x1a, 0x19, 0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x20,
-                           0x01, 0x28, 0x01, 0x4a, 0x08, 0x08, 0x01, 0x10, 0x01, 0x1a, 0x02, 0x08, deviceId};
-  return std::string(reinterpret_cast<const char*>(bytes), sizeof bytes);
-}
-
-PJRT_Error* tryCompile(PJRT_Client* client, const std::string& code, const std::string& options,
-                       PJRT_LoadedExecutable** out, const char* format = "mlir") {
-  ARGS(PJRT_Program, program);
-  program.code = const_cast<char*>(code.data());
-  program.code_size = code.size();
-  program.format = format;
-  program.format_size = std::strlen(format);
-  ARGS(PJRT_Client_Compile_Args, args);
-  args.client = client;
-  args.program = &program;
-  args.compile_options = options.data();
-  args.compile_options_size = options.size();
-  PJRT_Error* error = api().PJRT_Client_Compile(&args);
-  if (!error) *out = args.executable;
-  return error;
-}
-
-PJRT_LoadedExecutable* compile(PJRT_Client* client, const std::string& code,
-                               const std::string& options = singleDeviceOptions()) {
-  PJRT_LoadedExecutable* executable = nullptr;
-  CHECK_OK(tryCompile(client, code, options, &executable));
-  return executable;
-}
-
-void destroyExecutable(PJRT_LoadedExecutable* executable) {
-  ARGS(PJRT_LoadedExecutable_Destroy_Args, args);
-  args.executable = executable;
-  CHECK_OK(api().PJRT_LoadedExecutable_Destroy(&args));
-}
-
-size_t numOutputs(PJRT_LoadedExecutable* loaded) {
-  ARGS(PJRT_LoadedExecutable_GetExecutable_Args, get);
-  get.loaded_executable = loaded;
-  CHECK_OK(api().PJRT_LoadedExecutable_GetExecutable(&get));
-  ARGS(PJRT_Executable_NumOutputs_Args, args);
-  args.executable = get.executable;
-  CHECK_OK(api().PJRT_Executable_NumOutputs(&args));
-  ARGS(PJRT_Executable_Destroy_Args, destroy);
-  destroy.executable = get.executable;
-  CHECK_OK(api().PJRT_Executable_Destroy(&destroy));
-  return args.num_outputs;
-}
-
-PJRT_Error* tryExecute(PJRT_LoadedExecutable* executable, const std::vector<PJRT_Buffer*>& inputs,
-                       std::vector<PJRT_Buffer*>& outputs, PJRT_Event** done = nullptr, bool withOptions = true) {
-  ARGS(PJRT_ExecuteOptions, options);
-  outputs.assign(numOutputs(executable), nullptr);
-  PJRT_Buffer* const* argumentList = inputs.data();
-  PJRT_Buffer** outputList = outputs.data();
-  ARGS(PJRT_LoadedExecutable_Execute_Args, args);
-  args.executable = executable;
-  args.options = withOptions ? &options : nullptr;
-  args.argument_lists = &argumentList;
-  args.num_devices = 1;
-  args.num_args = inputs.size();
-  args.output_lists = &outputList;
-  args.device_complete_events = done;
-  return api().PJRT_LoadedExecutable_Execute(&args);
-}
-
-std::vector<PJRT_Buffer*> execute(PJRT_LoadedExecutable* executable, const std::vector<PJRT_Buffer*>& inputs) {
-  std::vector<PJRT_Buffer*> outputs;
-  CHECK_OK(tryExecute(executable, inputs, outputs));
-  return outputs;
-}
-
-int64_t bytesInUse(PJRT_Device* device) {
-  ARGS(PJRT_Device_MemoryStats_Args, args);
-  args.device = device;
-  CHECK_OK(api().PJRT_Device_MemoryStats(&args));
-  return args.bytes_in_use;
-}
+using namespace tpjrt::cpu::api_test;
 
 const char* kAddPretty = R"(
 module @add_module {
@@ -840,7 +614,7 @@ TEST(a_reshape_output_shares_storage_and_outlives_its_deleted_input) {
   std::vector<PJRT_Buffer*> outputs = execute(exe, {a});
   CHECK_EQ(outputs.size(), size_t(1));
   if (outputs.size() == 1 && outputs[0]) {
-    CHECK(outputs[0]->data.load()->bytes.sharesStorageWith(a->data.load()->bytes));
+    CHECK(literalOf(outputs[0])->bytes.sharesStorageWith(literalOf(a)->bytes));
     ARGS(PJRT_Buffer_Delete_Args, del);
     del.buffer = a;
     CHECK_OK(api().PJRT_Buffer_Delete(&del));
@@ -869,14 +643,14 @@ TEST(a_transpose_output_is_a_view_that_readers_copy_once) {
   std::vector<PJRT_Buffer*> t = execute(transpose, {a});
   CHECK_EQ(t.size(), size_t(1));
   if (t.size() == 1 && t[0]) {
-    CHECK(t[0]->data.load()->view && t[0]->data.load()->bytes.sharesStorageWith(a->data.load()->bytes));
+    CHECK(literalOf(t[0])->view && literalOf(t[0])->bytes.sharesStorageWith(literalOf(a)->bytes));
     CHECK_EQ(bytesInUse(device) - before, int64_t(2 * 24));  // each buffer counts its own size
     ARGS(PJRT_Buffer_Delete_Args, del);
     del.buffer = a;
     CHECK_OK(api().PJRT_Buffer_Delete(&del));
     std::vector<PJRT_Buffer*> s = execute(twice, {t[0]});  // add reads it dense: the view is copied once
-    CHECK(!t[0]->data.load()->view);
     if (s.size() == 1 && s[0]) CHECK(downloadF32(s[0]) == std::vector<float>({2, 8, 4, 10, 6, 12}));
+    CHECK(!literalOf(t[0])->view);
     CHECK(downloadF32(t[0]) == std::vector<float>({1, 4, 2, 5, 3, 6}));
     for (PJRT_Buffer* o : s) destroyBuffer(o);
     destroyBuffer(t[0]);
