@@ -38,12 +38,16 @@ function ensurePeer() {
   return pip.status === 0 ? undefined : "pip could not install torch==2.13.0 (no package index reachable?)";
 }
 
-/** Starts peer.py; returns its versions line and `ask(request)`, which resolves to its answer line. */
-async function startPeer() {
+/**
+ * Starts peer.py with `unset` removed from its environment; returns its versions line and
+ * `ask(request)`, which resolves to its answer line.
+ */
+async function startPeer(unset = []) {
   const absent = (error) => ({ error, ask: async () => ({}), close() {} });
   const missing = ensurePeer();
   if (missing) return absent(missing);
   const env = { ...process.env, OMP_NUM_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads), MKL_NUM_THREADS: String(threads) };
+  for (const name of unset) delete env[name];
   const config = JSON.stringify({ threads, minMs: timing.minMs });
   const child = spawn(python, [resolve(root, "benchmarks/suite/peer.py"), config], { env, stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -58,9 +62,9 @@ async function startPeer() {
   return { ...hello, ask, close: () => child.stdin.end() };
 }
 
-function tryOurs(fn) {
+async function tryOurs(fn) {
   try {
-    return fn();
+    return await fn();
   } catch (e) {
     return { error: e.message };
   }
@@ -75,6 +79,8 @@ const allRows = [
   { label: "W4 MLP 784-512-512-10 b128, forward + CE loss", ours: () => w.mlpForward(torch), peer: { workload: "W4" } },
   { label: "W5 transformer fwd d256 h4 L4 s128 b8", ours: () => w.transformerForward(torch), peer: { workload: "W5" } },
   { label: "W6 sum over last axis, 4096² f32", ours: () => w.rowSum(torch), peer: { workload: "W6" }, limit: { limit: "copy" } },
+  { label: "H1 torch.tensor(64 MB) + await data()", ours: () => w.hostRoundTrip(torch), peer: { workload: "H1" }, limit: { limit: "memcpy" } },
+  { label: "H2 dataSync() of a 4 MB result", ours: () => w.readBack(torch), peer: { workload: "H2" }, limit: { limit: "memcpy" } },
   { label: "first call of a new eager unit (softmax)", ours: () => w.firstCall(torch) },
 ];
 const rows = only ? allRows.filter((row) => only.some((name) => row.label.startsWith(`${name} `))) : allRows;
@@ -85,12 +91,17 @@ const fmt = (v) => (v === undefined ? "—" : v >= 100 ? v.toFixed(0) : v >= 10 
 
 const peer = await startPeer();
 if (peer.error) console.log(`PyTorch not measured: ${peer.error}`);
+// The machine limits run in a process of their own without the settings this machine gives OpenBLAS
+// (OPENBLAS_CORETYPE=Haswell halves numpy's sgemm on AVX-512), so OpenBLAS picks its kernel itself.
+const openblasOverrides = ["OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"];
+const limitPeer = rows.some((row) => row.limit) ? await startPeer(openblasOverrides) : { ask: async () => ({}), close() {} };
+const gemmIsa = torch.runtime.plugins().find((p) => p.name === "cpu")?.attributes.gemm_isa ?? "unknown";
 for (let r = 1; r <= rounds; r++) {
   for (const row of rows) {
     process.stdout.write(`round ${r}/${rounds}, ${row.label}: `);
-    const o = tryOurs(row.ours);
+    const o = await tryOurs(row.ours);
     const p = row.peer ? await peer.ask(row.peer) : {};
-    const l = row.limit ? await peer.ask(row.limit) : {};
+    const l = row.limit ? await limitPeer.ask(row.limit) : {};
     // W4 and W5 return a result to compare with PyTorch's: a timing of a wrong result is not kept.
     if (o.check !== undefined && p.check !== undefined && Math.abs(o.check - p.check) > 1e-3 * Math.max(1, Math.abs(p.check))) {
       o.error = `result ${o.check} differs from PyTorch's ${p.check}`;
@@ -103,6 +114,7 @@ for (let r = 1; r <= rounds; r++) {
   }
 }
 peer.close();
+limitPeer.close();
 
 /** "median× (min–max)" of per-round ratios, or "—" when there are none. */
 function medianRatio(ratios) {
@@ -140,7 +152,9 @@ const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 const header = [
   `Run ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB,`,
   `load average ${os.loadavg()[0].toFixed(1)}; Node ${process.version}; PyTorch ${peer.torch ?? `not measured (${peer.error})`};`,
-  `numpy ${peer.numpy ?? "—"}; ${threads} threads for the peers, ${process.env.TORCH_PJRT_CPU_THREADS} for torch-pjrt's CPU plugin.`,
+  `numpy ${peer.numpy ?? "—"}; ${threads} threads for the peers, ${process.env.TORCH_PJRT_CPU_THREADS} for torch-pjrt's CPU plugin (GEMM: ${gemmIsa}).`,
+  `Machine limits in a process of their own with ${openblasOverrides.join(" and ")} unset: OpenBLAS chose ${limitPeer.openblas ?? limitPeer.error ?? "—"}` +
+    ` (${openblasOverrides.map((name) => `${name}=${process.env[name] ?? "unset"}`).join(", ")} here; the PyTorch peer's numpy ran ${peer.openblas ?? "—"}).`,
   `${rounds} round${rounds > 1 ? "s" : ""}, each workload measured ours then PyTorch (then its machine limit) back to back;`,
   `ours and PyTorch are medians over the rounds, ratio = median of per-round ratios (range in brackets),`,
   `ours vs machine limit: the median of per-round ratios, and our median as a share of the limit's best round.`,

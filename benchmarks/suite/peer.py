@@ -4,11 +4,14 @@ copy for memory bandwidth), one measurement per request. Inputs come from the fo
 benchmarks/suite/data.mjs.
 
 Usage: python peer.py '{"threads": 2, "minMs": 600}'. It first writes one JSON line with the
-versions, then reads one JSON request a line on stdin, e.g. {"workload": "W5"}, {"workload": "W1",
-"n": 1024}, {"limit": "sgemm", "n": 1024}, {"limit": "copy"}, and answers each with one JSON line
+versions and the kernel numpy's OpenBLAS chose for this process (OPENBLAS_CORETYPE decides it when set), then reads one JSON request a line on stdin, e.g. {"workload": "W5"}, {"workload": "W1",
+"n": 1024}, {"limit": "sgemm", "n": 1024}, {"limit": "copy"}, {"limit": "memcpy"}, and answers each with one JSON line
 ({"value": ..., "reps": ...} and W4/W5's "check", or {"error": ...}). It exits on EOF."""
+import ctypes
 import functools
+import glob
 import json
+import os
 import statistics
 import sys
 import time
@@ -142,6 +145,27 @@ def w6():
     return {"value": x.numel() * 4 / (ms * 1e6), "reps": reps}
 
 
+def h1():
+    """torch.tensor of a 64 MB array (a copy) and a copy back out: GB/s copied, as H1 counts ours."""
+    n = 16 << 20
+    a = det_values(n, 60)
+
+    def once():
+        return torch.tensor(a).numpy().copy()
+
+    if not np.array_equal(once(), a):
+        raise ValueError("H1 round trip changed the values")
+    ms, reps = time_it(once)
+    return {"value": 2 * a.nbytes / (ms * 1e6), "reps": reps}
+
+
+def h2():
+    """A 4 MB result copied out to a new array: GB/s."""
+    y = torch.from_numpy(det_values(1 << 20, 61)) * 2
+    ms, reps = time_it(lambda: y.numpy().copy())
+    return {"value": y.numel() * 4 / (ms * 1e6), "reps": reps}
+
+
 def sgemm(n):
     a, b = det_values(n * n, 1).reshape(n, n), det_values(n * n, 2).reshape(n, n)
     return {**gflops(n, lambda: a @ b), "unit": "GFLOP/s"}
@@ -154,8 +178,27 @@ def copy():
     return {"value": 2 * src.nbytes / (ms * 1e6), "unit": "GB/s (read + write)", "reps": reps}
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W2b": w2b, "W3": w3, "W4": w4, "W5": w5, "W6": w6}
-LIMITS = {"sgemm": sgemm, "copy": copy}
+def openblas_core():
+    """The name of the kernel set numpy's bundled OpenBLAS runs in this process."""
+    for path in glob.glob(os.path.join(os.path.dirname(np.__file__) + ".libs", "*openblas*.so*")):
+        lib = ctypes.CDLL(path)
+        for name in ("scipy_openblas_get_corename64_", "scipy_openblas_get_corename", "openblas_get_corename"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn.restype = ctypes.c_char_p
+                return fn().decode()
+    return "unknown (no bundled OpenBLAS found)"
+
+
+def memcpy():
+    """A 64 MB copy into an array made for it each time, as a read makes one: GB/s copied."""
+    src = np.ones(16 << 20, dtype=np.float32)
+    ms, reps = time_it(lambda: src.copy())
+    return {"value": src.nbytes / (ms * 1e6), "unit": "GB/s copied, into new memory", "reps": reps}
+
+
+WORKLOADS = {"W1": w1, "W2": w2, "W2b": w2b, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "H1": h1, "H2": h2}
+LIMITS = {"sgemm": sgemm, "copy": copy, "memcpy": memcpy}
 
 
 def answer(request):
@@ -166,7 +209,7 @@ def answer(request):
         return {"error": f"{type(e).__name__}: {e}"}
 
 
-print(json.dumps({"numpy": np.__version__, "torch": torch.__version__}), flush=True)
+print(json.dumps({"numpy": np.__version__, "torch": torch.__version__, "openblas": openblas_core()}), flush=True)
 for line in sys.stdin:
     if line.strip():
         print(json.dumps(answer(json.loads(line))), flush=True)

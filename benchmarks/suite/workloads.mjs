@@ -251,3 +251,52 @@ export function firstCall(torch) {
   return { value: median(times), unit: "ms", reps: times.length, higherIsBetter: false };
 }
 
+/**
+ * Median ms of `once` (sync or async) over `reps` calls after one warm-up. The loop yields to the event
+ * loop between calls, outside the timing, so Node frees the arrays earlier reads returned.
+ */
+async function timeYielding(once, reps) {
+  await once();
+  const times = [];
+  for (let i = 0; i < reps; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const t0 = performance.now();
+    await once();
+    times.push(performance.now() - t0);
+  }
+  return { ms: median(times), reps };
+}
+
+/**
+ * H1: torch.tensor of a 64 MB Float32Array, then await data(): GB/s copied (the upload and the read
+ * each copy 64 MB), median of 15.
+ */
+export async function hostRoundTrip(torch) {
+  const n = 16 << 20;
+  const xv = detValues(n, 60);
+  const once = async () => {
+    const t = torch.tensor(xv);
+    const back = await t.data();
+    t.dispose();
+    return back;
+  };
+  const back = await once();
+  for (const i of [0, 1, n >> 1, n - 1]) if (back[i] !== xv[i]) throw new Error(`read back ${back[i]} at ${i}, wrote ${xv[i]}`);
+  const t = await timeYielding(once, 15);
+  return { value: (2 * n * 4) / (t.ms * 1e6), unit: "GB/s", reps: t.reps, higherIsBetter: true };
+}
+
+/** H2: dataSync() of a 4 MB result computed before the timing: GB/s, median of 50. */
+export async function readBack(torch) {
+  const n = 1 << 20;
+  const xv = detValues(n, 61);
+  const x = torch.tensor(xv);
+  const y = x.mul(2);
+  torch.runtime.synchronize();
+  const values = y.dataSync();
+  for (const i of [0, 1, n - 1]) if (values[i] !== 2 * xv[i]) throw new Error(`read ${values[i]} at ${i}, want ${2 * xv[i]}`);
+  const t = await timeYielding(() => y.dataSync(), 50);
+  x.dispose();
+  y.dispose();
+  return { value: (n * 4) / (t.ms * 1e6), unit: "GB/s", reps: t.reps, higherIsBetter: true };
+}

@@ -66,12 +66,16 @@ template <> MicroKernel<double> kernelFor<double>(GemmIsa isa) {
   return gemm_detail::portableKernelF64();
 }
 
-GemmIsa bestIsa() {
+}  // namespace
+
+GemmIsa bestGemmIsa() {
   static const GemmIsa best = cpuHas(GemmIsa::Avx512) ? GemmIsa::Avx512
                               : cpuHas(GemmIsa::Avx2) ? GemmIsa::Avx2
                                                       : GemmIsa::Portable;
   return best;
 }
+
+namespace {
 
 int64_t roundUp(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 int64_t ceilDiv(int64_t x, int64_t y) { return (x + y - 1) / y; }
@@ -90,7 +94,7 @@ struct Plan {
 
 template <class T>
 Plan<T> makePlan(const GemmOptions& options) {
-  GemmIsa isa = options.isa == GemmIsa::Auto ? bestIsa() : options.isa;
+  GemmIsa isa = options.isa == GemmIsa::Auto ? bestGemmIsa() : options.isa;
   if (!gemmIsaAvailable(isa)) fail(std::string("gemm: this CPU cannot run the ") + gemmIsaName(isa) + " path");
   MicroKernel<T> k = kernelFor<T>(isa);
   auto pick = [](int64_t wanted, int64_t fallback, int64_t unit) { return roundUp(wanted > 0 ? wanted : fallback, unit); };

@@ -22,6 +22,7 @@ struct StridedMatrices {
 // Instruction-set paths for the micro-kernel; Auto picks the widest the CPU runs.
 enum class GemmIsa { Auto, Portable, Avx2, Avx512 };
 bool gemmIsaAvailable(GemmIsa isa);
+GemmIsa bestGemmIsa();  // what Auto picks on this CPU
 const char* gemmIsaName(GemmIsa isa);
 
 // Overrides for tests; 0 keeps the default. Block sizes are rounded to the micro-tile.

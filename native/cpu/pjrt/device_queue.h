@@ -42,6 +42,8 @@ class DeviceQueue {
 
   // Returns an item that has run, for the caller to reuse, or nullptr.
   std::unique_ptr<Work> submit(std::unique_ptr<Work> work);
+  // Nothing is queued or running: work the caller runs itself now comes after all that was submitted.
+  bool idle() const { return queued_.load(std::memory_order_acquire) == 0; }
   // True on the thread of any device queue.
   static bool onQueueThread();
 

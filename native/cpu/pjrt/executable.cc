@@ -2,7 +2,9 @@
 // queries (everything about executables except compiling, serializing and running them).
 #include "pjrt/executable.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -50,6 +52,31 @@ int64_t bytesOf(const std::vector<TensorType>& types) {
   return total;
 }
 
+// About how many element operations a run inline may cost: a few microseconds of the caller's thread.
+constexpr double kInlineWork = 1 << 14;
+
+double elementsOf(const std::vector<TensorType>& types) {
+  double n = 0;
+  for (const TensorType& t : types) n += double(numElements(t));
+  return n;
+}
+
+// An estimate of a region's element operations; infinity for what has no bound known before it runs
+// (loops, calls). A product counts sqrt(lhs · rhs · result), m·n·k for a plain matrix product.
+double workOf(const Region& region) {
+  double work = 0;
+  for (const Op& op : region.ops) {
+    if (op.name == "stablehlo.while" || op.name == "func.call") return INFINITY;
+    double in = elementsOf(op.operandTypes), out = elementsOf(op.resultTypes);
+    double cost = std::max(in, out);
+    if ((op.name == "stablehlo.dot_general" || op.name == "stablehlo.convolution") && op.operandTypes.size() == 2)
+      cost = std::sqrt(double(numElements(op.operandTypes[0])) * double(numElements(op.operandTypes[1])) * out);
+    for (const Region& inner : op.regions) cost += workOf(inner) * std::max(in, 1.0);
+    work += cost;
+  }
+  return work;
+}
+
 }  // namespace
 
 std::shared_ptr<const CompiledProgram> compileProgram(std::string text, std::string optionsBytes) {
@@ -79,6 +106,7 @@ std::shared_ptr<const CompiledProgram> compileProgram(std::string text, std::str
   program->argumentBytes = bytesOf(f.body.argTypes);
   program->outputBytes = bytesOf(f.resultTypes);
   f.body.plan.get([&] { return planRegion(f.body); });  // kernels, fused groups and scratch slots, once
+  program->runsInline = workOf(f.body) <= kInlineWork;
   return program;
 }
 

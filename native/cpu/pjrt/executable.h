@@ -31,6 +31,8 @@ struct CompiledProgram {
   std::vector<size_t> parameterMemoryKindSizes;
   int64_t argumentBytes = 0;
   int64_t outputBytes = 0;
+  // Small enough to run on the caller's thread when its device has nothing queued (see execute.cc).
+  bool runsInline = false;
 
   const Function& main() const { return module.functions[mainIndex]; }
 };

@@ -212,6 +212,16 @@ void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, cons
   }
 }
 
+// A small program on an idle device runs on the caller's thread, as XLA's CPU client runs cheap
+// computations: handing a few microseconds of work to the device thread costs more than the work.
+// Its inputs must be defined (one being copied from another device waits on the queue).
+bool runNow(const CompiledProgram& program, const PJRT_Device& device, Run& run) {
+  if (!program.runsInline || !device.queue.idle() || DeviceQueue::onQueueThread()) return false;
+  for (size_t i = 0; i < run.values.numInputs(); ++i)
+    if (!run.values.input(i)->defined.isSet()) return false;
+  return true;
+}
+
 const char* callLocation(const Args* args) {
   const PJRT_ExecuteOptions* options = args->options;
   if (options->struct_size < TPJRT_FIELD_END(PJRT_ExecuteOptions, call_location)) return nullptr;
@@ -263,8 +273,13 @@ PJRT_Error* execute(Args* args) {
       completion = newEvent(std::move(shared));
     }
     try {
-      // Only runs are submitted to device queues.
-      spare.reset(static_cast<Run*>(device->queue.submit(std::move(run)).release()));
+      if (runNow(*loaded.program, *device, *run)) {
+        run->run();
+        spare = std::move(run);
+      } else {
+        // Only runs are submitted to device queues.
+        spare.reset(static_cast<Run*>(device->queue.submit(std::move(run)).release()));
+      }
     } catch (...) {
       delete completion;
       throw;

@@ -1,6 +1,7 @@
 // PJRT_Plugin_Initialize and PJRT_Plugin_Attributes.
 #include <cstring>
 
+#include "gemm/gemm.h"
 #include "pjrt/error.h"
 #include "pjrt/slots.h"
 
@@ -51,6 +52,7 @@ PJRT_Error* pluginAttributes(PJRT_Plugin_Attributes_Args* args) {
         int64ListValue("stablehlo_current_version", kStablehloCurrent, 3),
         int64ListValue("stablehlo_minimum_version", kStablehloMinimum, 3),
         stringValue("torch_pjrt_cpu", kPluginVersion),
+        stringValue("gemm_isa", gemmIsaName(bestGemmIsa())),  // the matmul micro-kernel this CPU runs
     };
     args->attributes = attributes;
     args->num_attributes = sizeof(attributes) / sizeof(attributes[0]);

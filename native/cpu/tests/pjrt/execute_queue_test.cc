@@ -13,6 +13,7 @@
 #include "check.h"
 #include "pjrt/buffer.h"
 #include "pjrt/client.h"
+#include "pjrt/executable.h"
 #include "pjrt_c_api.h"
 #include "tests/pjrt/api_calls.h"
 
@@ -159,6 +160,54 @@ TEST(execute_returns_before_the_run_and_on_ready_fires_from_the_device_thread) {
   for (PJRT_Buffer* b : {a, gate.buffer, out[0]}) destroyBuffer(b);
   destroyExecutable(add);
   destroyClient(client);
+}
+
+TEST(a_small_program_on_an_idle_device_runs_before_execute_returns) {
+  PJRT_Client* client = makeClient();
+  PJRT_LoadedExecutable* add = compile(client, kAdd);
+  PJRT_Buffer* a = uploadF32(client, {1, 2, 3, 4}, {4});
+  PJRT_Buffer* b = uploadF32(client, {10, 20, 30, 40}, {4});
+  PJRT_Event* done = nullptr;
+  std::vector<PJRT_Buffer*> now = executeAt(add, {a, b}, "small_add", &done);
+  CHECK(isReady(done));
+  destroyEvent(done);
+  // Behind a queued run the same program waits its turn.
+  Gate gate(client);
+  std::vector<PJRT_Buffer*> gated = execute(add, {a, gate.buffer});
+  std::vector<PJRT_Buffer*> behind = executeAt(add, {now[0], b}, "queued_add", &done);
+  CHECK(!isReady(done));
+  gate.open({1, 1, 1, 1});
+  CHECK(await(done).ok);
+  destroyEvent(done);
+  CHECK(downloadF32(behind[0]) == std::vector<float>({21, 42, 63, 84}));
+  for (PJRT_Buffer* buffer : {a, b, now[0], gate.buffer, gated[0], behind[0]}) destroyBuffer(buffer);
+  destroyExecutable(add);
+  destroyClient(client);
+  // Which programs count as small: a bounded amount of element work, no loops.
+  auto inlined = [](const char* text) { return tpjrt::cpu::compileProgram(text, "")->runsInline; };
+  CHECK(inlined(kAdd));
+  CHECK(!inlined(kTooBig));
+  CHECK(!inlined(R"(func.func public @main(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
+    %0 = stablehlo.add %a, %a : tensor<256x256xf32>
+    return %0 : tensor<256x256xf32>
+  })"));
+  CHECK(!inlined(R"(func.func public @main(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+    %0 = stablehlo.dot_general %a, %a, contracting_dims = [1] x [0] : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    return %0 : tensor<64x64xf32>
+  })"));
+  CHECK(!inlined(R"(func.func public @main(%n: tensor<i64>) -> tensor<i64> {
+    %r = stablehlo.while(%i = %n) : tensor<i64>
+    cond {
+      %z = stablehlo.constant dense<0> : tensor<i64>
+      %gt = stablehlo.compare GT, %i, %z : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %gt : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i64>
+      %j = stablehlo.subtract %i, %one : tensor<i64>
+      stablehlo.return %j : tensor<i64>
+    }
+    return %r : tensor<i64>
+  })"));
 }
 
 TEST(buffers_deleted_right_after_enqueueing_stay_alive_for_the_run) {

@@ -81,7 +81,11 @@ TEST(plugin_initialize_twice_and_attributes) {
   CHECK_OK(api().PJRT_Plugin_Initialize(&init));
   ARGS(PJRT_Plugin_Attributes_Args, args);
   CHECK_OK(api().PJRT_Plugin_Attributes(&args));
-  bool sawCurrent = false, sawMinimum = false;
+  bool sawCurrent = false, sawMinimum = false, sawGemmIsa = false;
+  __builtin_cpu_init();
+  const std::string expectedIsa = __builtin_cpu_supports("avx512f") ? "avx512f"
+                                  : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "avx2+fma"
+                                                                                                    : "portable";
   for (size_t i = 0; i < args.num_attributes; ++i) {
     const PJRT_NamedValue& a = args.attributes[i];
     std::string name(a.name, a.name_size);
@@ -95,7 +99,13 @@ TEST(plugin_initialize_twice_and_attributes) {
       sawMinimum = true;
       CHECK(a.value_size == 3 && a.int64_array_value[0] == 0 && a.int64_array_value[1] == 9);
     }
+    if (name == "gemm_isa") {
+      sawGemmIsa = true;
+      CHECK_EQ(int(a.type), int(PJRT_NamedValue_kString));
+      CHECK_EQ(std::string(a.string_value, a.value_size), expectedIsa);
+    }
   }
+  CHECK(sawGemmIsa);
   CHECK(sawCurrent);
   CHECK(sawMinimum);
 }
