@@ -91,6 +91,7 @@ describe.skipIf(!!missing)("bad calls", () => {
     let logp: torch.Tensor; // float32 [2, 3]
     let big: torch.Tensor; // bool, one element more than a JS array holds
     let huge: torch.Tensor; // int64 [1], 2^60
+    let small: torch.Tensor; // int8 [2]
     beforeAll(() => {
       x = torch.tensor([1, 2, 3], { dtype: "float32" });
       i = torch.tensor([0, 1]);
@@ -98,9 +99,10 @@ describe.skipIf(!!missing)("bad calls", () => {
       logp = torch.zeros([2, 3]);
       big = torch.zeros([maxListElements + 1], { dtype: "bool" });
       huge = torch.tensor([2n ** 60n]);
+      small = torch.zeros([2], { dtype: "int8" });
     });
     afterAll(() => {
-      for (const t of [x, i, f, logp, big, huge]) t.dispose();
+      for (const t of [x, i, f, logp, big, huge, small]) t.dispose();
     });
 
     const rows: Array<[string, () => unknown, ErrorClass, string[]]> = [
@@ -140,6 +142,10 @@ describe.skipIf(!!missing)("bad calls", () => {
       ["torch.arange(0, 10, 0)", () => torch.arange(0, 10, 0), torch.ArgumentError, ["arange: step must be nonzero"]],
       ["torch.arange(0, 10, -1)", () => torch.arange(0, 10, -1), torch.ArgumentError, ["arange: upper bound and lower bound inconsistent with step sign", "a step of 1"]],
       ["torch.arange(0, Infinity)", () => torch.arange(0, Infinity), torch.ArgumentError, ["arange: start, end and step must be finite"]],
+      // Fill values a dtype cannot hold (PyTorch: "value cannot be converted to type int8 without overflow").
+      ["torch.full([2], 300, { dtype: 'int8' })", () => torch.full([2], 300, { dtype: "int8" }), torch.DTypeError, ["full: value 300 cannot be converted to type int8 without overflow", "-128 to 127"]],
+      ["int8 x.fill_(300)", () => small.fill_(300), torch.DTypeError, ["fill_: value 300 cannot be converted to type int8"]],
+      ["torch.full([2], NaN, { dtype: 'int32' })", () => torch.full([2], NaN, { dtype: "int32" }), torch.DTypeError, ["full: value NaN cannot be converted to type int32"]],
       // Index tensors must be integers (PyTorch: "index must be int64", "tensors used as indices must be long, int, byte or bool").
       ["torch.gather(x, 0, float index)", () => torch.gather(x, 0, f), torch.DTypeError, ["gather: index must be an integer tensor", "got float32"]],
       ["torch.scatter(x, 0, float index, src)", () => torch.scatter(x, 0, f, x), torch.DTypeError, ["scatter: index must be an integer tensor", "got float32"]],

@@ -5,7 +5,7 @@
  */
 import { type DType, defaultFloatDType, defaultIntDType, dtypeInfo, isFloating } from "../../dtype.js";
 import { canonicalDevice, type DeviceLike } from "../../device.js";
-import { DTypeError, ShapeError, TorchError } from "../../runtime/errors.js";
+import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { dispatch1 } from "../../trace/eager.js";
 import type { Tracer } from "../../trace/tracer.js";
@@ -60,12 +60,12 @@ export function castValue(op: string, value: ScalarArg, dtype: DType): number | 
   if (typeof value === "boolean") v = value ? 1 : 0;
   else if (typeof value === "bigint") v = value;
   else {
-    if (!Number.isFinite(value)) throw new TorchError(`${op}: value ${value} cannot be converted to type ${dtype} without overflow`);
+    if (!Number.isFinite(value)) throw new DTypeError(`${op}: value ${value} cannot be converted to type ${dtype} without overflow`);
     v = Math.trunc(value);
   }
   const range = INT_RANGE[dtype];
   if (range && (Number(v) < range[0] || Number(v) > range[1])) {
-    throw new TorchError(`${op}: value ${String(value)} cannot be converted to type ${dtype} without overflow`);
+    throw new DTypeError(`${op}: value ${String(value)} cannot be converted to type ${dtype} without overflow (its range is ${range[0]} to ${range[1]})`);
   }
   if (dtypeInfo(dtype).bigint) return BigInt(v);
   return Number(v);

@@ -16,7 +16,8 @@ import { broadcastShapes, fmtShape } from "../dims.js";
 import { op } from "../signature/op.js";
 import { lift, run } from "../unit.js";
 import { to } from "../conversion.js";
-import { fullLike, zerosLike } from "../creation/filled.js";
+import { filled } from "../creation/common.js";
+import { zerosLike } from "../creation/filled.js";
 import { absolute, addSub, divide, multiply, negate, power } from "./arithmetic.js";
 import { clampTo, rectify } from "./extremes.js";
 import { floatMath } from "./math.js";
@@ -131,7 +132,7 @@ export const fill_ = op(
       if (value.ndim !== 0) throw new ShapeError(`fill_: only supports a 0-dimension value tensor, but got a tensor with ${value.ndim} dimensions`);
       return copyInto(input, value);
     }
-    return assignInPlace("fill_", input, fullLike(input, value));
+    return assignInPlace("fill_", input, filled("fill_", input.shape, value, input.dtype, input.device, false));
   },
 );
 
