@@ -1,7 +1,5 @@
 #include "base/thread_pool.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -9,6 +7,7 @@
 #include <exception>
 
 #include "base/error.h"
+#include "base/spin.h"
 
 namespace tpjrt::cpu {
 
@@ -53,26 +52,6 @@ thread_local ThreadPool* tlsPool = nullptr;
 // device's queue thread, the pool's caller) may be waiting for this very CPU.
 constexpr auto kSpin = std::chrono::milliseconds(1);
 
-void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-// Calls ready() until it is true or kSpin has passed; returns its last answer.
-template <class Ready>
-bool spinUntil(Ready&& ready) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
-  for (;;) {
-    for (int i = 0; i < 64; ++i) {
-      if (ready()) return true;
-      cpuRelax();
-    }
-    if (std::chrono::steady_clock::now() >= until) return ready();
-    sched_yield();
-  }
-}
-
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
@@ -92,7 +71,8 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::workerLoop() {
   for (;;) {
-    spinUntil([this] { return queued_.load(std::memory_order_acquire) > 0 || stopping_.load(std::memory_order_acquire); });
+    spinUntil([this] { return queued_.load(std::memory_order_acquire) > 0 || stopping_.load(std::memory_order_acquire); },
+              kSpin, 1);
     std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lock(mu_);
@@ -127,7 +107,7 @@ void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t)>& 
     for (size_t i = 0; i < helpers; ++i) wake_.notify_one();
   }
   runItems(*job);
-  spinUntil([&] { return job->finished.load(std::memory_order_acquire) == count; });
+  spinUntil([&] { return job->finished.load(std::memory_order_acquire) == count; }, kSpin, 1);
   std::unique_lock<std::mutex> lock(job->mu);
   job->done.wait(lock, [&] { return job->finished.load(std::memory_order_acquire) == count; });
   if (job->error) std::rethrow_exception(job->error);

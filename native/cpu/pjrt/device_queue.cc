@@ -1,9 +1,9 @@
 #include "pjrt/device_queue.h"
 
-#include <sched.h>
-
 #include <chrono>
 #include <cstdlib>
+
+#include "base/spin.h"
 
 namespace tpjrt::cpu {
 namespace {
@@ -19,25 +19,6 @@ void noteExit() { exiting.store(true, std::memory_order_relaxed); }
 // costs tens of microseconds in a VM. Every 16 rounds (tens of µs) it yields, in case the thread that
 // enqueues (Node's) waits for this CPU; yielding every round slowed back-to-back tiny ops (W2b).
 constexpr auto kSpin = std::chrono::milliseconds(1);
-
-void cpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-template <class Ready>
-void spinUntil(Ready&& ready) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
-  for (int round = 1;; ++round) {
-    for (int i = 0; i < 64; ++i) {
-      if (ready()) return;
-      cpuRelax();
-    }
-    if (std::chrono::steady_clock::now() >= until) return;
-    if (round % 16 == 0) sched_yield();
-  }
-}
 
 }  // namespace
 
@@ -90,7 +71,7 @@ void DeviceQueue::loop() {
   std::vector<std::unique_ptr<Work>> ran;
   for (;;) {
     if (queued_.load(std::memory_order_acquire) == 0)
-      spinUntil([this] { return queued_.load(std::memory_order_acquire) > 0; });
+      spinUntil([this] { return queued_.load(std::memory_order_acquire) > 0; }, kSpin, 16);
     {
       std::unique_lock<std::mutex> lock(mu_);
       for (auto& item : ran)
