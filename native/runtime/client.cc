@@ -223,6 +223,18 @@ std::unique_ptr<LoadedExecutable> Client::compile(const std::string& mlir, const
 
 void Client::recordRun(int deviceIndex, PJRT_Event* completion) {
   if (completion == nullptr) return;
+  // A run done before Execute returned (a plugin may run a small program at once) leaves nothing to
+  // wait for, and on an in-order device neither does any run before it.
+  auto ready = TPJRT_ARGS(PJRT_Event_IsReady);
+  ready.event = completion;
+  if (TPJRT_HAS(*plugin_, PJRT_Event_IsReady) && detail::takeError(*plugin_, plugin_->api()->PJRT_Event_IsReady(&ready)).ok &&
+      ready.is_ready) {
+    detail::destroyEvent(*plugin_, completion);
+    std::shared_ptr<Event> done;
+    std::lock_guard<std::mutex> lock(runsMu_);
+    lastRuns_[static_cast<size_t>(deviceIndex)].swap(done);
+    return;
+  }
   std::shared_ptr<Event> latest;
   try {
     latest = std::make_shared<Event>(*plugin_, completion);

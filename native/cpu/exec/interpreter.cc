@@ -147,7 +147,7 @@ class Evaluator {
     }
     if (op.results.size() != 1) fail("expects one result", ErrorCode::Internal);
     Operands in = operands(op);
-    if (!lanes && op.name == "stablehlo.broadcast_in_dim" && isSplat(op.results[0]) && in.size() == 1 &&
+    if (!lanes && in.size() == 1 && op.name == "stablehlo.broadcast_in_dim" && isSplat(op.results[0]) &&
         numElements(in[0]->type) == 1 && in[0]->type.element == op.resultTypes[0].element)
       return set(op.results[0], get(op.operands[0]));  // its one element stands for all (see splatOperands)
     if (in.size() < kernel->minOperands || in.size() > kernel->maxOperands) fail("wrong number of operands");
