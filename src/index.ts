@@ -6,6 +6,20 @@ export type { TensorData, TensorOptions } from "./creation.js";
 export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
 export * from "./ops/index.js";
 export * as nn from "./nn/index.js";
+export {
+  autograd,
+  enableGrad,
+  GradFn,
+  inferenceMode,
+  isGradEnabled,
+  noGrad,
+  setGradEnabled,
+  type BackwardOptions,
+  type Edge,
+  type GradHook,
+  type GradOptions,
+  type HookHandle,
+} from "./autograd/index.js";
 export { Generator, manualSeed, seed, initialSeed, type GeneratorState } from "./random/generator.js";
 export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";
 export { getFloat32MatmulPrecision, setFloat32MatmulPrecision, type Float32MatmulPrecision } from "./matmul_precision.js";

@@ -5,7 +5,10 @@
 import { type DataArray, type DType, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
 import { formatTensor } from "./format.js";
-import { DISPOSED, type Held, track, untrack } from "./memory.js";
+import { DISPOSED, type Held, keep, track, untrack } from "./memory.js";
+import type { GradFn, GradHook } from "./autograd/grad_fn.js";
+import type { BackwardOptions } from "./autograd/index.js";
+import type { HookHandle } from "./autograd/backward.js";
 import { ArgumentError, callNative, callNativeAsync, DisposedError, DTypeError, ShapeError } from "./runtime/errors.js";
 import type { BufferHandle, NativeBuffers } from "./runtime/native.js";
 import type { TensorMethods } from "./ops/op_types.generated.js";
@@ -71,6 +74,25 @@ let bufferOfTensor: (t: Tensor) => BufferHandle;
 let hostBytesOfTensor: (t: Tensor) => ArrayBuffer;
 let adoptBuffer: (target: Tensor, source: Tensor) => void;
 
+/** The Tensor methods autograd provides (src/autograd/index.ts installs them). */
+export const autogradMethods = {} as {
+  backward(t: Tensor, gradient: Tensor | null | BackwardOptions | undefined, options: BackwardOptions | undefined): void;
+  registerHook(t: Tensor, fn: GradHook): HookHandle;
+  retainGrad(t: Tensor): void;
+};
+
+/** Autograd's access to a tensor's history (src/autograd/); not part of the public API. */
+export const gradSlot = {} as {
+  get(t: Tensor): { gradFn: GradFn | null; outputIndex: number; version: number };
+  /** Records that `gradFn`'s output `outputIndex` is `t` (null: `t` becomes a leaf again). */
+  setHistory(t: Tensor, gradFn: GradFn | null, outputIndex: number): void;
+  /** Sets the grad without the checks of the public setter. */
+  setGrad(t: Tensor, grad: Tensor | null): void;
+  /** A backward function holds `t`; dispose() waits until it is released. */
+  retain(t: Tensor): void;
+  release(t: Tensor): void;
+};
+
 /** The interned aval id a tensor caches for eager signatures (-1: not interned yet; see trace/avals.ts). */
 export const avalSlot = {} as { get(t: Tensor): number; set(t: Tensor, id: number): void };
 
@@ -87,8 +109,17 @@ export class Tensor<D extends DType = DType> {
   /** The buffer, its addon functions and size: what the GC safety net (memory.ts) frees. */
   readonly #held: Held;
   #aval = -1;
-  /** Recorded for PyTorch compatibility; autograd is not implemented yet, so nothing reads it. */
-  requiresGrad = false;
+  #requiresGrad = false;
+  #grad: Tensor | null = null;
+  /** Autograd's record of the op that made this tensor (null for a leaf). */
+  #gradFn: GradFn | null = null;
+  /** Which of #gradFn's outputs this tensor is. */
+  #outputIndex = 0;
+  /** Bumped by every in-place write, so backward can tell a saved tensor was overwritten. */
+  #version = 0;
+  /** How many recorded backward functions hold this tensor; dispose() waits until none does. */
+  #savedBy = 0;
+  #disposeWhenReleased = false;
 
   static {
     bufferOfTensor = (t) => t.#live("use");
@@ -97,8 +128,27 @@ export class Tensor<D extends DType = DType> {
     avalSlot.set = (t, id) => {
       t.#aval = id;
     };
+    gradSlot.get = (t) => ({ gradFn: t.#gradFn, outputIndex: t.#outputIndex, version: t.#version });
+    gradSlot.setHistory = (t, gradFn, outputIndex) => {
+      const old = t.#gradFn;
+      gradFn?.ref();
+      t.#gradFn = gradFn;
+      t.#outputIndex = outputIndex;
+      t.#requiresGrad = gradFn !== null || t.#requiresGrad;
+      old?.unref();
+    };
+    gradSlot.setGrad = (t, grad) => {
+      t.#grad = grad;
+    };
+    gradSlot.retain = (t) => {
+      t.#savedBy++;
+    };
+    gradSlot.release = (t) => {
+      if (--t.#savedBy === 0 && t.#disposeWhenReleased) t.dispose();
+    };
     adoptBuffer = (target, source) => {
       const old = target.#live("write into");
+      target.#version++;
       const oldBuffers = target.#held.buffers;
       const buffer = source.#live("move");
       source.#held.buffer = DISPOSED;
@@ -138,6 +188,81 @@ export class Tensor<D extends DType = DType> {
       throw new ShapeError(`size: dimension ${dim} is out of range for a tensor of shape [${this.shape.join(", ")}] (expected ${-n} … ${n - 1})`);
     }
     return this.shape[dim < 0 ? dim + n : dim]!;
+  }
+
+  /** Whether autograd records ops on this tensor (PyTorch's `requires_grad`); only a leaf's can be changed. */
+  get requiresGrad(): boolean {
+    return this.#requiresGrad;
+  }
+
+  set requiresGrad(value: boolean) {
+    if (typeof value !== "boolean") throw new ArgumentError(`requiresGrad must be a bool, got ${typeof value}`);
+    if (value && dtypes[this.dtype].kind !== "float") throw new DTypeError(`requiresGrad: only tensors of floating point dtype can require gradients, got ${this.dtype}`);
+    if (!value && this.#gradFn !== null) {
+      throw new ArgumentError(
+        `requiresGrad: you can only change requiresGrad of leaf tensors; this one was computed by ${this.#gradFn.name}. ` +
+          "To use it without gradients, take t.detach()",
+      );
+    }
+    this.#requiresGrad = value;
+  }
+
+  /** Sets requiresGrad (default true) and returns this tensor (PyTorch's `requires_grad_()`). */
+  requiresGrad_(requiresGrad = true): this {
+    this.requiresGrad = requiresGrad;
+    return this;
+  }
+
+  /** The backward function of the op that computed this tensor; null for a leaf (PyTorch's `grad_fn`). */
+  get gradFn(): GradFn | null {
+    return this.#gradFn;
+  }
+
+  /** True unless autograd recorded the op that made it (PyTorch's `is_leaf`). */
+  get isLeaf(): boolean {
+    return this.#gradFn === null;
+  }
+
+  /**
+   * The gradient backward() accumulated here (a leaf's, or a non-leaf's after retainGrad()); null
+   * until then. Assigning checks shape, dtype and device and disposes the gradient it replaces
+   * (`w.grad = null` frees it); a tensor's dispose() disposes its grad.
+   */
+  get grad(): Tensor | null {
+    return this.#grad;
+  }
+
+  set grad(value: Tensor | null) {
+    if (value !== null) {
+      if (!(value instanceof Tensor)) throw new ArgumentError(`grad: assigned a ${typeof value}; expected a Tensor or null`);
+      if (value.dtype !== this.dtype || value.device !== this.device || value.shape.length !== this.shape.length || value.shape.some((d, i) => d !== this.shape[i])) {
+        throw new ShapeError(
+          `grad: assigned a ${value.dtype}[${value.shape.join(", ")}] tensor on ${value.device} to the grad of a ${this.dtype}[${this.shape.join(", ")}] tensor on ${this.device}; they must match`,
+        );
+      }
+    }
+    const old = this.#grad;
+    this.#grad = value;
+    if (old !== value) old?.dispose();
+  }
+
+  /**
+   * Computes the gradient of this tensor with respect to the leaves it was computed from and
+   * accumulates it into their `.grad` (PyTorch's `backward(gradient, retain_graph, create_graph,
+   * inputs)`). `gradient` is required unless this tensor has one element.
+   */
+  backward(gradient?: Tensor | null | BackwardOptions, options?: BackwardOptions): void {
+    autogradMethods.backward(this, gradient, options);
+  }
+
+  /** Calls `fn` with this tensor's gradient each time backward computes it; `fn` may return a replacement. */
+  registerHook(fn: GradHook): HookHandle {
+    return autogradMethods.registerHook(this, fn);
+  }
+
+  /** Keeps this non-leaf tensor's gradient in `.grad` after backward (leaves keep theirs anyway). */
+  retainGrad(): void {
+    autogradMethods.retainGrad(this);
   }
 
   get isDisposed(): boolean {
@@ -222,11 +347,23 @@ export class Tensor<D extends DType = DType> {
     return out;
   }
 
-  /** Frees the device buffer now. Idempotent. */
+  /**
+   * Frees the device buffer now, and this tensor's grad. Idempotent. A tensor that a recorded backward
+   * function still needs stays alive until backward (or garbage collection of the graph) lets it go.
+   */
   dispose(): void {
     const held = this.#held;
     const buffer = held.buffer;
     if (buffer === DISPOSED) return;
+    if (this.#savedBy > 0) {
+      this.#disposeWhenReleased = true;
+      keep(this);
+      return;
+    }
+    const grad = this.#grad;
+    this.#grad = null;
+    grad?.dispose();
+    this.#gradFn?.unref();
     held.buffer = DISPOSED;
     untrack(this, held);
     held.buffers.dispose(buffer);
@@ -256,7 +393,16 @@ export function rebind(target: Tensor, source: Tensor): void {
   if (target.dtype !== source.dtype || target.device !== source.device || target.shape.length !== source.shape.length || target.shape.some((d, i) => d !== source.shape[i])) {
     throw new ShapeError(`rebind: ${source.dtype}[${source.shape.join(", ")}] cannot replace the buffer of ${target.dtype}[${target.shape.join(", ")}]`);
   }
+  const history = gradSlot.get(source);
+  if (history.gradFn !== null && target.isLeaf && target.requiresGrad) {
+    throw new ArgumentError(
+      `${history.gradFn.name.replace(/Backward$/, "")}: a leaf tensor that requires grad is being used in an in-place operation; ` +
+        "update it inside torch.noGrad(() => …) (as optimizers do), or work on t.clone()",
+    );
+  }
+  history.gradFn?.keepOriginal(target);
   adoptBuffer(target, source);
+  if (history.gradFn !== null) gradSlot.setHistory(target, history.gradFn, history.outputIndex);
 }
 
 /** The buffer handle of a live tensor (DisposedError otherwise). For the runtime, not the public API. */

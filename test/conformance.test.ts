@@ -13,11 +13,14 @@ import * as torch from "../src/index.js";
 import { unsupportedDTypes } from "../src/device.js";
 import { type CallStyle, type FixtureCase, hasMethod, loadFamilies, loadKnownFailures, resolveFunction, runCase } from "./helpers/fixtures.js";
 import { realRuntimeMissing } from "./helpers/runtime.js";
+import { runGradCase } from "./helpers/grad_fixtures.js";
 
 const missingRuntime = realRuntimeMissing();
 const families = loadFamilies();
 /** Cases that fail today (test/fixtures/known-failures.json): run with it.fails, so a fix turns them red until the entry goes. */
 const known = loadKnownFailures();
+/** Gradient cases that fail today, by case id (test/fixtures/known-failures.json, "gradients"). */
+const knownGrad = loadKnownFailures("gradients");
 const devices = missingRuntime ? [] : torch.runtime.devices().map((d) => ({ device: d.device, kind: d.kind }));
 
 
@@ -95,12 +98,26 @@ describe.skipIf(missingRuntime !== undefined)(`conformance with PyTorch${missing
   }
 });
 
-// Gradients are in the fixtures already (PyTorch's VJPs); autograd comes later (DESIGN §7).
-const withGrad = families.reduce((n, f) => n + f.cases.filter((c) => c.grad !== undefined).length, 0);
-const autogradApi = (torch as unknown as Record<string, unknown>).autograd;
-describe("gradients (PyTorch vector-Jacobian products in test/fixtures)", () => {
-  if (autogradApi === undefined) it.skip(`not implemented yet: torch.autograd — ${withGrad} cases carry PyTorch's gradients`, () => {});
-  else it.todo(`check the ${withGrad} fixture gradients against torch.autograd`);
+// PyTorch's vector-Jacobian products (the `grad` of float32/float64 cases of differentiable ops).
+describe.skipIf(missingRuntime !== undefined)(`gradients against PyTorch's${missingRuntime ? ` (skipped: ${missingRuntime})` : ""}`, () => {
+  for (const fam of families.filter((f) => f.cases.some((c) => c.grad !== undefined))) {
+    describe(fam.family, () => {
+      for (const c of fam.cases) {
+        if (c.grad === undefined || resolveFunction(torch, c.name) === undefined && !(c.method && hasMethod(torch, c.method))) continue;
+        for (const { device } of devices) {
+          const bug = knownGrad.get(c.id);
+          const test = bug === undefined ? it : it.fails;
+          const title = `grad ${c.id} [${device}]`;
+          test(bug === undefined ? title : `KNOWN BUG: ${title} — ${bug.length > 160 ? `${bug.slice(0, 160)}…` : bug}`, async () => {
+            const before = torch.memory().numTensors;
+            const m = await runGradCase(torch, c, device);
+            if (m) throw new Error(`${c.op} (${c.id}) gradient differs from PyTorch: ${m}`);
+            expect(torch.memory().numTensors - before, "tensors left alive").toBe(0);
+          });
+        }
+      }
+    });
+  }
 });
 
 afterAll(() => {

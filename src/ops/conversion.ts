@@ -3,6 +3,7 @@
  * A dtype change is one `convert` unit on the tensor's device; a device change copies the bytes
  * through the host (every PJRT plugin supports that).
  */
+import { noGrad } from "../autograd/grad_mode.js";
 import { fromHost } from "../creation.js";
 import type { DType } from "../dtype.js";
 import { checkDeviceHolds, type DeviceLike, parseDevice } from "../device.js";
@@ -103,8 +104,8 @@ export const clone = op(
 
 export const detach = op(
   "detach(input: Tensor) -> Tensor",
-  { doc: "A new tensor with the same values, outside autograd. PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see \"views are copies\" in the README).", method: true },
-  ({ input }) => copyOf(input),
+  { doc: "A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see \"views are copies\" in the README).", method: true },
+  ({ input }) => noGrad(() => copyOf(input)),
 );
 
 export const contiguous = op(

@@ -24,6 +24,7 @@ export const or = (a: T, b: T): T => bind1("or", [a, b], none);
 export const not = (a: T): T => bind1("not", [a], none);
 export const neg = (a: T): T => bind1("neg", [a], none);
 export const abs = (a: T): T => bind1("abs", [a], none);
+export const sign = (a: T): T => bind1("sign", [a], none);
 export const exp = (a: T): T => bind1("exp", [a], none);
 export const log = (a: T): T => bind1("log", [a], none);
 export const sqrt = (a: T): T => bind1("sqrt", [a], none);
@@ -63,6 +64,17 @@ export function dotGeneral(a: T, b: T, lhsBatch: Dims, rhsBatch: Dims, lhsContra
   const wider = acc === a.dtype ? {} : { dtype: acc };
   const y = bind1("dot_general", [a, b], { lhsBatch, rhsBatch, lhsContract, rhsContract, ...wider, ...precisionOf(a.dtype, o) });
   return o.wide ? y : convert(y, a.dtype);
+}
+
+/**
+ * `x` itself, with no gradient flowing through it: a bit-for-bit round trip through an integer type
+ * (bitcast_convert has no VJP). For PyTorch's gradient conventions that the calculus of a composition
+ * does not give (embedding's paddingIdx row).
+ */
+export function stopGradient(x: T): T {
+  if (dtypes[x.dtype].kind !== "float") return x;
+  const bits = ({ 2: "int16", 4: "int32", 8: "int64" } as const)[dtypes[x.dtype].itemSize as 2 | 4 | 8];
+  return bind1("bitcast_convert", [bind1("bitcast_convert", [x], { dtype: bits })], { dtype: x.dtype });
 }
 
 /** A constant filled with one value. */

@@ -575,9 +575,9 @@ export interface OpTypes {
     /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
     (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
   };
-  /** A new tensor with the same values, outside autograd. PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
+  /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
   detach: {
-    /** A new tensor with the same values, outside autograd. PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
+    /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
     (input: Tensor): Tensor;
   };
   /** Of a 1-d tensor, the square matrix with it on diagonal `diagonal`; of a 2-d tensor, that diagonal. */
@@ -2664,7 +2664,7 @@ export interface TensorMethods {
   cumsum(options: { dim: number; dtype?: DType | null }): Tensor;
   /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
   cumsum(dim: number, options?: { dtype?: DType | null }): Tensor;
-  /** A new tensor with the same values, outside autograd. PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
+  /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
   detach(): Tensor;
   /** Of a 1-d tensor, the square matrix with it on diagonal `diagonal`; of a 2-d tensor, that diagonal. */
   diag(options?: { diagonal?: number }): Tensor;

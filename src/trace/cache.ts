@@ -10,6 +10,7 @@ import { type Float32MatmulPrecision, getFloat32MatmulPrecision } from "../matmu
 import { ArgumentError } from "../runtime/errors.js";
 import type { NativeBuffers, NativeExecutable } from "../runtime/native.js";
 import type { DType } from "../dtype.js";
+import type { Graph } from "./graph.js";
 
 export interface CacheEntry {
   readonly native: NativeExecutable;
@@ -23,6 +24,10 @@ export interface CacheEntry {
   readonly outputAvals: readonly number[];
   /** The unit returned one tensor (not a list). */
   readonly single: boolean;
+  /** The traced unit, which autograd differentiates (src/autograd/). */
+  readonly graph: Graph;
+  /** Autograd's plans for this unit's backward, by which inputs need gradients. */
+  vjpPlans?: Map<string, readonly number[]>;
 }
 
 export interface CacheStats {

@@ -65,7 +65,7 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
       return { dtype, shape: Object.freeze([...shape]) };
     });
     const outputAvals = outputs.map((o) => internAval(o.dtype, o.shape));
-    return { native, buffers: target.client.buffers, device: target.name, outputs, outputAvals, single };
+    return { native, buffers: target.client.buffers, device: target.name, outputs, outputAvals, single, graph };
   } catch (error) {
     if (!isNativeError(error)) throw error;
     let module: string | undefined;
@@ -76,6 +76,20 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
     }
     throw mapNativeError(error, module === undefined ? { ...context, op: `compile ${op}` } : { ...context, module });
   }
+}
+
+/** Sees every unit that ran on an input that requires grad (autograd's tape, src/autograd/grad_fn.ts). */
+export type UnitRecorder = (op: string, statics: string, entry: CacheEntry, inputs: readonly Tensor[], outputs: readonly Tensor[]) => void;
+let recorder: UnitRecorder | undefined;
+
+/** Installs the autograd recorder. */
+export function setRecorder(fn: UnitRecorder): void {
+  recorder = fn;
+}
+
+function requiresGrad(inputs: readonly Tensor[]): boolean {
+  for (let i = 0; i < inputs.length; i++) if (inputs[i]!.requiresGrad) return true;
+  return false;
 }
 
 /** Runs one unit on tensors: a cached executable, or trace + compile first. */
@@ -102,9 +116,12 @@ export function dispatch(op: string, statics: string, inputs: readonly Tensor[],
   }
   if (typeof out === "number") {
     const t = wrapOutput(entry, out, 0);
+    if (recorder !== undefined && requiresGrad(inputs)) recorder(op, statics, entry, inputs, [t]);
     return entry.single ? t : [t];
   }
-  return out.map((b, k) => wrapOutput(entry, b, k));
+  const outputs = out.map((b, k) => wrapOutput(entry, b, k));
+  if (recorder !== undefined && requiresGrad(inputs)) recorder(op, statics, entry, inputs, outputs);
+  return outputs;
 }
 
 function wrapOutput(entry: CacheEntry, buffer: BufferHandle, k: number): Tensor {

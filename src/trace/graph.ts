@@ -31,6 +31,8 @@ export class Graph {
 
   /** Output ids of the nodes added so far, by primitive, params and inputs (see addNode). */
   readonly #seen = new Map<string, number[]>();
+  /** The id of each node's first output. */
+  readonly #firstIds: number[] = [];
 
   /**
    * Appends a node and returns the ids of its outputs. Every primitive is a pure function, so a node
@@ -44,10 +46,37 @@ export class Graph {
     if (earlier !== undefined) return earlier;
     this.nodes.push({ prim, params, inputs, outputs } as Node);
     const first = this.avals.length;
+    this.#firstIds.push(first);
     this.avals.push(...outputs);
     const ids = outputs.map((_, k) => first + k);
     if (key !== undefined) this.#seen.set(key, ids);
     return ids;
+  }
+
+  /**
+   * The graph without the nodes its outputs do not depend on (inputs all stay: they are the
+   * executable's parameters). Returns this graph when every node is used.
+   */
+  pruned(): Graph {
+    const live = new Set<number>(this.outputs);
+    const used: boolean[] = [];
+    for (let i = this.nodes.length - 1; i >= 0; i--) {
+      const node = this.nodes[i]!;
+      const first = this.#firstIds[i]!;
+      used[i] = node.outputs.some((_, k) => live.has(first + k));
+      if (used[i]) for (const id of node.inputs) live.add(id);
+    }
+    if (used.every(Boolean)) return this;
+    const out = new Graph();
+    const ids = new Map<number, number>();
+    this.inputs.forEach((a, i) => ids.set(i, out.addInput(a)));
+    this.nodes.forEach((node, i) => {
+      if (!used[i]) return;
+      const mapped = out.addNode(node.prim, node.params, node.inputs.map((id) => ids.get(id)!), node.outputs);
+      mapped.forEach((id, k) => ids.set(this.#firstIds[i]! + k, id));
+    });
+    out.outputs = this.outputs.map((id) => ids.get(id)!);
+    return out;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * @file Tracing: a Tracer stands for a value of the Graph being built; `bind` applies a primitive
  * to tracers (its shape rule gives the outputs) and records the node. `trace` runs a function on
- * tracers for given input avals and returns the Graph.
+ * tracers for given input avals and returns the Graph (without nodes its outputs do not use).
  */
 import { type DType } from "../dtype.js";
 import { type Aval, type Prim, type PrimParams, prims } from "../ops/prims.js";
@@ -62,7 +62,7 @@ export function trace(inputs: readonly Aval[], fn: (args: Tracer[]) => Tracer | 
     const outs = single ? [result] : result;
     for (const t of outs) if (t.graph !== graph) throw new Error("a traced function returned a value of another trace");
     graph.outputs = outs.map((t) => t.id);
-    return { graph, single };
+    return { graph: graph.pruned(), single };
   } finally {
     active.pop();
   }

@@ -73,14 +73,14 @@ const knownFailuresFile = "known-failures.json";
 const notFamilies = new Set([knownFailuresFile, "signatures.json"]);
 
 /** Case ids that fail today (bugs for the op library), with the first mismatch: test/fixtures/known-failures.json. */
-export function loadKnownFailures(): Map<string, string> {
-  let doc: { cases?: Record<string, string> };
+export function loadKnownFailures(section: "cases" | "gradients" = "cases"): Map<string, string> {
+  let doc: { cases?: Record<string, string>; gradients?: Record<string, string> };
   try {
     doc = JSON.parse(readFileSync(join(fixturesDir, knownFailuresFile), "utf8"));
   } catch {
     return new Map();
   }
-  return new Map(Object.entries(doc.cases ?? {}));
+  return new Map(Object.entries(doc[section] ?? {}));
 }
 
 /** torch.<path> ("add", "nn.functional.gelu") when it is a function, else undefined. */

@@ -35,7 +35,8 @@ function clampUnit(op: string, a: Tensor, lo: number, hi: number): Tensor {
     const t = x as T;
     const l = isFloating(t.dtype) ? lo : Math.ceil(lo);
     const h = isFloating(t.dtype) ? hi : Math.floor(hi);
-    return e.min(e.max(t, c(t, l)), c(t, h));
+    // selects, so that at a bound the gradient is 0 as in PyTorch's hardtanh (max/min would split it)
+    return e.select(e.compare(t, c(t, l), "LE"), c(t, l), e.select(e.compare(t, c(t, h), "GE"), c(t, h), t));
   });
 }
 

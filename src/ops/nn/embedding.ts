@@ -3,8 +3,8 @@
  *
  * Differences from PyTorch: indices may be any integer dtype; an index outside [0, num_embeddings)
  * is not an error (the device cannot raise one) but clamps into range, like our other gathers.
- * `paddingIdx`, `scaleGradByFreq` and `sparse` only change gradients in PyTorch; they are checked
- * and otherwise have no effect (no autograd yet; gradients will be dense). `maxNorm` renormalises
+ * `paddingIdx` keeps the gradient from the padding row, as in PyTorch; `scaleGradByFreq` and `sparse`
+ * are checked and otherwise have no effect (gradients are dense). `maxNorm` renormalises
  * the looked-up rows of `weight` in place, as PyTorch does: `weight` is rebound to a new buffer.
  */
 import { isFloating } from "../../dtype.js";
@@ -38,11 +38,21 @@ export const embedding = op(
     const outShape = [...input.shape, dim];
     const m = input.numel();
 
+    const pad = paddingIdx === undefined ? undefined : paddingIdx < 0 ? paddingIdx + rows : paddingIdx;
+    // the paddingIdx row gets no gradient, as in PyTorch
+    const padded = (ids: Tracer, looked: Tracer): Tracer => {
+      if (pad === undefined) return looked;
+      const hit = e.broadcastInDim(e.compare(ids, e.full(pad, ids.dtype, ids.shape), "EQ"), looked.shape, [0]);
+      return e.select(hit, e.stopGradient(looked), looked);
+    };
     if (maxNorm === undefined || m === 0 || dim === 0) {
-      return run(op, [input, weight], "", ([i, w]) => e.reshape(e.indexSelect(w as Tracer, e.reshape(i as Tracer, [m]), 0), outShape));
+      return run(op, [input, weight], `${pad ?? ""}`, ([i, w]) => {
+        const ids = e.reshape(i as Tracer, [m]);
+        return e.reshape(padded(ids, e.indexSelect(w as Tracer, ids, 0)), outShape);
+      });
     }
     if (!isFloating(weight.dtype)) throw new DTypeError(`${op}: maxNorm needs a floating weight (it takes norms), got ${weight.dtype}`);
-    const [out, renormed] = runMany(op, [input, weight], `${maxNorm}|${normType}`, ([i, w]) => {
+    const [out, renormed] = runMany(op, [input, weight], `${maxNorm}|${normType}|${pad ?? ""}`, ([i, w]) => {
       // the gather's own clamping gives each index's row, so the write-back hits the rows that were read
       const rowIds = e.indexSelect(e.iota("int64", [rows], 0), e.reshape(i!, [m]), 0);
       const { dtype } = w!;
@@ -55,7 +65,7 @@ export const embedding = op(
       const written = e.scatter(w!, e.reshape(rowIds, [m, 1]), rowsOut, {
         kind: "replace", updateWindowDims: [1], insertedWindowDims: [0], scatterDimsToOperandDims: [0], indexVectorDim: 1,
       });
-      return [e.reshape(rowsOut, outShape), written];
+      return [e.reshape(padded(e.reshape(i!, [m]), rowsOut), outShape), written];
     });
     rebind(weight, renormed!);
     return out!;

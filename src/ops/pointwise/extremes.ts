@@ -34,9 +34,10 @@ export const minimum = op(
 function nanExtreme(name: "fmax" | "fmin", a: Tensor, b: Tensor): Tensor {
   return run(name, [a, b], "", ([x, y]) => {
     const [p, q] = prepare(name, x!, y!, promote(x!, y!));
-    const m = name === "fmax" ? e.max(p, q) : e.min(p, q);
-    if (!isFloating(p.dtype)) return m;
-    return e.select(isNanT(p), q, e.select(isNanT(q), p, m));
+    if (!isFloating(p.dtype)) return name === "fmax" ? e.max(p, q) : e.min(p, q);
+    // input wins ties and where other is NaN: PyTorch's fmax/fmin gradient goes to it there
+    const wins = e.or(e.compare(p, q, name === "fmax" ? "GE" : "LE"), isNanT(q));
+    return e.select(wins, p, q);
   });
 }
 
@@ -66,9 +67,17 @@ export function clampTo(name: string, a: Tensor, lo: TensorOrScalar | null, hi: 
     const dtype = promote(x, ...bounds);
     if (dtype === "bool") throw new DTypeError(`${name}: not implemented for bool tensors`);
     const shape = broadcastShapes(name, shapeOf(x), ...bounds.map(shapeOf));
+    // selects, so that a value at a bound keeps its gradient (PyTorch's clamp is inclusive) and a
+    // bound gets the gradient where it wins; NaN stays NaN
     let r = lift(x, dtype, shape);
-    if (l !== undefined) r = e.max(r, lift(l, dtype, shape));
-    if (h !== undefined) r = e.min(r, lift(h, dtype, shape));
+    if (l !== undefined) {
+      const low = lift(l, dtype, shape);
+      r = e.select(e.compare(r, low, "LT"), low, r);
+    }
+    if (h !== undefined) {
+      const high = lift(h, dtype, shape);
+      r = e.select(e.compare(r, high, "GT"), high, r);
+    }
     return r;
   });
 }
@@ -90,7 +99,8 @@ export function rectify(a: Tensor): Tensor {
   return run("relu", [a], "", ([x]) => {
     const t = x as T;
     if (t.dtype === "bool") throw new DTypeError("relu: relu is not supported on bool tensors");
-    return e.max(t, c(t, 0));
+    // a select, so that relu'(0) = 0 as in PyTorch (max would split the gradient at the tie)
+    return e.select(e.compare(t, c(t, 0), "LE"), c(t, 0), t);
   });
 }
 

@@ -78,7 +78,7 @@ function erfinvT(y: T): T {
     x = e.select(e.isFinite(step), step, x);
   }
   const one = e.compare(e.abs(y), c(y, 1), "EQ");
-  return e.select(one, e.mul(y, c(y, Infinity)), x);
+  return e.select(one, e.mul(e.sign(y), c(y, Infinity)), x); // sign: no gradient flows through ±inf
 }
 
 export const erfinv = op(

@@ -355,6 +355,61 @@ TEST(a_matrix_vector_product_adds_its_row_after_the_product) {
   checkSameAsUnfused(text, args, nullptr, "a matrix-vector product");
 }
 
+namespace {
+
+// `producer` makes %r (tensor<nxf64>) from the argument `arg`; a compare of %r with a splat constant, converted, is a
+// fused group of two, and a reshape of %r after it is planned ahead of the group.
+std::string compareAndReshapeModule(const std::string& producer, int64_t n, const std::string& arg) {
+  const std::string v = "tensor<" + std::to_string(n) + "xf64>", p = "tensor<" + std::to_string(n) + "xi1>",
+                    col = "tensor<" + std::to_string(n) + "x1xf64>";
+  return "func.func public @main(" + arg + ": tensor<5xf64>) -> (" + v + ", " + col + ") {\n" + producer +
+         "  %seven = \"stablehlo.constant\"() {value = dense<7.0> : " + v + "} : () -> " + v + "\n" +
+         "  %ne = \"stablehlo.compare\"(%r, %seven) {comparison_direction = #stablehlo<comparison_direction NE>} : (" + v +
+         ", " + v + ") -> " + p + "\n" +
+         "  %c = \"stablehlo.convert\"(%ne) : (" + p + ") -> " + v + "\n" +
+         "  %col = \"stablehlo.reshape\"(%r) : (" + v + ") -> " + col + "\n" +
+         "  \"func.return\"(%c, %col) : (" + v + ", " + col + ") -> ()\n}\n";
+}
+
+void checkCompareAndReshape(const std::string& text, const std::vector<double>& x, const std::vector<double>& r) {
+  Module m = parseModule(text);
+  std::vector<double> ne;
+  for (double e : r) ne.push_back(e != 7.0 ? 1.0 : 0.0);
+  for (bool fuse : {true, false}) {
+    auto got = interpret(m, *m.find("main"), std::vector<Literal>{make(ElementType::F64, {int64_t(x.size())}, x)}, fuse);
+    CHECK_EQ(got.size(), size_t(2));
+    if (got.size() != 2) return;
+    CHECK(read<double>(got[0]) == ne);
+    CHECK(got[1].type == (TensorType{ElementType::F64, {int64_t(r.size()), 1}}));
+    CHECK(read<double>(got[1]) == r);
+  }
+}
+
+}  // namespace
+
+TEST(a_reshape_planned_ahead_of_a_group_keeps_its_operand_for_the_group) {
+  const std::string windowSum =
+      "  %z = \"stablehlo.constant\"() {value = dense<0.0> : tensor<f64>} : () -> tensor<f64>\n"
+      "  %r = \"stablehlo.reduce_window\"(%x, %z) ({\n"
+      "  ^bb0(%a: tensor<f64>, %b: tensor<f64>):\n"
+      "    %s = \"stablehlo.add\"(%a, %b) : (tensor<f64>, tensor<f64>) -> tensor<f64>\n"
+      "    \"stablehlo.return\"(%s) : (tensor<f64>) -> ()\n"
+      "  }) {window_dimensions = array<i64: 3>, window_strides = array<i64: 1>} : (tensor<5xf64>, tensor<f64>) -> tensor<3xf64>\n";
+  const std::string sorted =
+      "  %r = \"stablehlo.sort\"(%x) ({\n"
+      "  ^bb0(%a: tensor<f64>, %b: tensor<f64>):\n"
+      "    %lt = \"stablehlo.compare\"(%a, %b) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<f64>, tensor<f64>) -> tensor<i1>\n"
+      "    \"stablehlo.return\"(%lt) : (tensor<i1>) -> ()\n"
+      "  }) {dimension = 0 : i64, is_stable = true} : (tensor<5xf64>) -> tensor<5xf64>\n";
+  const std::vector<double> x = {1, 3, 3, 2, 7};
+  checkCompareAndReshape(compareAndReshapeModule(windowSum, 3, "%x"), x, {7, 8, 12});
+  checkCompareAndReshape(compareAndReshapeModule(sorted, 5, "%x"), x, {1, 2, 3, 3, 7});
+  checkCompareAndReshape(compareAndReshapeModule("", 5, "%r"), x, x);  // an argument
+  Module m = parseModule(compareAndReshapeModule(windowSum, 3, "%x"));
+  RegionPlan plan = planRegion(m.find("main")->body);
+  CHECK_EQ(plan.groups.size(), size_t(1));  // compare and convert, with the reshape planned before them
+}
+
 TEST(fused_group_reports_an_argument_of_the_wrong_size) {
   const char* text = R"mlir(
 func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -1,0 +1,306 @@
+// Autograd's behaviour against hand-derived gradients and float64 finite differences: backward and
+// accumulation, autograd.grad, grad modes, retainGraph/createGraph (second order), in-place rules
+// and version checks, hooks, retainGrad, errors, and that tensors are freed. The per-op gradients
+// are checked against PyTorch's in test/conformance.test.ts ("gradients against PyTorch's").
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as torch from "../src/index.js";
+
+const f64 = (values: number[], shape?: number[]) => torch.tensor(Float64Array.from(values), { shape: shape ?? [values.length], requiresGrad: true });
+const list = (t: torch.Tensor | null) => Array.from(t!.dataSync() as Float64Array);
+const close = (got: number[], want: number[], tol = 1e-9) => {
+  expect(got.length).toBe(want.length);
+  got.forEach((g, i) => expect(Math.abs(g - want[i]!), `element ${i}: ${g} vs ${want[i]}`).toBeLessThanOrEqual(tol * (1 + Math.abs(want[i]!))));
+};
+
+let before = 0;
+beforeEach(() => {
+  before = torch.memory().numTensors;
+});
+
+describe("backward", () => {
+  it("accumulates d(sum(x·w))/dx = w into .grad, and again on a second graph", () => {
+    torch.tidy(() => {
+      const x = f64([1, 2, 3]);
+      const w = f64([0.5, -1, 4]);
+      const y = x.mul(w).sum();
+      expect(y.requiresGrad).toBe(true);
+      expect(y.isLeaf).toBe(false);
+      expect(y.gradFn?.name).toBe("SumBackward");
+      expect(x.isLeaf && x.gradFn === null).toBe(true);
+      y.backward();
+      close(list(x.grad), [0.5, -1, 4]);
+      close(list(w.grad), [1, 2, 3]);
+      const g = x.grad;
+      x.mul(w).sum().backward();
+      expect(x.grad).toBe(g); // accumulated in place: the same tensor object
+      close(list(x.grad), [1, -2, 8]);
+    });
+  });
+
+  it("matches float64 central differences on a composite function", () => {
+    const xs = [0.3, -1.2, 0.8, 2.0, -0.4, 0.1];
+    const ws = [0.2, -0.7, 1.1, 0.5, -0.3, 0.9];
+    const f = (x: torch.Tensor, w: torch.Tensor) =>
+      x.reshape([2, 3]).matmul(w.reshape([3, 2])).tanh().logSoftmax(1).mul(torch.tensor(Float64Array.from([1, -2, 0.5, 3]), { shape: [2, 2] })).sum().add(x.exp().mean());
+    torch.tidy(() => {
+      const x = f64(xs);
+      const w = f64(ws);
+      f(x, w).backward();
+      const numeric = (which: 0 | 1) =>
+        (which === 0 ? xs : ws).map((_, i) => {
+          const at = (d: number) =>
+            torch.noGrad(() => {
+              const a = (which === 0 ? xs : ws).slice();
+              a[i]! += d;
+              const [xv, wv] = which === 0 ? [a, ws] : [xs, a];
+              return f(torch.tensor(Float64Array.from(xv)), torch.tensor(Float64Array.from(wv))).item() as number;
+            });
+          return (at(1e-6) - at(-1e-6)) / 2e-6;
+        });
+      close(list(x.grad), numeric(0), 1e-7);
+      close(list(w.grad), numeric(1), 1e-7);
+    });
+  });
+
+  it("takes the gradient of a non-scalar output, and refuses to invent one", () => {
+    torch.tidy(() => {
+      const x = f64([1, 2]);
+      const y = x.mul(x);
+      expect(() => y.backward()).toThrow(/implicitly only for one-element outputs; tensor 0 is float64\[2\]/);
+      y.backward(torch.tensor(Float64Array.from([1, 10])));
+      close(list(x.grad), [2, 40]);
+      expect(() => x.mul(2).backward(torch.tensor(Float64Array.from([1, 2, 3])))).toThrow(/gradient 0 is float64\[3\] on cpu:0; it must match its tensor, float64\[2\]/);
+    });
+  });
+
+  it("says what to do when nothing requires grad", () => {
+    torch.tidy(() => {
+      const x = torch.tensor(Float64Array.from([1, 2]));
+      expect(() => x.sum().backward()).toThrow(/does not require grad and does not have a gradFn/);
+    });
+  });
+
+  it("frees the saved tensors: a second backward needs retainGraph", () => {
+    torch.tidy(() => {
+      const x = f64([1, 2]);
+      const y = x.exp().sum();
+      y.backward({ retainGraph: true });
+      y.backward();
+      close(list(x.grad), [2 * Math.E, 2 * Math.exp(2)]);
+      expect(() => y.backward()).toThrow(/backward through the graph a second time/);
+    });
+  });
+
+  it("backward({ inputs }) fills only those tensors' .grad", () => {
+    torch.tidy(() => {
+      const x = f64([1]);
+      const w = f64([3]);
+      x.mul(w).sum().backward({ inputs: [w] });
+      expect(x.grad).toBeNull();
+      close(list(w.grad), [1]);
+    });
+  });
+
+  it("rejects unknown options", () => {
+    torch.tidy(() => {
+      const x = f64([1]);
+      expect(() => x.sum().backward({ retain_graph: true } as never)).toThrow(/unknown option "retain_graph"; the options are retainGraph, createGraph, inputs/);
+    });
+  });
+});
+
+describe("autograd.grad", () => {
+  it("returns gradients without touching .grad", () => {
+    torch.tidy(() => {
+      const x = f64([0.5, 1.5]);
+      const [g] = torch.autograd.grad(x.sin().sum(), x);
+      close(list(g!), [Math.cos(0.5), Math.cos(1.5)]);
+      expect(x.grad).toBeNull();
+    });
+  });
+
+  it("gives the gradient of a non-leaf input", () => {
+    torch.tidy(() => {
+      const x = f64([2]);
+      const h = x.mul(3);
+      const [g] = torch.autograd.grad(h.mul(h).sum(), h);
+      close(list(g!), [12]);
+    });
+  });
+
+  it("unused inputs: an error, null with allowUnused, zeros with materializeGrads", () => {
+    torch.tidy(() => {
+      const x = f64([1]);
+      const u = f64([1, 2]);
+      expect(() => torch.autograd.grad(x.mul(2).sum(), [x, u])).toThrow(/inputs\[1\] was not used to compute the outputs; pass \{ allowUnused: true \}/);
+      expect(torch.autograd.grad(x.mul(2).sum(), [x, u], { allowUnused: true })[1]).toBeNull();
+      close(list(torch.autograd.grad(x.mul(2).sum(), [x, u], { materializeGrads: true })[1]!), [0, 0]);
+      const plain = torch.tensor(Float64Array.from([1]));
+      expect(() => torch.autograd.grad(x.sum(), plain)).toThrow(/inputs\[0\] does not require grad/);
+    });
+  });
+
+  it("createGraph gives differentiable gradients: d²(x³)/dx² = 6x, and a gradient penalty", () => {
+    torch.tidy(() => {
+      const x = f64([1, -2]);
+      const [dx] = torch.autograd.grad(x.pow(3).sum(), x, { createGraph: true });
+      close(list(dx!), [3, 12]);
+      expect(dx!.requiresGrad).toBe(true);
+      const [ddx] = torch.autograd.grad(dx!.sum(), x);
+      close(list(ddx!), [6, -12]);
+
+      // penalty = |d(w·x²)/dx|² = Σ (2 w x)²; d penalty / dw = 8 w x²
+      const w = f64([0.5, 3]);
+      const [gx] = torch.autograd.grad(w.mul(x.pow(2)).sum(), x, { createGraph: true });
+      gx!.pow(2).sum().backward();
+      close(list(w.grad), [8 * 0.5 * 1, 8 * 3 * 4]);
+    });
+  });
+});
+
+describe("grad mode", () => {
+  it("noGrad records nothing; enableGrad inside it does; setGradEnabled switches", () => {
+    torch.tidy(() => {
+      const x = f64([1]);
+      const y = torch.noGrad(() => x.mul(2));
+      expect(y.requiresGrad).toBe(false);
+      expect(y.gradFn).toBeNull();
+      const z = torch.noGrad(() => torch.enableGrad(() => x.mul(2)));
+      expect(z.gradFn?.name).toBe("MulBackward");
+      expect(torch.inferenceMode(() => x.exp()).requiresGrad).toBe(false);
+      torch.setGradEnabled(false);
+      try {
+        expect(torch.isGradEnabled()).toBe(false);
+        expect(x.mul(3).requiresGrad).toBe(false);
+      } finally {
+        torch.setGradEnabled(true);
+      }
+      expect(x.mul(3).requiresGrad).toBe(true);
+    });
+  });
+
+  it("an async noGrad keeps the mode until its promise settles", async () => {
+    const x = f64([1]);
+    const y = await torch.noGrad(async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      return x.mul(2);
+    });
+    expect(y.requiresGrad).toBe(false);
+    expect(torch.isGradEnabled()).toBe(true);
+    x.dispose();
+    y.dispose();
+  });
+
+  it("detach leaves autograd; requiresGrad can only be switched off on leaves", () => {
+    torch.tidy(() => {
+      const x = f64([1]);
+      const y = x.mul(2);
+      const d = y.detach();
+      expect(d.requiresGrad || d.gradFn !== null).toBe(false);
+      expect(() => {
+        y.requiresGrad = false;
+      }).toThrow(/only change requiresGrad of leaf tensors; this one was computed by MulBackward/);
+      expect(() => torch.tensor([1, 2]).requiresGrad_()).toThrow(/only tensors of floating point dtype can require gradients, got int64/);
+    });
+  });
+});
+
+describe("in-place ops", () => {
+  it("on a leaf that requires grad is an error; inside noGrad it is how parameters are updated", () => {
+    torch.tidy(() => {
+      const w = f64([1, 2]);
+      expect(() => w.add_(1)).toThrow(/a leaf tensor that requires grad is being used in an in-place operation/);
+      torch.noGrad(() => w.sub_(0.5));
+      close(list(w), [0.5, 1.5]);
+      expect(w.isLeaf && w.requiresGrad).toBe(true);
+    });
+  });
+
+  it("on a non-leaf is recorded: the gradient flows through it", () => {
+    torch.tidy(() => {
+      const x = f64([1, 2]);
+      const y = x.mul(2);
+      y.mul_(x); // y = 2x²
+      expect(y.gradFn?.name).toBe("MulBackward");
+      y.sum().backward();
+      close(list(x.grad), [4, 8]);
+    });
+  });
+
+  it("overwriting a tensor that backward needs is an error at backward, never a wrong gradient", () => {
+    torch.tidy(() => {
+      const x = f64([1, 2]);
+      const a = x.mul(2);
+      const b = a.exp(); // exp's backward reads a
+      torch.noGrad(() => a.add_(1));
+      expect(() => b.sum().backward()).toThrow(/modified by an in-place operation: input 0, a float64\[2\] tensor, is at version 1; expected version 0/);
+    });
+  });
+});
+
+describe("hooks and retainGrad", () => {
+  it("a hook sees the gradient and may replace it; remove() unregisters it", () => {
+    torch.tidy(() => {
+      const x = f64([1, 2]);
+      const seen: number[][] = [];
+      const handle = x.registerHook((g) => {
+        seen.push(list(g));
+        return g.mul(10);
+      });
+      x.mul(3).sum().backward();
+      expect(seen).toEqual([[3, 3]]);
+      close(list(x.grad), [30, 30]);
+      handle.remove();
+      x.grad = null;
+      x.mul(3).sum().backward();
+      close(list(x.grad), [3, 3]);
+    });
+  });
+
+  it("a hook on a non-leaf changes what flows on; retainGrad keeps a non-leaf's gradient", () => {
+    torch.tidy(() => {
+      const x = f64([1, 2]);
+      const h = x.mul(2);
+      h.retainGrad();
+      h.registerHook((g) => g.mul(-1));
+      h.mul(h).sum().backward();
+      close(list(h.grad), [-4, -8]); // the hooked gradient, as PyTorch's retain_grad sees it
+      close(list(x.grad), [-8, -16]);
+    });
+  });
+});
+
+describe("memory", () => {
+  it("a training-style step in tidy returns every tensor but the gradients", () => {
+    const w = f64([0.1, -0.2, 0.3, 0.4], [2, 2]);
+    const start = torch.memory().numTensors;
+    for (let step = 0; step < 3; step++) {
+      torch.tidy(() => {
+        const x = torch.tensor(Float64Array.from([1, 2, 3, 4]), { shape: [2, 2] });
+        const loss = x.matmul(w).relu().pow(2).mean();
+        loss.backward();
+        torch.noGrad(() => w.sub_(w.grad!.mul(0.1)));
+        w.grad = null;
+      });
+    }
+    expect(torch.memory().numTensors).toBe(start);
+    w.dispose();
+  });
+
+  it("tidy keeps what backward still needs until backward lets it go", () => {
+    const x = f64([1, 2]);
+    const start = torch.memory().numTensors;
+    const y = torch.tidy(() => x.mul(2).exp().sum()); // exp's input, x·2, is saved
+    expect(torch.memory().numTensors).toBe(start + 2);
+    y.backward();
+    close(list(x.grad), [2 * Math.exp(2), 2 * Math.exp(4)]);
+    expect(torch.memory().numTensors).toBe(start + 2); // y and x.grad
+    y.dispose();
+    x.dispose(); // and its grad
+    expect(torch.memory().numTensors).toBe(start - 1);
+  });
+});
+
+afterEach(() => {
+  expect(torch.memory().numTensors, "tensors left alive").toBe(before);
+});
