@@ -9,6 +9,7 @@ export * as nn from "./nn/index.js";
 export {
   autograd,
   enableGrad,
+  func,
   GradFn,
   inferenceMode,
   isGradEnabled,
@@ -16,6 +17,7 @@ export {
   setGradEnabled,
   type BackwardOptions,
   type Edge,
+  type FuncGradOptions,
   type GradHook,
   type GradOptions,
   type HookHandle,

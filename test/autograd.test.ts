@@ -301,6 +301,78 @@ describe("memory", () => {
   });
 });
 
+
+describe("torch.func", () => {
+  it("grad, valueAndGrad, argnums and hasAux; grad of grad is the second derivative", () => {
+    torch.tidy(() => {
+      const x = torch.tensor(Float64Array.from([0.7]));
+      const y = torch.tensor(Float64Array.from([-1.3]));
+      const f = (a: torch.Tensor, b: torch.Tensor) => a.sin().mul(b).sum();
+      close(list(torch.func.grad(f)(x, y) as torch.Tensor), [Math.cos(0.7) * -1.3]);
+      const [gx, gy] = torch.func.grad(f, { argnums: [0, 1] })(x, y) as torch.Tensor[];
+      close(list(gx!), [Math.cos(0.7) * -1.3]);
+      close(list(gy!), [Math.sin(0.7)]);
+      const [value, g] = torch.func.valueAndGrad(f, { argnums: 1 })(x, y) as [torch.Tensor, torch.Tensor];
+      close(list(value), [Math.sin(0.7) * -1.3]);
+      close(list(g), [Math.sin(0.7)]);
+      const [ga, aux] = torch.func.grad((a: torch.Tensor) => [a.exp().sum(), "aux"], { hasAux: true })(x) as [torch.Tensor, string];
+      close(list(ga), [Math.exp(0.7)]);
+      expect(aux).toBe("aux");
+      const d1 = torch.func.grad((a: torch.Tensor) => a.pow(4).sum());
+      const d2 = torch.func.grad((a: torch.Tensor) => (d1(a) as torch.Tensor).sum());
+      close(list(d2(x) as torch.Tensor), [12 * 0.49]);
+      expect(x.requiresGrad).toBe(false); // the arguments are left alone
+      expect(() => torch.func.grad(f, { argnum: 1 } as never)).toThrow(/unknown option "argnum"/);
+      expect(() => torch.func.grad((a: torch.Tensor) => a.mul(2))(torch.tensor(Float64Array.from([1, 2])))).toThrow(/one-element tensor, got float64\[2\]/);
+    });
+  });
+
+  it("vjp gives the gradient for any cotangent, as often as asked", () => {
+    torch.tidy(() => {
+      const x = torch.tensor(Float64Array.from([1, 2]));
+      const [out, vjpFn] = torch.func.vjp((a: torch.Tensor) => a.mul(a), x);
+      close(list(out as torch.Tensor), [1, 4]);
+      close(list(vjpFn(torch.tensor(Float64Array.from([1, 1])))[0]!), [2, 4]);
+      close(list(vjpFn(torch.tensor(Float64Array.from([3, -1])))[0]!), [6, -4]);
+    });
+  });
+});
+
+describe("second order: Hessian-vector products against central differences of gradients (float64)", () => {
+  const F = torch.nn.functional;
+  const cases: [string, number[], (x: torch.Tensor) => torch.Tensor][] = [
+    ["tanh · exp", [6], (x) => x.tanh().mul(x.exp()).sum()],
+    ["softmax", [2, 3], (x) => F.softmax(x, 1).mul(torch.tensor(Float64Array.from([1, -2, 3, 0.5, 1, -1]), { shape: [2, 3] })).sum()],
+    ["logSoftmax + crossEntropy", [2, 3], (x) => F.crossEntropy(x, torch.tensor([2, 0]))],
+    ["matmul with itself", [3, 3], (x) => x.matmul(x).pow(2).sum()],
+    ["layerNorm", [2, 4], (x) => F.layerNorm(x, [4]).mul(x).sum()],
+    ["gelu", [5], (x) => F.gelu(x).pow(2).sum()],
+    ["conv1d", [1, 2, 5], (x) => F.conv1d(x, x.narrow(2, 0, 3).reshape([2, 1, 3]).mul(0.5), { groups: 2 }).pow(2).sum()],
+    ["maxPool1d of a square", [1, 1, 6], (x) => F.maxPool1d(x.pow(2), 2).sum()],
+    ["logsumexp and cumsum", [2, 3], (x) => x.logsumexp(1).sum().add(x.cumsum(1).pow(3).sum())],
+  ];
+  for (const [name, shape, f] of cases) {
+    it(name, () => {
+      torch.tidy(() => {
+        const n = shape.reduce((a, b) => a * b, 1);
+        const base = Array.from({ length: n }, (_, i) => Math.sin(1.3 * i + 0.4) * 0.9);
+        const v = Array.from({ length: n }, (_, i) => Math.cos(0.7 * i));
+        const gradAt = (xs: number[]) => {
+          const x = torch.tensor(Float64Array.from(xs), { shape, requiresGrad: true });
+          return list(torch.autograd.grad(f(x), x)[0]!);
+        };
+        const x = torch.tensor(Float64Array.from(base), { shape, requiresGrad: true });
+        const [g] = torch.autograd.grad(f(x), x, { createGraph: true });
+        const [hv] = torch.autograd.grad(g!.mul(torch.tensor(Float64Array.from(v), { shape })).sum(), x);
+        const h = 1e-5;
+        const plus = gradAt(base.map((b, i) => b + h * v[i]!));
+        const minus = gradAt(base.map((b, i) => b - h * v[i]!));
+        close(list(hv!), plus.map((p, i) => (p - minus[i]!) / (2 * h)), 1e-6);
+      });
+    });
+  }
+});
+
 afterEach(() => {
   expect(torch.memory().numTensors, "tensors left alive").toBe(before);
 });

@@ -139,3 +139,6 @@ autogradMethods.retainGrad = retainGrad;
 
 /** `torch.autograd`. */
 export const autograd = { backward, grad };
+
+export * as func from "./func.js";
+export type { FuncGradOptions } from "./func.js";
