@@ -100,15 +100,26 @@ def linear_params(in_f, out_f, seed):
 def w4():
     x = t(128 * 784, 5, 128, 784)
     labels = torch.tensor([(i * 7) % 10 for i in range(128)])
-    layers = [linear_params(784, 512, 10), linear_params(512, 512, 20), linear_params(512, 10, 30)]
+    # copies: the inputs are cached across rounds, and the step updates the parameters
+    layers = [tuple(p.clone().requires_grad_() for p in linear_params(784, 512, 10)),
+              tuple(p.clone().requires_grad_() for p in linear_params(512, 512, 20)),
+              tuple(p.clone().requires_grad_() for p in linear_params(512, 10, 30))]
+    params = [p for layer in layers for p in layer]
 
     def step():
-        h = x
-        for i, (w, b) in enumerate(layers):
-            h = F.linear(h, w, b)
-            if i < len(layers) - 1:
-                h = torch.relu(h)
-        return F.cross_entropy(h, labels)
+        with torch.enable_grad():
+            h = x
+            for i, (w, b) in enumerate(layers):
+                h = F.linear(h, w, b)
+                if i < len(layers) - 1:
+                    h = torch.relu(h)
+            loss = F.cross_entropy(h, labels)
+            loss.backward()
+        with torch.no_grad():
+            for p in params:
+                p.sub_(p.grad * 0.01)
+                p.grad = None
+        return loss
 
     check = step().item()
     ms, reps = time_it(step)
