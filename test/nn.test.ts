@@ -21,6 +21,8 @@ interface LayerCase {
   cotangent: TensorSpec;
   paramGrads: Record<string, TensorSpec>;
   inputGrads: (TensorSpec | null)[];
+  /** The state after the forward (BatchNorm's running statistics). */
+  stateAfter?: Record<string, TensorSpec>;
 }
 const doc = JSON.parse(readFileSync(join(fixturesDir, "nn", "modules.json"), "utf8")) as {
   layers: LayerCase[];
@@ -73,6 +75,7 @@ describe("layers with PyTorch's weights give PyTorch's outputs and gradients", (
             const want = c.inputGrads[i];
             if (want) await expectClose(inputs[i]!.grad, want, `gradient of input ${i}`);
           }
+          for (const [k, want] of Object.entries(c.stateAfter ?? {})) await expectClose(m.stateDict()[k], want, `${k} after the forward`);
           m.zeroGrad();
         });
       } finally {
@@ -129,6 +132,42 @@ describe("training", () => {
       model.zeroGrad();
     } finally {
       model.dispose();
+    }
+  });
+});
+
+
+describe("nn.utils", () => {
+  it("clipGradNorm_ scales gradients to the norm and returns the norm before (float64 reference)", () => {
+    torch.tidy(() => {
+      const a = torch.tensor(Float64Array.from([3, 0]), { requiresGrad: true });
+      const b = torch.tensor(Float64Array.from([0, 4, 0]), { requiresGrad: true });
+      a.grad = torch.tensor(Float64Array.from([3, 0]));
+      b.grad = torch.tensor(Float64Array.from([0, 4, 0]));
+      const total = nn.utils.clipGradNorm_([a, b], 1);
+      expect(total.item()).toBeCloseTo(5, 12);
+      const scale = 1 / (5 + 1e-6);
+      (a.grad!.tolist() as number[]).forEach((v, i) => expect(v).toBeCloseTo([3, 0][i]! * scale, 12));
+      (b.grad!.tolist() as number[]).forEach((v, i) => expect(v).toBeCloseTo([0, 4, 0][i]! * scale, 12));
+      expect(nn.utils.clipGradNorm_([a, b], 10, Infinity).item()).toBeCloseTo(4 * scale, 12); // no clipping below maxNorm
+      nn.utils.clipGradValue_([a, b], 0.5);
+      expect(b.grad!.tolist()).toEqual([0, 0.5, 0]);
+    });
+  });
+
+  it("parametersToVector and vectorToParameters are inverses", () => {
+    const m = new nn.Linear(3, 2);
+    try {
+      torch.tidy(() => {
+        const v = nn.utils.parametersToVector(m.parameters());
+        expect(v.shape).toEqual([8]);
+        nn.utils.vectorToParameters(torch.arange(8, { dtype: "float32" }), m.parameters());
+        expect(m.weight.tolist()).toEqual([[0, 1, 2], [3, 4, 5]]);
+        expect(m.bias!.tolist()).toEqual([6, 7]);
+        expect(() => nn.utils.vectorToParameters(torch.zeros([7]), m.parameters())).toThrow(/expected a vector of 8 elements, got \[7\]/);
+      });
+    } finally {
+      m.dispose();
     }
   });
 });

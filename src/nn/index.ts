@@ -3,9 +3,14 @@
  */
 export * as functional from "./functional.js";
 export * as init from "./init.js";
+export * as utils from "./utils.js";
 export { Module, Parameter, type ForwardHook, type ForwardPreHook, type LoadResult } from "./module.js";
 export { Identity, Linear, type LinearOptions } from "./layers/linear.js";
-export { Dropout, Embedding, Flatten, LayerNorm, RMSNorm, Unflatten, type EmbeddingOptions, type LayerNormOptions, type RMSNormOptions } from "./layers/basic.js";
+export {
+  BatchNorm1d, BatchNorm2d, Dropout, Embedding, Flatten, GroupNorm, LayerNorm, RMSNorm, Unflatten,
+  type BatchNormOptions, type EmbeddingOptions, type LayerNormOptions, type RMSNormOptions,
+} from "./layers/basic.js";
+export * from "./layers/conv.js";
 export { ModuleDict, ModuleList, Sequential } from "./layers/containers.js";
 export * from "./layers/activation.js";
 export * from "./layers/loss.js";

@@ -227,14 +227,19 @@ export class Module {
     return this;
   }
 
-  /** Parameters and persistent buffers by dotted name (PyTorch's keys); the tensors themselves, not copies. */
-  stateDict(options: { prefix?: string; keepVars?: boolean } = {}): Record<string, Tensor> {
+  /**
+   * Parameters and persistent buffers by PyTorch's keys: dotted paths whose camelCase property names
+   * are written in snake_case (`runningMean` → `"running_mean"`, `qProj` → `"q_proj"`), so a state
+   * dict is the one PyTorch (and a safetensors checkpoint) has. The tensors themselves, not copies.
+   */
+  stateDict(options: { prefix?: string } = {}): Record<string, Tensor> {
+    for (const key of Object.keys(options)) if (key !== "prefix") throw new ArgumentError(`stateDict: got an unknown option "${key}"; the only option is "prefix"`);
     const out: Record<string, Tensor> = {};
-    for (const [path, m] of this.namedModules(options.prefix ?? "")) {
+    for (const [path, m] of this.namedModules()) {
       const r = registry(m);
       for (const [k, v] of Object.entries(m)) {
         const persistent = r.buffers.get(k);
-        if (v instanceof Tensor && (persistent === true || (persistent === undefined && v instanceof Parameter))) out[path ? `${path}.${k}` : k] = v;
+        if (v instanceof Tensor && (persistent === true || (persistent === undefined && v instanceof Parameter))) out[`${options.prefix ?? ""}${stateKey(path ? `${path}.${k}` : k)}`] = v;
       }
     }
     return out;
@@ -289,6 +294,9 @@ export class Module {
     return this.toString();
   }
 }
+
+/** A property path in PyTorch's spelling: camelCase segments in snake_case. */
+const stateKey = (path: string): string => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 function checkName(op: string, m: Module, name: string): void {
   if (typeof name !== "string" || name === "" || name.includes(".")) throw new ArgumentError(`${op}: name must be a non-empty string without ".", got ${JSON.stringify(name)}`);
