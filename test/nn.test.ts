@@ -10,7 +10,7 @@ import * as torch from "../src/index.js";
 import { compareTensor, fixturesDir, makeInput, type TensorSpec } from "./helpers/fixtures.js";
 
 const nn = torch.nn;
-type Spec = { module: string; args?: unknown[]; options?: Record<string, unknown>; children?: Spec[]; eval?: boolean };
+type Spec = { module: string; args?: unknown[]; options?: Record<string, unknown>; children?: Spec[]; eval?: boolean; call?: { attnMask?: "causal"; needWeights?: false; weights?: true } };
 interface LayerCase {
   name: string;
   spec: Spec;
@@ -34,6 +34,21 @@ function build(spec: Spec): torch.nn.Module {
   const m = spec.children ? new ctor(...spec.children.map(build)) : new ctor(...(spec.args ?? []), ...(spec.options ? [spec.options] : []));
   if (spec.eval) m.eval();
   return m;
+}
+
+/** A property path as PyTorch spells it (stateDict's rule): outProj → out_proj. */
+const pytorchName = (path: string): string => path.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+
+/** Self-attention with a causal mask, or cross-attention returning output and averaged weights flattened together. */
+function callAttention(m: torch.nn.MultiheadAttention, how: NonNullable<Spec["call"]>, inputs: torch.Tensor[]): torch.Tensor {
+  const [q, kv] = inputs as [torch.Tensor, torch.Tensor | undefined];
+  if (how.weights) {
+    const [out, w] = m.forward(q, kv!, kv!);
+    return torch.cat([out.flatten(), w!.flatten()]);
+  }
+  const l = q.shape[1]!;
+  const mask = torch.ones([l, l], { dtype: "bool" }).triu(1);
+  return m.forward(q, q, q, { attnMask: mask, needWeights: false })[0];
 }
 
 const stateOf = (specs: Record<string, TensorSpec>) => Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, makeInput(torch, s, "cpu")]));
@@ -63,11 +78,11 @@ describe("layers with PyTorch's weights give PyTorch's outputs and gradients", (
             const t = makeInput(torch, s, "cpu");
             return t.dtype === "float32" ? t.requiresGrad_() : t;
           });
-          const out = (c.target ? m.call(inputs[0], makeInput(torch, c.target, "cpu")) : m.call(...inputs)) as torch.Tensor;
+          const out = c.spec.call ? callAttention(m as torch.nn.MultiheadAttention, c.spec.call, inputs) : ((c.target ? m.call(inputs[0], makeInput(torch, c.target, "cpu")) : m.call(...inputs)) as torch.Tensor);
           await expectClose(out, c.output, "output");
           out.backward(makeInput(torch, c.cotangent, "cpu"));
           for (const [name, p] of m.namedParameters()) {
-            const want = c.paramGrads[name];
+            const want = c.paramGrads[pytorchName(name)];
             if (want === undefined) expect(p.grad, `${name} has no gradient in PyTorch`).toBeNull();
             else await expectClose(p.grad, want, `gradient of ${name}`);
           }
@@ -325,6 +340,26 @@ describe("Module", () => {
       lin.dispose();
       emb.dispose();
       ln.dispose();
+    }
+  });
+
+  it("TransformerEncoder copies its layer: PyTorch's keys, and the same as applying the layer twice", () => {
+    const layer = new nn.TransformerEncoderLayer(8, 2, { dimFeedforward: 16, dropout: 0, batchFirst: true });
+    const encoder = new nn.TransformerEncoder(layer, 2);
+    try {
+      expect(Object.keys(encoder.stateDict()).slice(0, 4)).toEqual(["layers.0.self_attn.in_proj_weight", "layers.0.self_attn.in_proj_bias", "layers.0.self_attn.out_proj.weight", "layers.0.self_attn.out_proj.bias"]);
+      expect(Object.keys(encoder.stateDict())).toHaveLength(2 * Object.keys(layer.stateDict()).length);
+      torch.tidy(() => {
+        const x = torch.randn([2, 5, 8]);
+        const twice = layer.forward(layer.forward(x));
+        const got = encoder.forward(x);
+        const a = got.dataSync() as Float32Array;
+        const b = twice.dataSync() as Float32Array;
+        a.forEach((v, i) => expect(Math.abs(v - b[i]!)).toBeLessThan(1e-5));
+      });
+    } finally {
+      layer.dispose();
+      encoder.dispose();
     }
   });
 

@@ -14,3 +14,7 @@ export * from "./layers/conv.js";
 export { ModuleDict, ModuleList, Sequential } from "./layers/containers.js";
 export * from "./layers/activation.js";
 export * from "./layers/loss.js";
+export {
+  MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,
+  type AttentionCallOptions, type MultiheadAttentionOptions, type TransformerEncoderLayerOptions,
+} from "./layers/transformer.js";
