@@ -378,9 +378,21 @@ RegionPlan planRegion(const Region& region, bool fuse) {
     if (members.size() < 2) {
       for (size_t k = i; k < j; ++k) addStep(k);
     } else {
-      for (size_t k : moved) addStep(k);
       RegionPlan::Step step{members[0], int(plan.groups.size()), {}};
       for (size_t m : members) step.release.insert(step.release.end(), release[m].begin(), release[m].end());
+      // A moved op now runs before members that came ahead of it: a value it reads last that a member
+      // reads too must live until the group has run.
+      auto readByMember = [&](int id) {
+        auto it = users.find(id);
+        return it != users.end() && std::any_of(it->second.begin(), it->second.end(), [&](size_t u) {
+                 return std::binary_search(members.begin(), members.end(), u);
+               });
+      };
+      for (size_t k : moved) {
+        std::vector<int> now;
+        for (int id : release[k]) (readByMember(id) ? step.release : now).push_back(id);
+        plan.steps.push_back({k, -1, std::move(now)});
+      }
       plan.groups.push_back(builder.build(members));
       chooseReuse(plan.groups.back(), step.release, splats);
       plan.steps.push_back(std::move(step));
