@@ -6,6 +6,8 @@ export type { TensorData, TensorOptions } from "./creation.js";
 export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
 export * from "./ops/index.js";
 export * as nn from "./nn/index.js";
+export * as optim from "./optim/index.js";
+export * as safetensors from "./io/safetensors.js";
 export {
   autograd,
   enableGrad,
