@@ -78,6 +78,7 @@ const allRows = [
   { label: "W3 tanh(x*1.5+0.5)*sigmoid(x)-x/3, 1M, eager", ours: () => w.elementwiseChain(torch), peer: { workload: "W3" } },
   { label: "W4 MLP 784-512-512-10 b128, training step (forward, CE loss, backward, SGD)", ours: () => w.mlpTrainStep(torch), peer: { workload: "W4" } },
   { label: "W5 transformer fwd d256 h4 L4 s128 b8", ours: () => w.transformerForward(torch), peer: { workload: "W5" } },
+  { label: "W7 transformer training step (W5's model, AdamW)", ours: () => w.transformerTrainStep(torch), peer: { workload: "W7" } },
   { label: "W6 sum over last axis, 4096² f32", ours: () => w.rowSum(torch), peer: { workload: "W6" }, limit: { limit: "copy" } },
   { label: "H1 torch.tensor(64 MB) + await data()", ours: () => w.hostRoundTrip(torch), peer: { workload: "H1" }, limit: { limit: "memcpy" } },
   { label: "H2 dataSync() of a 4 MB result", ours: () => w.readBack(torch), peer: { workload: "H2" }, limit: { limit: "memcpy" } },
@@ -102,7 +103,7 @@ for (let r = 1; r <= rounds; r++) {
     const o = await tryOurs(row.ours);
     const p = row.peer ? await peer.ask(row.peer) : {};
     const l = row.limit ? await limitPeer.ask(row.limit) : {};
-    // W4 and W5 return a result to compare with PyTorch's: a timing of a wrong result is not kept.
+    // W4, W5 and W7 return a result to compare with PyTorch's: a timing of a wrong result is not kept.
     if (o.check !== undefined && p.check !== undefined && Math.abs(o.check - p.check) > 1e-3 * Math.max(1, Math.abs(p.check))) {
       o.error = `result ${o.check} differs from PyTorch's ${p.check}`;
     }

@@ -6,7 +6,7 @@ benchmarks/suite/data.mjs.
 Usage: python peer.py '{"threads": 2, "minMs": 600}'. It first writes one JSON line with the
 versions and the kernel numpy's OpenBLAS chose for this process (OPENBLAS_CORETYPE decides it when set), then reads one JSON request a line on stdin, e.g. {"workload": "W5"}, {"workload": "W1",
 "n": 1024}, {"limit": "sgemm", "n": 1024}, {"limit": "copy"}, {"limit": "memcpy"}, and answers each with one JSON line
-({"value": ..., "reps": ...} and W4/W5's "check", or {"error": ...}). It exits on EOF."""
+({"value": ..., "reps": ...} and W4/W5/W7's "check", or {"error": ...}). It exits on EOF."""
 import ctypes
 import functools
 import glob
@@ -126,14 +126,12 @@ def w4():
     return {"value": 1000 / ms, "reps": reps, "check": check}
 
 
-def w5():
+def transformer_model():
+    """W5's model: the forward (the last layer's hidden states) and its parameters (copies: W7 updates them)."""
     D, H, L, HID, T, B = 256, 4, 4, 1024, 128, 8
     x = t(B * T * D, 40, B, T, D)
-    layers = [
-        {"qkv": linear_params(D, 3 * D, 100 + 10 * l), "out": linear_params(D, D, 102 + 10 * l),
-         "up": linear_params(D, HID, 104 + 10 * l), "down": linear_params(HID, D, 106 + 10 * l)}
-        for l in range(L)
-    ]
+    shapes = {"qkv": (D, 3 * D, 100), "out": (D, D, 102), "up": (D, HID, 104), "down": (HID, D, 106)}
+    layers = [{name: tuple(p.clone() for p in linear_params(i, o, seed + 10 * l)) for name, (i, o, seed) in shapes.items()} for l in range(L)]
     heads = lambda z: z.reshape(B, T, H, D // H).transpose(1, 2)
 
     def forward():
@@ -143,11 +141,35 @@ def w5():
             a = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).reshape(B, T, D)
             h = h + F.linear(a, *p["out"])
             h = h + F.linear(F.gelu(F.linear(F.layer_norm(h, [D]), *p["up"])), *p["down"])
-        return h.sum()
+        return h
 
-    check = forward().item()
-    ms, reps = time_it(forward)
+    return forward, [p for layer in layers for lin in layer.values() for p in lin]
+
+
+def w5():
+    forward, _ = transformer_model()
+    check = forward().sum().item()
+    ms, reps = time_it(lambda: forward().sum())
     return {"value": ms, "reps": reps, "check": check}
+
+
+def w7():
+    forward, params = transformer_model()
+    for p in params:
+        p.requires_grad_()
+    optimizer = torch.optim.AdamW(params, lr=1e-3, foreach=False)
+
+    def step():
+        with torch.enable_grad():
+            loss = forward().pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+        optimizer.step()
+        return loss
+
+    check = step().item()
+    ms, reps = time_it(step)
+    return {"value": 1000 / ms, "reps": reps, "check": check}
 
 
 def w6():
@@ -208,7 +230,7 @@ def memcpy():
     return {"value": src.nbytes / (ms * 1e6), "unit": "GB/s copied, into new memory", "reps": reps}
 
 
-WORKLOADS = {"W1": w1, "W2": w2, "W2b": w2b, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "H1": h1, "H2": h2}
+WORKLOADS = {"W1": w1, "W2": w2, "W2b": w2b, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "W7": w7, "H1": h1, "H2": h2}
 LIMITS = {"sgemm": sgemm, "copy": copy, "memcpy": memcpy}
 
 

@@ -192,8 +192,8 @@ function gelu(torch, x) {
   return F?.gelu ? F.gelu(x) : x.mul(0.5).mul(torch.erf(x.div(Math.SQRT2)).add(1));
 }
 
-/** W5: decoder-only transformer forward (pre-LN, causal); ms per forward. */
-export function transformerForward(torch) {
+/** W5's model: its parameters and the forward (the last layer's hidden states). */
+function transformerModel(torch) {
   const x = torch.tensor(detValues(BATCH * SEQ * D, 40), { shape: [BATCH, SEQ, D], dtype: "float32" });
   const layers = Array.from({ length: LAYERS }, (_, l) => ({
     qkv: linearParams(torch, D, 3 * D, 100 + 10 * l),
@@ -201,28 +201,61 @@ export function transformerForward(torch) {
     up: linearParams(torch, D, HIDDEN, 104 + 10 * l),
     down: linearParams(torch, HIDDEN, D, 106 + 10 * l),
   }));
+  const params = layers.flatMap((p) => Object.values(p).flatMap((lin) => [lin.w, lin.b]));
   const mask = torch.tril(torch.ones([SEQ, SEQ], { dtype: "bool" }));
   const heads = (t) => t.reshape(BATCH, SEQ, HEADS, D / HEADS).transpose(1, 2);
-  const forward = () =>
-    torch.tidy(() => {
-      let h = x;
-      for (const p of layers) {
-        const qkv = linear(torch, layerNorm(torch, h), p.qkv.w, p.qkv.b);
-        const [q, k, v] = torch.split(qkv, D, { dim: -1 }).map(heads);
-        const a = attention(torch, q, k, v, mask).transpose(1, 2).reshape(BATCH, SEQ, D);
-        h = h.add(linear(torch, a, p.out.w, p.out.b));
-        h = h.add(linear(torch, gelu(torch, linear(torch, layerNorm(torch, h), p.up.w, p.up.b)), p.down.w, p.down.b));
-      }
-      return h.sum();
-    });
+  const forward = () => {
+    let h = x;
+    for (const p of layers) {
+      const qkv = linear(torch, layerNorm(torch, h), p.qkv.w, p.qkv.b);
+      const [q, k, v] = torch.split(qkv, D, { dim: -1 }).map(heads);
+      const a = attention(torch, q, k, v, mask).transpose(1, 2).reshape(BATCH, SEQ, D);
+      h = h.add(linear(torch, a, p.out.w, p.out.b));
+      h = h.add(linear(torch, gelu(torch, linear(torch, layerNorm(torch, h), p.up.w, p.up.b)), p.down.w, p.down.b));
+    }
+    return h;
+  };
+  const dispose = () => {
+    for (const t of [...params, x, mask]) t.dispose();
+  };
+  return { params, forward, dispose };
+}
+
+/** W5: decoder-only transformer forward (pre-LN, causal); ms per forward. */
+export function transformerForward(torch) {
+  const model = transformerModel(torch);
+  const forward = () => torch.tidy(() => model.forward().sum());
   const out = forward();
   const check = out.item();
   out.dispose();
   const t = timeIt(synchronized(torch, () => forward().dispose()));
-  for (const p of layers) for (const lin of Object.values(p)) (lin.w.dispose(), lin.b.dispose());
-  x.dispose();
-  mask.dispose();
+  model.dispose();
   return { value: t.ms, unit: "ms", reps: t.reps, higherIsBetter: false, check };
+}
+
+/**
+ * W7: a training step of W5's model: forward, the mean square of the output as the loss, backward,
+ * AdamW (lr 1e-3); steps/s. `check` is the first step's loss.
+ */
+export function transformerTrainStep(torch) {
+  const model = transformerModel(torch);
+  for (const p of model.params) p.requiresGrad_();
+  const optimizer = new torch.optim.AdamW(model.params, { lr: 1e-3 });
+  const step = () =>
+    torch.tidy(() => {
+      const loss = model.forward().pow(2).mean();
+      optimizer.zeroGrad();
+      loss.backward();
+      optimizer.step();
+      return loss;
+    });
+  const loss = step();
+  const check = loss.item();
+  loss.dispose();
+  const t = timeIt(synchronized(torch, () => step().dispose()));
+  optimizer.dispose();
+  model.dispose();
+  return { value: 1000 / t.ms, unit: "steps/s", reps: t.reps, higherIsBetter: true, check };
 }
 
 /** W6: sum over the last axis of a 4096×4096 float32 tensor; GB/s read. */

@@ -48,9 +48,19 @@ export function graphVjp(graph: Graph, inputs: readonly Tracer[], cts: readonly 
     const ct = cts[k];
     if (ct && needs[id]) accumulate(id, ct, "the output");
   });
+  const tiles = tilingSlices(graph);
   for (let i = graph.nodes.length - 1; i >= 0; i--) {
     const node = graph.nodes[i]!;
     const first = firstIds[i]!;
+    const tile = tiles.get(i);
+    if (tile !== undefined) {
+      // slices that tile their input (a split): one concatenate instead of a padded sum per piece
+      if (tile.first === i && needs[node.inputs[0]!]) {
+        const parts = tile.members.map((m) => acc.get(firstIds[m]!) ?? e.full(0, values[firstIds[m]!]!.dtype, values[firstIds[m]!]!.shape));
+        accumulate(node.inputs[0]!, e.concatenate(parts, tile.dim), "split");
+      }
+      continue;
+    }
     const outCts = node.outputs.map((_, k) => acc.get(first + k) ?? null);
     if (outCts.every((c) => c === null) || !node.inputs.some((id) => needs[id])) continue;
     const inCts = vjpOf(node.prim)({
@@ -65,4 +75,37 @@ export function graphVjp(graph: Graph, inputs: readonly Tracer[], cts: readonly 
     });
   }
   return inputs.map((_, i) => (wrt[i] ? (acc.get(i) ?? null) : null));
+}
+
+/**
+ * Groups of unit-stride slices of one value that, side by side along one dim, cover it exactly (what
+ * split and chunk emit): by node index, the group's pieces in order, that dim, and its first node.
+ */
+function tilingSlices(graph: Graph): Map<number, { members: number[]; dim: number; first: number }> {
+  const byInput = new Map<number, number[]>();
+  graph.nodes.forEach((node, i) => {
+    if (node.prim !== "slice") return;
+    const list = byInput.get(node.inputs[0]!) ?? [];
+    byInput.set(node.inputs[0]!, [...list, i]);
+  });
+  const out = new Map<number, { members: number[]; dim: number; first: number }>();
+  for (const [input, members] of byInput) {
+    if (members.length < 2) continue;
+    const shape = graph.avals[input]!.shape;
+    const params = members.map((m) => graph.nodes[m]!.params as { start: readonly number[]; limit: readonly number[]; strides: readonly number[] });
+    const dims = shape.map((_, d) => d).filter((d) => params.some((p) => p.start[d] !== 0 || p.limit[d] !== shape[d]));
+    if (dims.length !== 1 || params.some((p) => p.strides.some((s) => s !== 1))) continue;
+    const dim = dims[0]!;
+    const order = members.map((m, k) => [m, params[k]!] as const).sort((a, b) => a[1].start[dim]! - b[1].start[dim]!);
+    let at = 0;
+    const covers = order.every(([, p]) => {
+      const ok = p.start[dim] === at;
+      at = p.limit[dim]!;
+      return ok;
+    }) && at === shape[dim];
+    if (!covers) continue;
+    const group = { members: order.map(([m]) => m), dim, first: Math.min(...members) };
+    for (const m of members) out.set(m, group);
+  }
+  return out;
 }
