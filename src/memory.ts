@@ -36,8 +36,8 @@ export interface Held {
   buffers: NativeBuffers;
   /** DISPOSED once the owner let it go. */
   buffer: BufferHandle;
-  readonly bytes: number;
-  readonly device: string;
+  bytes: number;
+  device: string;
   /** In the registry, its bytes reported to V8 (else owned by a tidy scope, young, or disposed unregistered). */
   registered: boolean;
 }
@@ -142,6 +142,14 @@ export function untrack(owner: Owned, held: Held): void {
     held.registered = false;
   }
   if (liveScopes.size !== 0) for (const scope of liveScopes) scope.owned.delete(owner);
+}
+
+/** The owner's buffer is being replaced by one of another size or device (Module.to converts in place). */
+export function recount(held: Held, device: string, bytes: number): void {
+  count(held.device, -1, -held.bytes);
+  held.device = device;
+  held.bytes = bytes;
+  count(device, 1, bytes);
 }
 
 /** Live tensors and their bytes (dense host size), in total and per device. */

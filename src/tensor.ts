@@ -5,7 +5,7 @@
 import { type DataArray, type DType, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
 import { formatTensor } from "./format.js";
-import { DISPOSED, type Held, keep, track, untrack } from "./memory.js";
+import { DISPOSED, type Held, keep, recount, track, untrack } from "./memory.js";
 import type { GradFn, GradHook } from "./autograd/grad_fn.js";
 import type { BackwardOptions } from "./autograd/index.js";
 import type { HookHandle } from "./autograd/backward.js";
@@ -73,6 +73,7 @@ export function hostBytesToData<D extends DType>(bytes: ArrayBuffer, dtype: D, o
 let bufferOfTensor: (t: Tensor) => BufferHandle;
 let hostBytesOfTensor: (t: Tensor) => ArrayBuffer;
 let adoptBuffer: (target: Tensor, source: Tensor) => void;
+let convertBuffer: (target: Tensor, source: Tensor) => void;
 
 /** The Tensor methods autograd provides (src/autograd/index.ts installs them). */
 export const autogradMethods = {} as {
@@ -157,6 +158,15 @@ export class Tensor<D extends DType = DType> {
       target.#held.buffers = source.#held.buffers;
       if (target.#held.registered) target.#held.buffers.reportToGc(buffer);
       oldBuffers.dispose(old);
+    };
+    convertBuffer = (target, source) => {
+      target.#live("convert");
+      source.#live("move");
+      recount(target.#held, source.#held.device, source.#held.bytes);
+      (target as { dtype: DType }).dtype = source.dtype;
+      (target as { device: string }).device = source.device;
+      target.#aval = -1;
+      adoptBuffer(target, source);
     };
   }
 
@@ -403,6 +413,29 @@ export function rebind(target: Tensor, source: Tensor): void {
   history.gradFn?.keepOriginal(target);
   adoptBuffer(target, source);
   if (history.gradFn !== null) gradSlot.setHistory(target, history.gradFn, history.outputIndex);
+}
+
+/**
+ * `target` becomes `source` converted (another dtype or device, same shape), keeping its identity,
+ * requiresGrad and grad (converted too), as PyTorch's Module.to does to parameters and buffers.
+ * `source` ends up disposed without freeing its buffer. Not part of the public API.
+ */
+export function convertInPlace(target: Tensor, source: Tensor, op: string): void {
+  if (target === source) return;
+  if (target.shape.length !== source.shape.length || target.shape.some((d, i) => d !== source.shape[i])) {
+    throw new ShapeError(`${op}: ${source.dtype}[${source.shape.join(", ")}] cannot replace ${target.dtype}[${target.shape.join(", ")}]`);
+  }
+  if (gradSlot.get(target).gradFn !== null) {
+    throw new ArgumentError(`${op}: only leaf tensors can be converted in place, but this ${target.dtype}[${target.shape.join(", ")}] tensor was computed by ${gradSlot.get(target).gradFn!.name}; detach it first`);
+  }
+  const grad = target.grad;
+  const movedGrad = grad === null ? null : grad.to({ dtype: source.dtype, device: source.device });
+  gradSlot.setGrad(target, null);
+  convertBuffer(target, source);
+  if (grad !== null) {
+    gradSlot.setGrad(target, movedGrad);
+    if (movedGrad !== grad) grad.dispose();
+  }
 }
 
 /** The buffer handle of a live tensor (DisposedError otherwise). For the runtime, not the public API. */

@@ -293,6 +293,40 @@ describe("Module", () => {
     }
   });
 
+  it("to(dtype) converts parameters, buffers and gradients in place, keeping their identity", () => {
+    const m = new nn.Sequential(new nn.Linear(3, 2), new nn.BatchNorm1d(2));
+    try {
+      const lin = m[0] as torch.nn.Linear;
+      const weight = lin.weight;
+      const w32 = weight.tolist() as number[][];
+      const b32 = lin.bias!.tolist() as number[];
+      torch.tidy(() => (m.call(torch.ones([4, 3])) as torch.Tensor).sum().backward());
+      const bn = m[1] as torch.nn.BatchNorm1d;
+      expect(bn.runningMean!.gradFn, "running statistics are outside autograd, as in PyTorch").toBeNull();
+      expect(bn.runningMean!.requiresGrad).toBe(false);
+      const bytesBefore = torch.memory().numBytes;
+      m.to("float64");
+      expect(lin.weight).toBe(weight);
+      expect(weight.dtype).toBe("float64");
+      expect(weight.requiresGrad).toBe(true);
+      expect(weight.grad!.dtype).toBe("float64");
+      expect(weight.tolist()).toEqual(w32);
+      expect(bn.runningMean!.dtype).toBe("float64");
+      expect(bn.numBatchesTracked!.dtype).toBe("int64");
+      // every float32 tensor (weight, bias, their grads, BatchNorm's weight, bias, stats and grads) doubled
+      expect(torch.memory().numBytes - bytesBefore).toBe(4 * (6 + 2 + 6 + 2 + 6 * 2));
+      m.eval();
+      const x = [0.5, -1.25, 2];
+      const y = torch.tidy(() => (lin.call(torch.tensor([x], { dtype: "float64" })) as torch.Tensor).tolist()) as number[][];
+      const want = w32.map((row, i) => row.reduce((acc, w, j) => acc + w * x[j]!, b32[i]!));
+      for (const [i, v] of want.entries()) expect(Math.abs(y[0]![i]! - v)).toBeLessThan(1e-12);
+      expect(() => m.to("int32")).toThrow(/Module.to: dtype must be a floating point dtype/);
+      expect(() => m.to({ dtype: "float32", copy: true } as never)).toThrow(/unknown option "copy"/);
+    } finally {
+      m.dispose();
+    }
+  });
+
   it("zeroGrad frees gradients or zeroes them; requiresGrad_ freezes", () => {
     const m = new nn.Linear(2, 1);
     try {

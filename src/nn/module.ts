@@ -12,8 +12,8 @@
  */
 import { noGrad } from "../autograd/grad_mode.js";
 import { type DType, dtypeNames, dtypes } from "../dtype.js";
-import { ArgumentError, ShapeError } from "../runtime/errors.js";
-import { rebind, Tensor } from "../tensor.js";
+import { ArgumentError, DTypeError, ShapeError } from "../runtime/errors.js";
+import { convertInPlace, rebind, Tensor } from "../tensor.js";
 
 const parameters = new WeakSet<Tensor>();
 
@@ -208,19 +208,22 @@ export class Module {
 
   /**
    * Moves or converts every parameter and buffer in place (`m.to("tpu")`, `m.to("bfloat16")`,
-   * `m.to({ device, dtype })`): the tensor objects stay the same, so an optimizer built on them still
-   * holds them. A dtype applies to floating tensors only, as in PyTorch.
+   * `m.to({ device, dtype })`): the tensor objects stay the same (with their gradients converted
+   * too), so an optimizer built on them still holds them. A dtype applies to floating tensors only,
+   * as in PyTorch. An optimizer's state is not converted: convert before building the optimizer.
    */
   to(target: string | { device?: string; dtype?: DType }): this {
     const { device, dtype } = typeof target === "string" ? (dtypeNames.includes(target as DType) ? { dtype: target as DType, device: undefined } : { device: target, dtype: undefined }) : target;
+    if (typeof target === "object" && target !== null) {
+      for (const key of Object.keys(target)) if (key !== "device" && key !== "dtype") throw new ArgumentError(`Module.to: got an unknown option "${key}"; the options are device and dtype`);
+    }
+    if (dtype !== undefined && dtypes[dtype]?.kind !== "float") {
+      throw new DTypeError(`Module.to: dtype must be a floating point dtype (parameters and buffers keep their kind), got ${String(dtype)}`);
+    }
     const convert = (t: Tensor): void => {
       const floating = dtypes[t.dtype].kind === "float";
-      const moved = t.to({ ...(device === undefined ? {} : { device }), ...(dtype === undefined || !floating ? {} : { dtype }) });
-      if (moved === t) return;
-      if (moved.device !== t.device || moved.dtype !== t.dtype) {
-        throw new ArgumentError(`Module.to: a parameter or buffer cannot change device or dtype in place here yet (${t.dtype} on ${t.device} → ${moved.dtype} on ${moved.device}); build the module with { device, dtype } instead`);
-      }
-      noGrad(() => rebind(t, moved));
+      const moved = noGrad(() => t.to({ ...(device === undefined ? {} : { device }), ...(dtype === undefined || !floating ? {} : { dtype }) }));
+      noGrad(() => convertInPlace(t, moved, "Module.to"));
     };
     for (const p of this.parameters()) convert(p);
     for (const b of this.buffers()) convert(b);

@@ -4,7 +4,7 @@
  * buffers). Statistics are computed in float32 for float16/bfloat16 inputs; variances are biased.
  */
 import { ArgumentError, ShapeError } from "../../runtime/errors.js";
-import { rebind, type Tensor } from "../../tensor.js";
+import { gradSlot, rebind, type Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
 import { fmtShape, sameShape } from "../dims.js";
 import { op } from "../signature/op.js";
@@ -164,7 +164,10 @@ export const batchNorm = op(
       const unbiased = e.mul(variance, c(variance, count / (count - 1)));
       return [out, blend(rm!, mean), blend(rv!, unbiased)];
     });
-    update.forEach((running, i) => rebind(running, outs[i + 1]!));
+    update.forEach((running, i) => {
+      gradSlot.setHistory(outs[i + 1]!, null, 0); // running statistics are outside autograd, as in PyTorch
+      rebind(running, outs[i + 1]!);
+    });
     return outs[0]!;
   },
 );
