@@ -10,7 +10,7 @@
 // BENCH_PYTHON (default .venv/bin/python; PyTorch is installed into it with pip when missing),
 // BENCH_ONLY (workloads to measure, e.g. "W4,W5"; default all; RESULTS.md is then left as it is),
 // BENCH_NO_WRITE=1 (print only).
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, resolve } from "node:path";
@@ -18,6 +18,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import * as torch from "../dist/index.js";
 import { median, timing } from "./suite/data.mjs";
+import { ensurePeer, peerEnv, pythonPath } from "./suite/python.mjs";
 import * as w from "./suite/workloads.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,17 +27,8 @@ const threads = Number(process.env.BENCH_THREADS ?? 2);
 // Our CPU plugin sizes its thread pool from this when its client is created (on first use, below).
 process.env.TORCH_PJRT_CPU_THREADS ??= String(threads);
 const sizes = (process.env.BENCH_MATMUL ?? w.MATMUL_SIZES.join(",")).split(",").map(Number);
-const python = process.env.BENCH_PYTHON ?? resolve(root, ".venv/bin/python");
+const python = pythonPath(root);
 if (rounds > 1) timing.minMs = 600;
-
-function ensurePeer() {
-  if (!existsSync(python)) return `no python at ${python} (run npm run setup:oracles, or set BENCH_PYTHON)`;
-  const has = (mod) => spawnSync(python, ["-c", `import ${mod}`]).status === 0;
-  if (has("torch") && has("numpy")) return undefined;
-  console.log("installing PyTorch 2.13 and numpy into the venv for the comparison …");
-  const pip = spawnSync(python, ["-m", "pip", "install", "--retries", "0", "--timeout", "5", "torch==2.13.0", "numpy"], { stdio: "inherit" });
-  return pip.status === 0 ? undefined : "pip could not install torch==2.13.0 (no package index reachable?)";
-}
 
 /**
  * Starts peer.py with `unset` removed from its environment; returns its versions line and
@@ -44,10 +36,9 @@ function ensurePeer() {
  */
 async function startPeer(unset = []) {
   const absent = (error) => ({ error, ask: async () => ({}), close() {} });
-  const missing = ensurePeer();
+  const missing = ensurePeer(python);
   if (missing) return absent(missing);
-  const env = { ...process.env, OMP_NUM_THREADS: String(threads), OPENBLAS_NUM_THREADS: String(threads), MKL_NUM_THREADS: String(threads) };
-  for (const name of unset) delete env[name];
+  const env = peerEnv(threads, unset);
   const config = JSON.stringify({ threads, minMs: timing.minMs });
   const child = spawn(python, [resolve(root, "benchmarks/suite/peer.py"), config], { env, stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

@@ -5,9 +5,10 @@
 // names, stateDict/loadStateDict, train/eval, hooks, zeroGrad, init, printing, errors, memory.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
-import { compareTensor, fixturesDir, makeInput, type TensorSpec } from "./helpers/fixtures.js";
+import { fixturesDir, makeInput, type TensorSpec } from "./helpers/fixtures.js";
+import { CharModel, expectClose, expectNoLeaks, pytorchName, stateOf } from "./helpers/nn.js";
 
 const nn = torch.nn;
 type Spec = { module: string; args?: unknown[]; options?: Record<string, unknown>; children?: Spec[]; eval?: boolean; call?: { attnMask?: "causal"; needWeights?: false; weights?: true } };
@@ -36,8 +37,6 @@ function build(spec: Spec): torch.nn.Module {
   return m;
 }
 
-/** A property path as PyTorch spells it (stateDict's rule): outProj → out_proj. */
-const pytorchName = (path: string): string => path.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
 /** Self-attention with a causal mask, or cross-attention returning output and averaged weights flattened together. */
 function callAttention(m: torch.nn.MultiheadAttention, how: NonNullable<Spec["call"]>, inputs: torch.Tensor[]): torch.Tensor {
@@ -51,20 +50,9 @@ function callAttention(m: torch.nn.MultiheadAttention, how: NonNullable<Spec["ca
   return m.forward(q, q, q, { attnMask: mask, needWeights: false })[0];
 }
 
-const stateOf = (specs: Record<string, TensorSpec>) => Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, makeInput(torch, s, "cpu")]));
 
-async function expectClose(actual: unknown, want: TensorSpec, what: string, tol = 2e-5): Promise<void> {
-  const m = await compareTensor(torch, actual, want, tol, tol, what);
-  if (m) throw new Error(m);
-}
 
-let before = 0;
-beforeEach(() => {
-  before = torch.memory().numTensors;
-});
-afterEach(() => {
-  expect(torch.memory().numTensors, "tensors left alive").toBe(before);
-});
+expectNoLeaks();
 
 describe("layers with PyTorch's weights give PyTorch's outputs and gradients", () => {
   for (const c of doc.layers) {
@@ -100,23 +88,6 @@ describe("layers with PyTorch's weights give PyTorch's outputs and gradients", (
   }
 });
 
-class CharModel extends nn.Module {
-  embed: torch.nn.Embedding;
-  hidden: torch.nn.Linear;
-  act = new nn.GELU();
-  norm: torch.nn.LayerNorm;
-  out: torch.nn.Linear;
-  constructor(vocab: number, dim: number, hidden: number) {
-    super();
-    this.embed = new nn.Embedding(vocab, dim);
-    this.hidden = new nn.Linear(dim, hidden);
-    this.norm = new nn.LayerNorm(hidden);
-    this.out = new nn.Linear(hidden, vocab);
-  }
-  override forward(x: torch.Tensor): torch.Tensor {
-    return this.out.call(this.norm.call(this.act.call(this.hidden.call(this.embed.call(x))))) as torch.Tensor;
-  }
-}
 
 describe("training", () => {
   it("a character model trained 20 SGD steps from PyTorch's weights follows PyTorch's loss curve (1e-4)", async () => {
@@ -301,7 +272,7 @@ describe("Module", () => {
       const w32 = weight.tolist() as number[][];
       const b32 = lin.bias!.tolist() as number[];
       torch.tidy(() => (m.call(torch.ones([4, 3])) as torch.Tensor).sum().backward());
-      const bn = m[1] as torch.nn.BatchNorm1d;
+      const bn = m[1] as InstanceType<typeof torch.nn.BatchNorm1d>;
       expect(bn.runningMean!.gradFn, "running statistics are outside autograd, as in PyTorch").toBeNull();
       expect(bn.runningMean!.requiresGrad).toBe(false);
       const bytesBefore = torch.memory().numBytes;

@@ -5,10 +5,11 @@ benchmarks/suite/data.mjs.
 
 Usage: python peer.py '{"threads": 2, "minMs": 600}'. It first writes one JSON line with the
 versions and the kernel numpy's OpenBLAS chose for this process (OPENBLAS_CORETYPE decides it when set), then reads one JSON request a line on stdin, e.g. {"workload": "W5"}, {"workload": "W1",
-"n": 1024}, {"limit": "sgemm", "n": 1024}, {"limit": "copy"}, {"limit": "memcpy"}, and answers each with one JSON line
+"n": 1024}, {"limit": "sgemm", "n": 1024}, {"limit": "copy"}, {"limit": "memcpy"}, {"peak": "W4", "steps": 50} (benchmarks/peak-memory.mjs), and answers each with one JSON line
 ({"value": ..., "reps": ...} and W4/W5/W7's "check", or {"error": ...}). It exits on EOF."""
 import ctypes
 import functools
+import gc
 import glob
 import json
 import os
@@ -97,7 +98,8 @@ def linear_params(in_f, out_f, seed):
     return t(out_f * in_f, seed, out_f, in_f, scale=2 / in_f**0.5), t(out_f, seed + 1, out_f, scale=0.1)
 
 
-def w4():
+def w4_training():
+    """W4's MLP, batch and step (forward, cross-entropy, backward, SGD); the step returns the loss."""
     x = t(128 * 784, 5, 128, 784)
     labels = torch.tensor([(i * 7) % 10 for i in range(128)])
     # copies: the inputs are cached across rounds, and the step updates the parameters
@@ -121,6 +123,11 @@ def w4():
                 p.grad = None
         return loss
 
+    return step, params, None
+
+
+def w4():
+    step, _, _ = w4_training()
     check = step().item()
     ms, reps = time_it(step)
     return {"value": 1000 / ms, "reps": reps, "check": check}
@@ -153,7 +160,8 @@ def w5():
     return {"value": ms, "reps": reps, "check": check}
 
 
-def w7():
+def w7_training():
+    """W5's model, its AdamW and W7's step (forward, mean-square loss, backward, AdamW)."""
     forward, params = transformer_model()
     for p in params:
         p.requires_grad_()
@@ -167,9 +175,49 @@ def w7():
         optimizer.step()
         return loss
 
+    return step, params, optimizer
+
+
+def w7():
+    step, _, _ = w7_training()
     check = step().item()
     ms, reps = time_it(step)
     return {"value": 1000 / ms, "reps": reps, "check": check}
+
+
+def memory_kb():
+    """(VmRSS, VmHWM) of this process in KiB."""
+    with open("/proc/self/status") as f:
+        fields = dict(line.split(":", 1) for line in f)
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+
+
+def peak(workload, steps, warmup=3):
+    """benchmarks/peak-memory.mjs's measurement, in a peer of its own: resident memory (KiB) with the
+    runtime started, with the training built, after `warmup` steps (the base; the high-water mark is
+    reset there), and the high-water marks of the warm-up and of the `steps` steps after the base."""
+    torch.ones(64, 64) @ torch.ones(64, 64)  # the runtime up, as the other side starts its own
+    gc.collect()
+    start_kb, _ = memory_kb()
+    step, params, optimizer = TRAININGS[workload]()
+    gc.collect()
+    built_kb, _ = memory_kb()
+    check = step().item()
+    for _ in range(warmup - 1):
+        step()
+    gc.collect()
+    _, warm_peak_kb = memory_kb()
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # VmHWM := VmRSS
+    base_kb, _ = memory_kb()
+    for _ in range(steps):
+        step()
+    end_kb, peak_kb = memory_kb()
+    nbytes = lambda tensors: sum(v.numel() * v.element_size() for v in tensors)
+    state = [v for s in optimizer.state.values() for v in s.values() if torch.is_tensor(v)] if optimizer else []
+    return {"startKb": start_kb, "builtKb": built_kb, "warmPeakKb": warm_peak_kb, "baseKb": base_kb, "peakKb": peak_kb,
+            "endKb": end_kb, "steps": steps, "check": check, "paramBytes": nbytes(params),
+            "gradBytes": nbytes(p.grad for p in params if p.grad is not None), "optimizerBytes": nbytes(state)}
 
 
 def w6():
@@ -230,12 +278,15 @@ def memcpy():
     return {"value": src.nbytes / (ms * 1e6), "unit": "GB/s copied, into new memory", "reps": reps}
 
 
+TRAININGS = {"W4": w4_training, "W7": w7_training}
 WORKLOADS = {"W1": w1, "W2": w2, "W2b": w2b, "W3": w3, "W4": w4, "W5": w5, "W6": w6, "W7": w7, "H1": h1, "H2": h2}
 LIMITS = {"sgemm": sgemm, "copy": copy, "memcpy": memcpy}
 
 
 def answer(request):
     try:
+        if "peak" in request:
+            return peak(request.pop("peak"), **request)
         fn = WORKLOADS[request.pop("workload")] if "workload" in request else LIMITS[request.pop("limit")]
         return fn(**request)
     except Exception as e:  # one bad request must not end the session

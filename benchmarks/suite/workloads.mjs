@@ -135,16 +135,18 @@ function linearParams(torch, inF, outF, seed) {
 }
 
 /**
- * W4: a training step of an MLP 784-512-512-10 on a batch of 128: forward, softmax cross-entropy,
- * backward, and an SGD update (lr 0.01) in place. `check` is the first step's loss.
+ * W4's training setup: an MLP 784-512-512-10, a batch of 128, and `step()`: forward, softmax
+ * cross-entropy, backward, and an SGD update (lr 0.01) in place; it returns the loss (the rest of the
+ * step's tensors are disposed). `probe(phase)`, when given, is called inside the step after the
+ * forward, the backward and the update (benchmarks/peak-memory.mjs reads torch.memory() there).
  */
-export function mlpTrainStep(torch) {
+export function mlpTraining(torch) {
   const x = torch.tensor(detValues(128 * 784, 5), { shape: [128, 784], dtype: "float32" });
   const labels = torch.tensor(Array.from({ length: 128 }, (_, i) => (i * 7) % 10), { dtype: "int64" });
   const layers = [linearParams(torch, 784, 512, 10), linearParams(torch, 512, 512, 20), linearParams(torch, 512, 10, 30)];
   const params = layers.flatMap((p) => [p.w, p.b]);
   for (const p of params) p.requiresGrad_();
-  const step = () =>
+  const step = (probe) =>
     torch.tidy(() => {
       let h = x;
       layers.forEach((p, i) => {
@@ -152,20 +154,30 @@ export function mlpTrainStep(torch) {
         if (i < layers.length - 1) h = torch.relu(h);
       });
       const loss = crossEntropy(torch, h, labels);
+      probe?.("forward");
       loss.backward();
+      probe?.("backward");
       torch.noGrad(() => {
         for (const p of params) p.sub_(p.grad.mul(0.01));
       });
+      probe?.("update");
       for (const p of params) p.grad = null;
       return loss;
     });
+  const dispose = () => {
+    for (const t of [...params, x, labels]) t.dispose();
+  };
+  return { params, step, dispose, optimizerStatePerParam: 0 };
+}
+
+/** W4: a training step of mlpTraining's MLP; steps/s. `check` is the first step's loss. */
+export function mlpTrainStep(torch) {
+  const { step, dispose } = mlpTraining(torch);
   const loss = step();
   const check = loss.item();
   loss.dispose();
   const t = timeIt(synchronized(torch, () => step().dispose()));
-  for (const p of params) p.dispose();
-  x.dispose();
-  labels.dispose();
+  dispose();
   return { value: 1000 / t.ms, unit: "steps/s", reps: t.reps, higherIsBetter: true, check };
 }
 
@@ -234,27 +246,40 @@ export function transformerForward(torch) {
 }
 
 /**
- * W7: a training step of W5's model: forward, the mean square of the output as the loss, backward,
- * AdamW (lr 1e-3); steps/s. `check` is the first step's loss.
+ * W7's training setup: W5's model, its AdamW (lr 1e-3) and `step()`: forward, the mean square of the
+ * output as the loss, backward, AdamW; it returns the loss. `probe` as in mlpTraining.
  */
-export function transformerTrainStep(torch) {
+export function transformerTraining(torch) {
   const model = transformerModel(torch);
   for (const p of model.params) p.requiresGrad_();
   const optimizer = new torch.optim.AdamW(model.params, { lr: 1e-3 });
-  const step = () =>
+  const step = (probe) =>
     torch.tidy(() => {
       const loss = model.forward().pow(2).mean();
+      probe?.("forward");
       optimizer.zeroGrad();
       loss.backward();
+      probe?.("backward");
       optimizer.step();
+      probe?.("update");
       return loss;
     });
+  const dispose = () => {
+    optimizer.dispose();
+    model.dispose();
+  };
+  // AdamW keeps two moments of each parameter's shape (and a step count).
+  return { params: model.params, step, dispose, optimizerStatePerParam: 2 };
+}
+
+/** W7: a training step of transformerTraining's model; steps/s. `check` is the first step's loss. */
+export function transformerTrainStep(torch) {
+  const { step, dispose } = transformerTraining(torch);
   const loss = step();
   const check = loss.item();
   loss.dispose();
   const t = timeIt(synchronized(torch, () => step().dispose()));
-  optimizer.dispose();
-  model.dispose();
+  dispose();
   return { value: 1000 / t.ms, unit: "steps/s", reps: t.reps, higherIsBetter: true, check };
 }
 

@@ -9,6 +9,9 @@ import type { OpEntry } from "../../src/ops/signature/op.js";
 import type { Param, Signature } from "../../src/ops/signature/parse.js";
 
 const key = (name: string): string => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name));
+/** A positional parameter's name in a declaration: a reserved word (gaussianNllLoss's `var`) gets a trailing underscore. */
+const reserved = new Set(["var", "let", "const", "function", "class", "default", "delete", "in", "new", "this", "typeof", "void", "with", "yield", "enum"]);
+const paramName = (name: string): string => (reserved.has(name) ? `${name}_` : name);
 
 /** The type of a parameter as an argument: optional ones accept null (PyTorch's None). */
 function argType(p: Param): string {
@@ -39,7 +42,7 @@ export function callForms(params: readonly Param[]): string[] {
     // The binder takes a required tensor by name too (torch.sum({ input: x })), but no one writes that.
     if (rest.some((p) => !p.optional && p.type.ts === "Tensor")) continue;
     const variadic = given.at(-1)?.variadic === true ? given.at(-1)! : undefined;
-    const head = (variadic ? given.slice(0, -1) : given).map((p) => `${key(p.name)}: ${argType(p)}`);
+    const head = (variadic ? given.slice(0, -1) : given).map((p) => `${paramName(p.name)}: ${argType(p)}`);
     const options = rest.length === 0 ? [] : [`options${rest.every((p) => p.optional) ? "?" : ""}: ${optionsType(rest)}`];
     if (variadic !== undefined) {
       const element = wrap(variadic.type.ts);

@@ -7,9 +7,13 @@ export { sigmoid, tanh } from "../ops/pointwise/math.js";
 export { softmax, logSoftmax } from "../ops/nn/softmax.js";
 export { relu6, hardtanh, leakyRelu, elu, selu, celu, gelu, silu, softplus, mish, softsign, hardsigmoid, hardswish, glu } from "../ops/nn/activations.js";
 export { layerNorm, rmsNorm, groupNorm, batchNorm } from "../ops/nn/normalization.js";
-export { linear } from "../ops/nn/linear.js";
+export { linear, bilinear } from "../ops/nn/linear.js";
 export { scaledDotProductAttention } from "../ops/nn/attention.js";
-export { crossEntropy, nllLoss, oneHot, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits } from "../ops/nn/losses.js";
+export {
+  crossEntropy, nllLoss, oneHot, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits,
+  marginRankingLoss, hingeEmbeddingLoss, softMarginLoss, cosineEmbeddingLoss, tripletMarginLoss, poissonNllLoss, gaussianNllLoss,
+  multilabelSoftMarginLoss, multiMarginLoss,
+} from "../ops/nn/losses.js";
 export { cosineSimilarity, pairwiseDistance, normalize } from "../ops/nn/distance.js";
 export { dropout } from "../ops/nn/dropout.js";
 export { embedding } from "../ops/nn/embedding.js";

@@ -5,7 +5,7 @@ export * as functional from "./functional.js";
 export * as init from "./init.js";
 export * as utils from "./utils.js";
 export { Module, Parameter, type ForwardHook, type ForwardPreHook, type LoadResult } from "./module.js";
-export { Identity, Linear, type LinearOptions } from "./layers/linear.js";
+export { Bilinear, Identity, Linear, type LinearOptions } from "./layers/linear.js";
 export {
   BatchNorm1d, BatchNorm2d, Dropout, Embedding, Flatten, GroupNorm, LayerNorm, RMSNorm, Unflatten,
   type BatchNormOptions, type EmbeddingOptions, type LayerNormOptions, type RMSNormOptions,
@@ -16,5 +16,13 @@ export * from "./layers/activation.js";
 export * from "./layers/loss.js";
 export {
   MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,
-  type AttentionCallOptions, type MultiheadAttentionOptions, type TransformerEncoderLayerOptions,
+  type AttentionCallOptions, type MultiheadAttentionOptions, type TransformerActivation, type TransformerEncoderLayerOptions,
 } from "./layers/transformer.js";
+export {
+  Transformer, TransformerDecoder, TransformerDecoderLayer,
+  type TransformerCallOptions, type TransformerDecoderCallOptions, type TransformerDecoderLayerOptions, type TransformerOptions,
+} from "./layers/transformer_decoder.js";
+export {
+  GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase,
+  type CellOptions, type GRUOptions, type LSTMOptions, type RNNBaseOptions, type RNNCellOptions, type RNNOptions,
+} from "./layers/rnn.js";

@@ -1,8 +1,14 @@
 /**
  * @file torch.nn.init: in-place initialisation of parameters (outside autograd), with PyTorch's
- * formulas for fans and gains, drawing from torch-pjrt's generators.
+ * formulas for fans and gains, drawing from torch-pjrt's generators. orthogonal_ draws normals on
+ * the tensor's device and does its QR decomposition on the host in float64 (init is rare and small
+ * next to training); eye_ and dirac_ write exact values.
  */
 import { noGrad } from "../autograd/grad_mode.js";
+import { tidy } from "../memory.js";
+import { eye } from "../ops/creation/eye.js";
+import { empty } from "../ops/creation/filled.js";
+import { tensor } from "../ops/creation/tensor.js";
 import type { Generator } from "../random/generator.js";
 import { ArgumentError, ShapeError } from "../runtime/errors.js";
 import type { Tensor } from "../tensor.js";
@@ -70,4 +76,193 @@ export function kaimingUniform_(t: Tensor, options: KaimingOptions = {}): Tensor
 /** He normal: N(0, gain² / fan). */
 export function kaimingNormal_(t: Tensor, options: KaimingOptions = {}): Tensor {
   return normal_(t, 0, kaimingStd(t, "kaimingNormal_", options), options.generator ? { generator: options.generator } : {});
+}
+
+/** Writes row-major float64 `values` into `t` (converted to its dtype on the host, then copied in place). */
+function writeHost(t: Tensor, values: Float64Array): Tensor {
+  const src = tensor(values, { dtype: t.dtype, device: t.device, shape: [...t.shape] });
+  try {
+    return t.copy_(src);
+  } finally {
+    src.dispose();
+  }
+}
+
+/** The identity matrix (ones on the diagonal of a 2-d tensor, zeros elsewhere), as PyTorch's eye_. */
+export function eye_(t: Tensor): Tensor {
+  if (t.ndim !== 2) throw new ShapeError(`eye_: only tensors with 2 dimensions are supported, got [${t.shape.join(", ")}]`);
+  return noGrad(() => {
+    const id = eye(t.shape[0]!, t.shape[1]!, { dtype: t.dtype, device: t.device });
+    try {
+      return t.copy_(id);
+    } finally {
+      id.dispose();
+    }
+  });
+}
+
+/**
+ * The Dirac delta for a convolution weight [out, in, ...kernel] (3-d, 4-d or 5-d): 1 at the kernel's
+ * centre where output channel (within its group) equals input channel, 0 elsewhere, so the convolution
+ * passes its input through (as many channels as fit, per group).
+ */
+export function dirac_(t: Tensor, groups = 1): Tensor {
+  if (t.ndim < 3 || t.ndim > 5) throw new ShapeError(`dirac_: only tensors with 3, 4, or 5 dimensions are supported, got [${t.shape.join(", ")}]`);
+  if (!Number.isInteger(groups) || groups < 1 || t.shape[0]! % groups !== 0) throw new ArgumentError(`dirac_: dim 0 (${t.shape[0]}) must be divisible by groups (${String(groups)})`);
+  const perGroup = t.shape[0]! / groups;
+  const kernel = t.shape.slice(2);
+  const strides = t.shape.map((_, i) => t.shape.slice(i + 1).reduce((a, b) => a * b, 1));
+  const centre = kernel.reduce((at, k, i) => at + Math.floor(k / 2) * strides[i + 2]!, 0);
+  const values = new Float64Array(t.numel());
+  for (let g = 0; g < groups; g++) {
+    for (let d = 0; d < Math.min(perGroup, t.shape[1]!); d++) values[(g * perGroup + d) * strides[0]! + d * strides[1]! + centre] = 1;
+  }
+  return noGrad(() => writeHost(t, values));
+}
+
+interface TruncNormalOptions extends Options {
+  mean?: number;
+  std?: number;
+  /** The lower cutoff (default −2). */
+  a?: number;
+  /** The upper cutoff (default 2). */
+  b?: number;
+}
+
+/** erf in float64: its Maclaurin series for |x| < 3, else 1 − erfc by erfc's continued fraction. */
+function erf64(x: number): number {
+  const ax = Math.abs(x);
+  if (ax < 3) {
+    let term = x;
+    let sum = x;
+    for (let n = 1; n < 100 && Math.abs(term) > 1e-17 * Math.abs(sum); n++) {
+      term *= (-x * x) / n;
+      sum += term / (2 * n + 1);
+    }
+    return (2 / Math.sqrt(Math.PI)) * sum;
+  }
+  if (!Number.isFinite(ax)) return Math.sign(x);
+  let f = ax;
+  for (let k = 60; k >= 1; k--) f = ax + k / 2 / f;
+  return Math.sign(x) * (1 - Math.exp(-ax * ax) / (Math.sqrt(Math.PI) * f));
+}
+
+/** The standard normal's CDF. */
+const normalCdf = (x: number): number => (1 + erf64(x / Math.SQRT2)) / 2;
+
+/**
+ * Values from N(mean, std²) truncated to [a, b] (PyTorch's trunc_normal_): uniform draws in
+ * [2Φ(α) − 1, 2Φ(β) − 1] mapped through erfinv (the inverse CDF), scaled by std·√2, shifted by mean
+ * and clamped to [a, b]. `truncNormal_(t, mean, std, a, b, { generator })` or `truncNormal_(t, { mean, std, a, b, generator })`.
+ */
+export function truncNormal_(t: Tensor, mean: number | TruncNormalOptions = 0, std = 1, a = -2, b = 2, options: Options = {}): Tensor {
+  let o: TruncNormalOptions;
+  if (typeof mean === "object") {
+    if (arguments.length > 2) throw new ArgumentError("truncNormal_: pass either (t, { mean, std, a, b, generator }) or (t, mean, std, a, b, { generator })");
+    for (const key of Object.keys(mean)) {
+      if (!["mean", "std", "a", "b", "generator"].includes(key)) throw new ArgumentError(`truncNormal_: got an unknown option "${key}"; the options are mean, std, a, b, generator`);
+    }
+    o = mean;
+  } else {
+    for (const key of Object.keys(options)) if (key !== "generator") throw new ArgumentError(`truncNormal_: got an unknown option "${key}"; the only option after b is generator`);
+    o = { mean, std, a, b, ...options };
+  }
+  const m = o.mean ?? 0;
+  const s = o.std ?? 1;
+  const lo = o.a ?? -2;
+  const hi = o.b ?? 2;
+  for (const [name, v] of [["mean", m], ["std", s], ["a", lo], ["b", hi]] as const) {
+    if (typeof v !== "number" || Number.isNaN(v)) throw new ArgumentError(`truncNormal_: ${name} must be a number, got ${String(v)}`);
+  }
+  if (!(s > 0) || !Number.isFinite(s)) throw new ArgumentError(`truncNormal_: std must be positive and finite, got ${s}`);
+  if (!(lo < hi)) throw new ArgumentError(`truncNormal_: the cutoffs must satisfy a < b, got a = ${lo} and b = ${hi}`);
+  const l = normalCdf((lo - m) / s);
+  const u = normalCdf((hi - m) / s);
+  return noGrad(() => {
+    tidy(() => {
+      t.uniform_(2 * l - 1, 2 * u - 1, o.generator ? { generator: o.generator } : {});
+      t.copy_(t.erfinv().mul(s * Math.SQRT2).add(m).clamp(lo, hi));
+    });
+    return t;
+  });
+}
+
+/** Householder QR of a row-major m×n matrix (m ≥ n), in float64: [Q (m×n, orthonormal columns), diag(R)]. */
+function householderQr(a: Float64Array, m: number, n: number): [Float64Array, Float64Array] {
+  const r = Float64Array.from(a);
+  const vs: Float64Array[] = [];
+  const diag = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const v = new Float64Array(m - k);
+    let norm = 0;
+    for (let i = k; i < m; i++) norm += r[i * n + k]! ** 2;
+    norm = Math.sqrt(norm);
+    const x0 = r[k * n + k]!;
+    const alpha = x0 >= 0 ? -norm : norm;
+    diag[k] = norm === 0 ? 0 : alpha;
+    for (let i = k; i < m; i++) v[i - k] = r[i * n + k]!;
+    v[0] = v[0]! - alpha;
+    let vnorm = 0;
+    for (const x of v) vnorm += x * x;
+    vnorm = Math.sqrt(vnorm);
+    if (norm === 0 || vnorm === 0) {
+      vs.push(new Float64Array(m - k)); // nothing to reflect: H = I
+      continue;
+    }
+    for (let i = 0; i < v.length; i++) v[i] = v[i]! / vnorm;
+    vs.push(v);
+    for (let j = k; j < n; j++) {
+      let dot = 0;
+      for (let i = k; i < m; i++) dot += v[i - k]! * r[i * n + j]!;
+      for (let i = k; i < m; i++) r[i * n + j] = r[i * n + j]! - 2 * v[i - k]! * dot;
+    }
+  }
+  // Q = H₀ H₁ … Hₙ₋₁ applied to the first n columns of the identity
+  const q = new Float64Array(m * n);
+  for (let j = 0; j < n; j++) q[j * n + j] = 1;
+  for (let k = n - 1; k >= 0; k--) {
+    const v = vs[k]!;
+    for (let j = 0; j < n; j++) {
+      let dot = 0;
+      for (let i = k; i < m; i++) dot += v[i - k]! * q[i * n + j]!;
+      for (let i = k; i < m; i++) q[i * n + j] = q[i * n + j]! - 2 * v[i - k]! * dot;
+    }
+  }
+  return [q, diag];
+}
+
+/**
+ * A (semi-)orthogonal matrix times `gain` (PyTorch's orthogonal_): t viewed as rows × cols (rows =
+ * its first dim), filled from N(0, 1) draws, decomposed Q·R (of the transpose when rows < cols), Q's
+ * columns multiplied by the signs of R's diagonal (so the result does not depend on the QR
+ * algorithm's sign choices), transposed back. Rows are orthonormal when rows ≤ cols, columns when rows ≥ cols.
+ */
+export function orthogonal_(t: Tensor, gain = 1, options: Options = {}): Tensor {
+  if (t.ndim < 2) throw new ShapeError(`orthogonal_: only tensors with 2 or more dimensions are supported, got [${t.shape.join(", ")}]`);
+  if (typeof gain !== "number" || Number.isNaN(gain)) throw new ArgumentError(`orthogonal_: gain must be a number, got ${String(gain)}`);
+  for (const key of Object.keys(options)) if (key !== "generator") throw new ArgumentError(`orthogonal_: got an unknown option "${key}"; the only option is generator`);
+  if (t.numel() === 0) return t;
+  const rows = t.shape[0]!;
+  const cols = t.numel() / rows;
+  const draws = noGrad(() => empty([rows, cols], { device: t.device }).normal_(0, 1, options.generator ? { generator: options.generator } : {}));
+  let flat: Float64Array;
+  try {
+    flat = Float64Array.from(draws.dataSync() as Float32Array);
+  } finally {
+    draws.dispose();
+  }
+  const wide = rows < cols;
+  const [m, n] = wide ? [cols, rows] : [rows, cols];
+  const a = wide ? new Float64Array(m * n) : flat;
+  if (wide) for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) a[j * n + i] = flat[i * cols + j]!;
+  const [q, d] = householderQr(a, m, n);
+  const out = new Float64Array(rows * cols);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      const v = q[i * n + j]! * Math.sign(d[j]!) * gain;
+      if (wide) out[j * cols + i] = v;
+      else out[i * cols + j] = v;
+    }
+  }
+  return noGrad(() => writeHost(t, out));
 }

@@ -69,7 +69,7 @@ export function dotGeneral(a: T, b: T, lhsBatch: Dims, rhsBatch: Dims, lhsContra
 /**
  * `x` itself, with no gradient flowing through it: a bit-for-bit round trip through an integer type
  * (bitcast_convert has no VJP). For PyTorch's gradient conventions that the calculus of a composition
- * does not give (embedding's paddingIdx row).
+ * does not give: every use is in docs/autograd.md ("Where the gradient is not the composition's").
  */
 export function stopGradient(x: T): T {
   if (dtypes[x.dtype].kind !== "float") return x;

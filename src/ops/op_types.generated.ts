@@ -254,6 +254,13 @@ export interface OpTypes {
     /** 1 with probability `input` (or `p` for every element), else 0, in input's dtype. */
     (input: Tensor, p: number | null, options?: { generator?: Generator | null }): Tensor;
   };
+  /** y[…, o] = Σᵢⱼ input1[…, i] · weight[o, i, j] · input2[…, j] + bias[o]: input1 [*, in1] and input2 [*, in2] with the same leading dims, weight [out, in1, in2]; half inputs accumulate in float32. */
+  bilinear: {
+    /** y[…, o] = Σᵢⱼ input1[…, i] · weight[o, i, j] · input2[…, j] + bias[o]: input1 [*, in1] and input2 [*, in2] with the same leading dims, weight [out, in1, in2]; half inputs accumulate in float32. */
+    (input1: Tensor, input2: Tensor, weight: Tensor, options?: { bias?: Tensor | null }): Tensor;
+    /** y[…, o] = Σᵢⱼ input1[…, i] · weight[o, i, j] · input2[…, j] + bias[o]: input1 [*, in1] and input2 [*, in2] with the same leading dims, weight [out, in1, in2]; half inputs accumulate in float32. */
+    (input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | null): Tensor;
+  };
   /** −weight · (t log x + (1 − t) log(1 − x)) with each log clamped at −100, as PyTorch does; weight broadcasts to the input. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   binaryCrossEntropy: {
     /** −weight · (t log x + (1 − t) log(1 − x)) with each log clamped at −100, as PyTorch does; weight broadcasts to the input. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
@@ -511,6 +518,13 @@ export interface OpTypes {
   cosh: {
     /** Hyperbolic cosine, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
+  };
+  /** With cos the cosine similarity of input1 and input2 along their last dim ([N, D] with target [N], or [D] with a 0-d target): 1 − cos where target is 1, max(0, cos − margin) where it is −1, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  cosineEmbeddingLoss: {
+    /** With cos the cosine similarity of input1 and input2 along their last dim ([N, D] with target [N], or [D] with a 0-d target): 1 − cos where target is 1, max(0, cos − margin) where it is −1, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** With cos the cosine similarity of input1 and input2 along their last dim ([N, D] with target [N], or [D] with a 0-d target): 1 − cos where target is 1, max(0, cos − margin) where it is −1, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input1: Tensor, input2: Tensor, target: Tensor, margin: number, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
   };
   /** Σ (x1 / max(‖x1‖, eps)) · (x2 / max(‖x2‖, eps)) along `dim`, the inputs broadcast together (float tensors). */
   cosineSimilarity: {
@@ -831,6 +845,19 @@ export interface OpTypes {
     /** out[i][j] = input[index[i][j]][j] for dim 0, and so on; `index` has the input's rank (out-of-range indices clamp instead of raising). */
     (input: Tensor, dim: number, index: Tensor): Tensor;
   };
+  /** Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host). */
+  gaussianNllLoss: {
+    /** Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host). */
+    (input: Tensor, target: Tensor, options: { var: Tensor | number; full?: boolean; eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host). */
+    (input: Tensor, target: Tensor, var_: Tensor | number, options?: { full?: boolean; eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host). */
+    (input: Tensor, target: Tensor, var_: Tensor | number, full: boolean, options?: { eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host). */
+    (input: Tensor, target: Tensor, var_: Tensor | number, full: boolean, eps: number, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host). */
+    (input: Tensor, target: Tensor, var_: Tensor | number, full: boolean, eps: number, reduction: "mean" | "sum" | "none"): Tensor;
+  };
   /** input >= other, elementwise (bool), with broadcasting and type promotion. */
   ge: {
     /** input >= other, elementwise (bool), with broadcasting and type promotion. */
@@ -892,6 +919,13 @@ export interface OpTypes {
     (input: Tensor, minVal: number, options?: { maxVal?: number }): Tensor;
     /** x clamped to [minVal, maxVal] (NaN stays NaN); integer tensors stay integers. */
     (input: Tensor, minVal: number, maxVal: number): Tensor;
+  };
+  /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  hingeEmbeddingLoss: {
+    /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, options?: { margin?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, margin: number, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
   };
   /** Joins tensors column-wise: along dim 1, or dim 0 for 1-d tensors (0-d ones count as 1-d). */
   hstack: {
@@ -1157,6 +1191,13 @@ export interface OpTypes {
     /** input < other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** max(0, −target · (input1 − input2) + margin), reduced; target holds 1 (input1 should rank higher) or −1, all three broadcast. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  marginRankingLoss: {
+    /** max(0, −target · (input1 − input2) + margin), reduced; target holds 1 (input1 should rank higher) or −1, all three broadcast. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** max(0, −target · (input1 − input2) + margin), reduced; target holds 1 (input1 should rank higher) or −1, all three broadcast. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input1: Tensor, input2: Tensor, target: Tensor, margin: number, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
   /** `value` (a scalar or 0-d tensor, cast to input's dtype: floats truncate into ints) where the bool `mask` is true, input elsewhere; shapes broadcast. */
   maskedFill: {
     /** `value` (a scalar or 0-d tensor, cast to input's dtype: floats truncate into ints) where the bool `mask` is true, input elsewhere; shapes broadcast. */
@@ -1342,6 +1383,24 @@ export interface OpTypes {
     /** In place: x ×= other; returns x. */
     (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
+  /** Multi-label one-versus-all loss: −(target · logσ(input) + (1 − target) · logσ(−input)), times weight (per class, broadcast), averaged over the class (last) dim, then reduced; target of 0s and 1s with the input's shape. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  multilabelSoftMarginLoss: {
+    /** Multi-label one-versus-all loss: −(target · logσ(input) + (1 − target) · logσ(−input)), times weight (per class, broadcast), averaged over the class (last) dim, then reduced; target of 0s and 1s with the input's shape. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, options?: { weight?: Tensor | null; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Multi-label one-versus-all loss: −(target · logσ(input) + (1 − target) · logσ(−input)), times weight (per class, broadcast), averaged over the class (last) dim, then reduced; target of 0s and 1s with the input's shape. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, weight: Tensor | null, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
+  /** Multi-class hinge loss of input [N, C] (or [C]) and class indices target [N] (or 0-d, int64): Σ_{i ≠ y} weight[y] · max(0, margin − input[y] + input[i])^p / C per sample (p 1 or 2), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  multiMarginLoss: {
+    /** Multi-class hinge loss of input [N, C] (or [C]) and class indices target [N] (or 0-d, int64): Σ_{i ≠ y} weight[y] · max(0, margin − input[y] + input[i])^p / C per sample (p 1 or 2), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, options?: { p?: number; margin?: number; weight?: Tensor | null; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Multi-class hinge loss of input [N, C] (or [C]) and class indices target [N] (or 0-d, int64): Σ_{i ≠ y} weight[y] · max(0, margin − input[y] + input[i])^p / C per sample (p 1 or 2), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, p: number, options?: { margin?: number; weight?: Tensor | null; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Multi-class hinge loss of input [N, C] (or [C]) and class indices target [N] (or 0-d, int64): Σ_{i ≠ y} weight[y] · max(0, margin − input[y] + input[i])^p / C per sample (p 1 or 2), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, p: number, margin: number, options?: { weight?: Tensor | null; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Multi-class hinge loss of input [N, C] (or [C]) and class indices target [N] (or 0-d, int64): Σ_{i ≠ y} weight[y] · max(0, margin − input[y] + input[i])^p / C per sample (p 1 or 2), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, p: number, margin: number, weight: Tensor | null, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
   /** Samples category indices (int64) from rows of non-negative weights (1-d [k] or 2-d [n, k]): with replacement by inverse CDF, without by Gumbel-top-k. */
   multinomial: {
     /** Samples category indices (int64) from rows of non-negative weights (1-d [k] or 2-d [n, k]): with replacement by inverse CDF, without by Gumbel-top-k. */
@@ -1519,6 +1578,15 @@ export interface OpTypes {
     (input: Tensor, ...dims: number[]): Tensor;
     /** Reorders the dims: result dim i is input dim `dims[i]` (`x.permute(2, 0, 1)` or a list). */
     (input: Tensor, dims: readonly number[]): Tensor;
+  };
+  /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
+  poissonNllLoss: {
+    /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
+    (input: Tensor, target: Tensor, options?: { logInput?: boolean; full?: boolean; eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
+    (input: Tensor, target: Tensor, logInput: boolean, options?: { full?: boolean; eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
+    (input: Tensor, target: Tensor, logInput: boolean, full: boolean, options?: { eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
   };
   /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). */
   pow: {
@@ -1795,6 +1863,11 @@ export interface OpTypes {
     /** |d| < beta ? d² / (2 beta) : |d| − beta / 2 with d = input − target, reduced (beta 0 is l1Loss). PyTorch's deprecated size_average and reduce are left out, so reduction and beta are keyword-only. */
     (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none"; beta?: number }): Tensor;
   };
+  /** log(1 + exp(−target · input)), reduced (target 1 or −1). PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  softMarginLoss: {
+    /** log(1 + exp(−target · input)), reduced (target 1 or −1). PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
   /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
   softmax: {
     /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
@@ -2034,6 +2107,19 @@ export interface OpTypes {
     /** The lower triangle of the last two dims: elements above diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
     (input: Tensor, diagonal: number): Tensor;
   };
+  /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  tripletMarginLoss: {
+    /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, options?: { p?: number; eps?: number; swap?: boolean; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, options?: { eps?: number; swap?: boolean; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, options?: { swap?: boolean; reduction?: "mean" | "sum" | "none" }): Tensor;
+    /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
   /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   triu: {
     /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
@@ -2223,6 +2309,7 @@ export interface OpBodies {
   "baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; batch1: Tensor; batch2: Tensor; beta: number; alpha: number }; returns: Tensor };
   "batchNorm(input: Tensor, runningMean: Tensor | None, runningVar: Tensor | None, weight?: Tensor, bias?: Tensor, training: bool = false, momentum: float = 0.1, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; runningMean: Tensor | null; runningVar: Tensor | null; weight: Tensor | undefined; bias: Tensor | undefined; training: boolean; momentum: number; eps: number }; returns: Tensor };
   "bernoulli(input: Tensor, p?: float, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number | undefined; generator: Generator | undefined }; returns: Tensor };
+  "bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias?: Tensor) -> Tensor": { args: { input1: Tensor; input2: Tensor; weight: Tensor; bias: Tensor | undefined }; returns: Tensor };
   "binaryCrossEntropy(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", posWeight?: Tensor) -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none"; posWeight: Tensor | undefined }; returns: Tensor };
   "bitwiseAnd(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
@@ -2253,6 +2340,7 @@ export interface OpBodies {
   "copy_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "cos(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cosh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "cosineEmbeddingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input1: Tensor; input2: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "cosineSimilarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor": { args: { x1: Tensor; x2: Tensor; dim: number; eps: number }; returns: Tensor };
   "countNonzero(input: Tensor, dim?: int | int[]) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined }; returns: Tensor };
   "cpu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2298,6 +2386,7 @@ export interface OpBodies {
   "full(size: int[], fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "fullLike(input: Tensor, fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "gather(input: Tensor, dim: int, index: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor }; returns: Tensor };
+  "gaussianNllLoss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = false, eps: float = 1e-6, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; var: Tensor | number; full: boolean; eps: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "ge(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "gelu(input: Tensor, *, approximate: \"none\" | \"tanh\" = \"none\") -> Tensor": { args: { input: Tensor; approximate: "none" | "tanh" }; returns: Tensor };
   "glu(input: Tensor, dim: int = -1) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
@@ -2306,6 +2395,7 @@ export interface OpBodies {
   "hardsigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardswish(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardtanh(input: Tensor, minVal: float = -1, maxVal: float = 1) -> Tensor": { args: { input: Tensor; minVal: number; maxVal: number }; returns: Tensor };
+  "hingeEmbeddingLoss(input: Tensor, target: Tensor, margin: float = 1, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "hstack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "huberLoss(input: Tensor, target: Tensor, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", delta: float = 1) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none"; delta: number }; returns: Tensor };
   "index(input: Tensor, ...items?: IndexItem) -> Tensor": { args: { input: Tensor; items: readonly IndexItem[] | undefined }; returns: Tensor };
@@ -2340,6 +2430,7 @@ export interface OpBodies {
   "logspace(start: float, end: float, steps: int, base: float = 10, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: number; end: number; steps: number; base: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "logsumexp(input: Tensor, dim: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[]; keepdim: boolean }; returns: Tensor };
   "lt(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "marginRankingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input1: Tensor; input2: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "maskedFill(input: Tensor, mask: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; mask: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
   "maskedFill_(input: Tensor, mask: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; mask: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
   "maskedSelect(input: Tensor, mask: Tensor) -> Tensor": { args: { input: Tensor; mask: Tensor }; returns: Tensor };
@@ -2365,6 +2456,8 @@ export interface OpBodies {
   "mT(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "mul(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "mul_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "multilabelSoftMarginLoss(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
+  "multiMarginLoss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; p: number; margin: number; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multinomial(input: Tensor, numSamples: int, replacement: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; numSamples: number; replacement: boolean; generator: Generator | undefined }; returns: Tensor };
   "mv(input: Tensor, vec: Tensor) -> Tensor": { args: { input: Tensor; vec: Tensor }; returns: Tensor };
   "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
@@ -2389,6 +2482,7 @@ export interface OpBodies {
   "pad(input: Tensor, pad: int[], mode: \"constant\" | \"reflect\" | \"replicate\" | \"circular\" = \"constant\", value?: float) -> Tensor": { args: { input: Tensor; pad: readonly number[]; mode: "constant" | "reflect" | "replicate" | "circular"; value: number | undefined }; returns: Tensor };
   "pairwiseDistance(x1: Tensor, x2: Tensor, p: float = 2, eps: float = 1e-6, keepdim: bool = false) -> Tensor": { args: { x1: Tensor; x2: Tensor; p: number; eps: number; keepdim: boolean }; returns: Tensor };
   "permute(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
+  "poissonNllLoss(input: Tensor, target: Tensor, logInput: bool = true, full: bool = false, *, eps: float = 1e-8, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; logInput: boolean; full: boolean; eps: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "pow(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; exponent: Tensor | ScalarArg }; returns: Tensor };
   "pow_(input: Tensor, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor; exponent: Tensor | ScalarArg }; returns: Tensor };
   "prod(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
@@ -2429,6 +2523,7 @@ export interface OpBodies {
   "sinh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "slice(start?: int, stop?: int, step?: int) -> Slice": { args: { start: number | undefined; stop: number | undefined; step: number | undefined }; returns: Slice };
   "smoothL1Loss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", beta: float = 1) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none"; beta: number }; returns: Tensor };
+  "softMarginLoss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "softmax(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
   "softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor": { args: { input: Tensor; beta: number; threshold: number }; returns: Tensor };
   "softsign(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2462,6 +2557,7 @@ export interface OpBodies {
   "topk(input: Tensor, k: int, dim: int = -1, largest: bool = true, sorted: bool = true) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; largest: boolean; sorted: boolean }; returns: ValuesIndices };
   "transpose(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
   "tril(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
+  "tripletMarginLoss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1, p: float = 2, eps: float = 1e-6, swap: bool = false, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { anchor: Tensor; positive: Tensor; negative: Tensor; margin: number; p: number; eps: number; swap: boolean; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "triu(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "trunc(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "unbind(input: Tensor, dim: int = 0) -> Tensor[]": { args: { input: Tensor; dim: number }; returns: Tensor[] };

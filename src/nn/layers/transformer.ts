@@ -107,10 +107,30 @@ function torchCausal(l: number, s: number, like: Tensor): Tensor {
   return ones([l, s], { dtype: "bool", device: like.device }).triu(1);
 }
 
+/** A transformer block's feed-forward activation: PyTorch's "relu" or "gelu", or any function of a tensor. */
+export type TransformerActivation = "relu" | "gelu" | ((x: Tensor) => Tensor);
+
+/** The function an activation option names (relu by default). */
+export function activationFn(activation: TransformerActivation | undefined, layer: string): (x: Tensor) => Tensor {
+  if (activation === undefined || activation === "relu") return (x) => F.relu(x);
+  if (activation === "gelu") return (x) => F.gelu(x);
+  if (typeof activation === "function") return activation;
+  throw new ArgumentError(`${layer}: activation should be "relu", "gelu" or a function, got ${String(activation)}`);
+}
+
+/** MultiheadAttention's call options inside a transformer block: a mask, key padding, a causal mask when no mask is given; no weights. */
+export function blockAttention(mask: Tensor | undefined, keyPaddingMask: Tensor | undefined, isCausal: boolean | undefined): AttentionCallOptions {
+  return {
+    needWeights: false,
+    ...(mask ? { attnMask: mask } : {}), ...(keyPaddingMask ? { keyPaddingMask } : {}),
+    ...(isCausal && !mask ? { isCausal: true } : {}),
+  };
+}
+
 export interface TransformerEncoderLayerOptions extends FactoryOptions {
   dimFeedforward?: number;
   dropout?: number;
-  activation?: "relu" | "gelu";
+  activation?: TransformerActivation;
   layerNormEps?: number;
   batchFirst?: boolean;
   normFirst?: boolean;
@@ -134,6 +154,7 @@ export class TransformerEncoderLayer extends Module {
   constructor(dModel: number, nhead: number, options?: TransformerEncoderLayerOptions) {
     super();
     const o = layerOptions<TransformerEncoderLayerOptions>("TransformerEncoderLayer", options, ["dimFeedforward", "dropout", "activation", "layerNormEps", "batchFirst", "normFirst", "bias", "device", "dtype"]);
+    activationFn(o.activation, "TransformerEncoderLayer");
     this.dModel = dModel;
     this.nhead = nhead;
     this.config = { ...o };
@@ -152,15 +173,8 @@ export class TransformerEncoderLayer extends Module {
 
   override forward(src: Tensor, options: { srcMask?: Tensor; srcKeyPaddingMask?: Tensor; isCausal?: boolean } = {}): Tensor {
     const o = layerOptions("TransformerEncoderLayer.forward", options, ["srcMask", "srcKeyPaddingMask", "isCausal"]);
-    const attend = (x: Tensor): Tensor => {
-      const [out] = this.selfAttn.forward(x, x, x, {
-        needWeights: false,
-        ...(o.srcMask ? { attnMask: o.srcMask } : {}), ...(o.srcKeyPaddingMask ? { keyPaddingMask: o.srcKeyPaddingMask } : {}),
-        ...(o.isCausal && !o.srcMask ? { isCausal: true } : {}),
-      });
-      return this.dropout1.forward(out);
-    };
-    const act = this.config.activation === "gelu" ? F.gelu : F.relu;
+    const attend = (x: Tensor): Tensor => this.dropout1.forward(this.selfAttn.forward(x, x, x, blockAttention(o.srcMask, o.srcKeyPaddingMask, o.isCausal))[0]);
+    const act = activationFn(this.config.activation, "TransformerEncoderLayer");
     const feed = (x: Tensor): Tensor => this.dropout2.forward(this.linear2.forward(this.dropout.forward(act(this.linear1.forward(x)))));
     if (this.config.normFirst) {
       const h = src.add(attend(this.norm1.forward(src)));

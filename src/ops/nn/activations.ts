@@ -14,9 +14,17 @@ import { run } from "../unit.js";
 import { c, expm1, log1p, sliceDim, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
 
-const relu0 = (x: T): T => e.max(x, c(x, 0));
 /** x > 0 ? x : neg(x), with NaN kept (it fails the comparison and neg(NaN) is NaN). */
 const positiveOr = (x: T, neg: (x: T) => T): T => e.select(e.compare(x, c(x, 0), "GT"), x, neg(x));
+
+/**
+ * x ≤ 0 ? neg(x) : x, the elu family's shape: NaN takes the x branch (PyTorch's gradient there is
+ * the cotangent), and neg sees 0 where it is not used (expm1(inf)'s gradient would be 0 × inf).
+ */
+const nonPositiveOr = (x: T, neg: (x: T) => T): T => {
+  const low = e.compare(x, c(x, 0), "LE");
+  return e.select(low, neg(e.select(low, x, c(x, 0))), x);
+};
 
 /** One float tensor in, one of the same dtype out, computed in opmath. */
 function floatUnit(op: string, a: Tensor, statics: string, fn: (x: T) => T): Tensor {
@@ -61,7 +69,7 @@ export const leakyRelu = op(
 export const elu = op(
   "elu(input: Tensor, alpha: float = 1) -> Tensor",
   { doc: "x where x > 0, else alpha · (exp(x) − 1) (float tensors)." },
-  ({ input, alpha }) => floatUnit("elu", input, String(alpha), (x) => positiveOr(x, (v) => e.mul(c(v, alpha), expm1(v)))),
+  ({ input, alpha }) => floatUnit("elu", input, String(alpha), (x) => nonPositiveOr(x, (v) => e.mul(c(v, alpha), expm1(v)))),
 );
 
 const SELU_ALPHA = 1.6732632423543772848170429916717;
@@ -70,7 +78,7 @@ const SELU_SCALE = 1.0507009873554804934193349852946;
 export const selu = op(
   "selu(input: Tensor) -> Tensor",
   { doc: "scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors)." },
-  ({ input }) => floatUnit("selu", input, "", (x) => e.mul(c(x, SELU_SCALE), positiveOr(x, (v) => e.mul(c(v, SELU_ALPHA), expm1(v))))),
+  ({ input }) => floatUnit("selu", input, "", (x) => e.mul(c(x, SELU_SCALE), nonPositiveOr(x, (v) => e.mul(c(v, SELU_ALPHA), expm1(v))))),
 );
 
 export const celu = op(
@@ -78,7 +86,7 @@ export const celu = op(
   { doc: "x where x > 0, else alpha · (exp(x / alpha) − 1) (float tensors; alpha must not be 0)." },
   ({ input, alpha }) => {
     if (alpha === 0) throw new ArgumentError("celu: alpha must not be 0 (ZeroDivisionError in PyTorch)");
-    return floatUnit("celu", input, String(alpha), (x) => positiveOr(x, (v) => e.mul(c(v, alpha), expm1(e.div(v, c(v, alpha))))));
+    return floatUnit("celu", input, String(alpha), (x) => nonPositiveOr(x, (v) => e.mul(c(v, alpha), expm1(e.div(v, c(v, alpha))))));
   },
 );
 
@@ -103,8 +111,10 @@ export const silu = op(
 /** log(1 + exp(beta x)) / beta, and x itself where beta x > threshold. */
 const softplusT = (x: T, beta: number, threshold: number): T => {
   const bx = e.mul(x, c(x, beta));
-  const soft = e.div(log1p(e.exp(bx)), c(x, beta));
-  return e.select(e.compare(bx, c(x, threshold), "GT"), x, soft);
+  const linear = e.compare(bx, c(x, threshold), "GT");
+  // exp sees 0 where x is returned (exp(inf)'s gradient would be 0 × inf)
+  const soft = e.div(log1p(e.exp(e.select(linear, c(x, 0), bx))), c(x, beta));
+  return e.select(linear, x, soft);
 };
 
 export const softplus = op(
@@ -131,8 +141,26 @@ export const softsign = op(
     }),
 );
 
-/** relu6(x + 3) / 6. */
-const hardsigmoidT = (x: T): T => e.div(e.min(relu0(e.add(x, c(x, 3))), c(x, 6)), c(x, 6));
+/**
+ * relu6(x + 3) / 6 by selects, with PyTorch's gradient: 1/6 strictly inside (−3, 3), 0 at the bounds
+ * and for NaN (a constant NaN).
+ */
+const hardsigmoidT = (x: T): T => {
+  const low = e.select(e.compare(x, c(x, -3), "LE"), c(x, 0), c(x, NaN));
+  const mid = e.select(e.compare(x, c(x, 3), "LT"), e.div(e.add(x, c(x, 3)), c(x, 6)), c(x, 1));
+  return e.select(e.compare(x, c(x, -3), "GT"), mid, low);
+};
+
+/**
+ * x · relu6(x + 3) / 6 (so −inf gives NaN, as in PyTorch), with PyTorch's gradient: 0 below −3,
+ * x/3 + ½ on [−3, 3), and the cotangent itself from 3 up and for NaN (the x branch).
+ */
+const hardswishT = (x: T): T => {
+  const below = e.compare(x, c(x, 3), "LT");
+  const v = e.select(below, x, c(x, 0)); // the product sees 0 where x is returned (inf × 0 in its gradient)
+  const h = e.select(e.compare(v, c(v, -3), "LT"), c(v, 0), e.div(e.add(v, c(v, 3)), c(v, 6)));
+  return e.select(below, e.mul(v, h), x);
+};
 
 export const hardsigmoid = op(
   "hardsigmoid(input: Tensor) -> Tensor",
@@ -143,7 +171,7 @@ export const hardsigmoid = op(
 export const hardswish = op(
   "hardswish(input: Tensor) -> Tensor",
   { doc: "x · relu6(x + 3) / 6 (float tensors)." },
-  ({ input }) => floatUnit("hardswish", input, "", (x) => e.mul(x, hardsigmoidT(x))),
+  ({ input }) => floatUnit("hardswish", input, "", hardswishT),
 );
 
 export const glu = op(

@@ -6,6 +6,7 @@ import { ArgumentError } from "../../runtime/errors.js";
 import * as e from "../emit.js";
 import { broadcastShapes, normDim } from "../dims.js";
 import { op } from "../signature/op.js";
+import { powAbsOrZero, sqrtOrZero } from "../reduction/norms.js";
 import { promote, run } from "../unit.js";
 import { c, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
@@ -20,8 +21,8 @@ export function vectorNorm(x: T, p: number, dim: number): T {
   if (p === Infinity || p === -Infinity) return e.reshape(e.reduce(p > 0 ? "max" : "min", ax, [dim]), kept);
   if (p === 0) return sumKeep(e.convert(e.compare(x, c(x, 0), "NE"), x.dtype), [dim]);
   if (p === 1) return sumKeep(ax, [dim]);
-  if (p === 2) return e.sqrt(sumKeep(e.mul(x, x), [dim]));
-  const s = sumKeep(e.pow(ax, c(ax, p)), [dim]);
+  if (p === 2) return sqrtOrZero(sumKeep(e.mul(x, x), [dim]));
+  const s = sumKeep(powAbsOrZero(ax, p), [dim]);
   return e.pow(s, c(s, 1 / p));
 }
 

@@ -3,8 +3,14 @@
  * compare, no gather), oneHot, mseLoss, l1Loss, smoothL1Loss, huberLoss, binaryCrossEntropy (log
  * clamped at −100 as in PyTorch), binaryCrossEntropyWithLogits and klDiv. Half inputs compute in float32.
  *
- * Differences from PyTorch: class indices out of range (other than ignoreIndex) and BCE inputs
- * outside [0, 1] are not checked (that needs the values on the host); such entries contribute 0.
+ * The margin and embedding losses: marginRankingLoss, hingeEmbeddingLoss, softMarginLoss,
+ * cosineEmbeddingLoss, tripletMarginLoss, multilabelSoftMarginLoss and multiMarginLoss; and
+ * poissonNllLoss and gaussianNllLoss. All are compositions of primitives, so autograd comes from
+ * the primitives' VJPs.
+ *
+ * Differences from PyTorch: class indices out of range (other than ignoreIndex, and multiMarginLoss's),
+ * BCE inputs outside [0, 1] and gaussianNllLoss's negative variance tensors are not checked (that
+ * needs the values on the host); such entries contribute 0 (or NaN for a negative variance).
  */
 import { isFloating } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
@@ -14,6 +20,7 @@ import { broadcastShapes, fmtShape, sameShape } from "../dims.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 import { amax, amin } from "../reduction/extremes.js";
+import { vectorNorm } from "./distance.js";
 import { c, log1p, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
 import { runOptional } from "./optional_tensors.js";
@@ -308,6 +315,217 @@ export const binaryCrossEntropyWithLogits = op(
       let loss = e.add(e.mul(e.sub(c(y, 1), y), z), logWeight ? e.mul(logWeight, softplusNeg) : softplusNeg);
       if (w) loss = e.mul(loss, e.broadcastTo(e.convert(w, dtype), loss.shape));
       return e.convert(reduceLoss(loss, reduction), x!.dtype);
+    });
+  },
+);
+
+// --- margin and embedding losses --------------------------------------------------------------------
+
+const reductions: readonly string[] = ["mean", "sum", "none"];
+
+/**
+ * A loss of tensors broadcast together, computed pointwise in the first one's opmath dtype, then
+ * reduced. The first `floats` tensors must be floating with the first's dtype; the rest (targets)
+ * may also be integer or bool tensors (converted).
+ */
+function broadcastLoss(op: string, inputs: readonly Tensor[], names: readonly string[], floats: number, reduction: Reduction, statics: string, fn: (xs: T[]) => T): Tensor {
+  const first = inputs[0]!;
+  inputs.forEach((t, i) => {
+    if (i < floats) requireFloat(op, t, names[i]);
+    if ((i < floats || isFloating(t.dtype)) && t.dtype !== first.dtype) throw new DTypeError(`${op}: ${names.join(", ")} must have the same dtype, got ${first.dtype} and ${t.dtype}`);
+  });
+  const shape = broadcastShapes(op, ...inputs.map((t) => t.shape));
+  return run(op, inputs, `${reduction}|${statics}`, (xs) => {
+    const dtype = opmath(first.dtype);
+    const lifted = xs.map((v) => e.broadcastTo(e.convert(v as T, dtype), shape));
+    return e.convert(reduceLoss(fn(lifted), reduction), first.dtype);
+  });
+}
+
+/** log(1 + eˣ), computed without overflow. */
+const softplusT = (x: T): T => e.add(log1p(e.exp(e.neg(e.abs(x)))), e.max(x, c(x, 0)));
+const relu = (x: T): T => e.max(x, c(x, 0));
+const where = (cond: T, a: T): T => e.select(cond, a, c(a, 0));
+const eq = (x: T, v: number): T => e.compare(x, c(x, v), "EQ");
+
+export const marginRankingLoss = op(
+  'marginRankingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "max(0, −target · (input1 − input2) + margin), reduced; target holds 1 (input1 should rank higher) or −1, all three broadcast. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ input1, input2, target, margin, reduction }) =>
+    broadcastLoss("marginRankingLoss", [input1, input2, target], ["input1", "input2", "target"], 2, reduction, String(margin), ([a, b, y]) =>
+      relu(e.add(e.neg(e.mul(y!, e.sub(a!, b!))), c(a!, margin)))),
+);
+
+export const hingeEmbeddingLoss = op(
+  'hingeEmbeddingLoss(input: Tensor, target: Tensor, margin: float = 1, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ input, target, margin, reduction }) =>
+    broadcastLoss("hingeEmbeddingLoss", [input, target], ["input", "target"], 1, reduction, String(margin), ([x, y]) =>
+      // as PyTorch: the margin term wherever target ≠ 1, the input itself wherever target ≠ −1
+      e.add(where(e.not(eq(y!, 1)), relu(e.sub(c(x!, margin), x!))), where(e.not(eq(y!, -1)), x!))),
+);
+
+export const softMarginLoss = op(
+  'softMarginLoss(input: Tensor, target: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "log(1 + exp(−target · input)), reduced (target 1 or −1). PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ input, target, reduction }) =>
+    broadcastLoss("softMarginLoss", [input, target], ["input", "target"], 1, reduction, "", ([x, y]) => softplusT(e.neg(e.mul(y!, x!)))),
+);
+
+export const cosineEmbeddingLoss = op(
+  'cosineEmbeddingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "With cos the cosine similarity of input1 and input2 along their last dim ([N, D] with target [N], or [D] with a 0-d target): 1 − cos where target is 1, max(0, cos − margin) where it is −1, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ input1, input2, target, margin, reduction }) => {
+    const op = "cosineEmbeddingLoss";
+    requireFloat(op, input1, "input1");
+    requireFloat(op, input2, "input2");
+    if (input2.dtype !== input1.dtype || (isFloating(target.dtype) && target.dtype !== input1.dtype)) throw new DTypeError(`${op}: input1, input2 and target must have the same dtype, got ${input1.dtype}, ${input2.dtype} and ${target.dtype}`);
+    if (target.ndim > 1) throw new ShapeError(`${op}: target must be 0-d or 1-d, got ${fmtShape(target.shape)}`);
+    if (!sameShape(input1.shape, input2.shape) || input1.ndim !== target.ndim + 1 || (target.ndim === 1 && input1.shape[0] !== target.shape[0])) {
+      throw new ShapeError(`${op}: expected input1 and input2 of the same shape [N, D] with target [N] (or [D] with a 0-d target), got ${fmtShape(input1.shape)}, ${fmtShape(input2.shape)} and ${fmtShape(target.shape)}`);
+    }
+    return run(op, [input1, input2, target], `${margin}|${reduction}`, ([x1, x2, t]) => {
+      const dtype = opmath(input1.dtype);
+      const a = e.convert(x1 as T, dtype);
+      const b = e.convert(x2 as T, dtype);
+      const y = e.convert(t as T, dtype);
+      const last = [a.ndim - 1];
+      const dot = e.reduce("sum", e.mul(a, b), last);
+      const sq = (v: T) => e.add(e.reduce("sum", e.mul(v, v), last), e.full(1e-12, dtype, y.shape));
+      const cos = e.div(dot, e.sqrt(e.mul(sq(a), sq(b))));
+      const loss = e.add(where(eq(y, 1), e.sub(c(cos, 1), cos)), where(eq(y, -1), relu(e.sub(cos, c(cos, margin)))));
+      return e.convert(reduceLoss(loss, reduction), input1.dtype);
+    });
+  },
+);
+
+export const tripletMarginLoss = op(
+  'tripletMarginLoss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1, p: float = 2, eps: float = 1e-6, swap: bool = false, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ anchor, positive, negative, margin, p, eps, swap, reduction }) => {
+    const op = "tripletMarginLoss";
+    if (anchor.ndim !== positive.ndim || anchor.ndim !== negative.ndim || anchor.ndim < 1 || anchor.ndim > 2) {
+      throw new ShapeError(`${op}: anchor, positive and negative must all be 1-d or all 2-d, got ${fmtShape(anchor.shape)}, ${fmtShape(positive.shape)} and ${fmtShape(negative.shape)}`);
+    }
+    if (!(margin > 0)) throw new ArgumentError(`${op}: margin must be greater than 0, got ${margin}`);
+    if (Number.isNaN(p)) throw new ArgumentError(`${op}: p must be a number, got ${p}`);
+    return broadcastLoss(op, [anchor, positive, negative], ["anchor", "positive", "negative"], 3, reduction, `${margin}|${p}|${eps}|${swap}`, ([a, pos, neg]) => {
+      const last = a!.ndim - 1;
+      const dist = (x: T, y: T): T => e.reshape(vectorNorm(e.add(e.sub(x, y), c(x, eps)), p, last), x.shape.slice(0, -1));
+      const dPos = dist(a!, pos!);
+      let dNeg = dist(a!, neg!);
+      if (swap) dNeg = e.min(dNeg, dist(pos!, neg!));
+      return relu(e.add(e.sub(dPos, dNeg), c(dPos, margin)));
+    });
+  },
+);
+
+export const poissonNllLoss = op(
+  'poissonNllLoss(input: Tensor, target: Tensor, logInput: bool = true, full: bool = false, *, eps: float = 1e-8, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only." },
+  ({ input, target, logInput, full, eps, reduction }) =>
+    broadcastLoss("poissonNllLoss", [input, target], ["input", "target"], 1, reduction, `${logInput}|${full}|${eps}`, ([x, y]) => {
+      let loss = logInput ? e.sub(e.exp(x!), e.mul(y!, x!)) : e.sub(x!, e.mul(y!, e.log(e.add(x!, c(x!, eps)))));
+      if (full) {
+        const big = e.compare(y!, c(y!, 1), "GT");
+        const t = e.select(big, y!, c(y!, 1)); // log of targets ≤ 1 is never used, nor differentiated
+        const stirling = e.add(e.sub(e.mul(t, e.log(t)), t), e.mul(c(t, 0.5), e.log(e.mul(c(t, 2 * Math.PI), t))));
+        loss = e.add(loss, where(big, stirling));
+      }
+      return loss;
+    }),
+);
+
+export const gaussianNllLoss = op(
+  'gaussianNllLoss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = false, eps: float = 1e-6, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host)." },
+  ({ input, target, var: v, full, eps, reduction }) => {
+    const op = "gaussianNllLoss";
+    if (!reductions.includes(reduction)) throw new ArgumentError(`${op}: ${String(reduction)} is not a valid reduction`);
+    if (typeof v === "number") {
+      if (v < 0) throw new ArgumentError(`${op}: var has negative entry/entries (${v})`);
+      return broadcastLoss(op, [input, target], ["input", "target"], 2, reduction, `${v}|${full}|${eps}`, ([x, y]) => gaussian(x!, y!, c(x!, Math.max(v, eps)), full));
+    }
+    let shaped = v;
+    if (!sameShape(v.shape, input.shape)) {
+      const mismatched = v.shape.map((d, i) => (d !== input.shape[i] ? d : 0)).filter((d) => d !== 0);
+      if (input.ndim > 0 && sameShape(v.shape, input.shape.slice(0, -1))) shaped = v.unsqueeze(-1);
+      else if (!(v.ndim === input.ndim && mismatched.length === 1 && mismatched[0] === 1)) {
+        throw new ShapeError(`${op}: var is of incorrect size ${fmtShape(v.shape)} for input ${fmtShape(input.shape)} (expected the input's shape, one dim of size 1, or the input's shape without its last dim)`);
+      }
+    }
+    try {
+      return broadcastLoss(op, [input, target, shaped], ["input", "target", "var"], 3, reduction, `${full}|${eps}`, ([x, y, w]) => {
+        const clamped = e.add(w!, e.stopGradient(e.sub(e.max(w!, c(w!, eps)), w!)));
+        return gaussian(x!, y!, clamped, full);
+      });
+    } finally {
+      if (shaped !== v) shaped.dispose();
+    }
+  },
+);
+
+function gaussian(x: T, y: T, v: T, full: boolean): T {
+  const d = e.sub(x, y);
+  let loss = e.mul(c(x, 0.5), e.add(e.log(v), e.div(e.mul(d, d), v)));
+  if (full) loss = e.add(loss, c(loss, 0.5 * Math.log(2 * Math.PI)));
+  return loss;
+}
+
+export const multilabelSoftMarginLoss = op(
+  'multilabelSoftMarginLoss(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "Multi-label one-versus-all loss: −(target · logσ(input) + (1 − target) · logσ(−input)), times weight (per class, broadcast), averaged over the class (last) dim, then reduced; target of 0s and 1s with the input's shape. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ input, target, weight, reduction }) => {
+    const op = "multilabelSoftMarginLoss";
+    requireFloat(op, input);
+    if (input.ndim === 0) throw new ShapeError(`${op}: input must have a class dimension, got a 0-d tensor`);
+    if (!sameShape(input.shape, target.shape)) throw new ShapeError(`${op}: target size ${fmtShape(target.shape)} must be the same as input size ${fmtShape(input.shape)}`);
+    for (const [t, what] of [[target, "target"], [weight, "weight"]] as const) {
+      if (t && isFloating(t.dtype) && t.dtype !== input.dtype) throw new DTypeError(`${op}: ${what} must have the input's dtype ${input.dtype}, got ${t.dtype}`);
+    }
+    if (weight) broadcastShapes(op, input.shape, weight.shape);
+    return runOptional(op, [input, target, weight], reduction, ([x0, t0, w0]) => {
+      const dtype = opmath(input.dtype);
+      const x = e.convert(x0!, dtype);
+      const y = e.convert(t0!, dtype);
+      let loss = e.add(e.mul(y, softplusT(e.neg(x))), e.mul(e.sub(c(y, 1), y), softplusT(x)));
+      if (w0) loss = e.mul(loss, e.broadcastTo(e.convert(w0, dtype), loss.shape));
+      const classes = x.shape[x.ndim - 1]!;
+      const perSample = e.reduce("sum", loss, [x.ndim - 1]);
+      return e.convert(reduceLoss(e.div(perSample, c(perSample, classes)), reduction), input.dtype);
+    });
+  },
+);
+
+export const multiMarginLoss = op(
+  'multiMarginLoss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1, weight?: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "Multi-class hinge loss of input [N, C] (or [C]) and class indices target [N] (or 0-d, int64): Σ_{i ≠ y} weight[y] · max(0, margin − input[y] + input[i])^p / C per sample (p 1 or 2), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ input, target, p, margin, weight, reduction }) => {
+    const op = "multiMarginLoss";
+    requireFloat(op, input);
+    if (p !== 1 && p !== 2) throw new ArgumentError(`${op}: only p == 1 and p == 2 are supported, got ${p}`);
+    if (input.ndim !== 1 && input.ndim !== 2) throw new ShapeError(`${op}: input must be [N, C] or [C], got ${fmtShape(input.shape)}`);
+    if (target.dtype !== "int64") throw new DTypeError(`${op}: class-index target must be int64, got ${target.dtype} (convert it with .to("int64"))`);
+    const want = input.shape.slice(0, -1);
+    if (!sameShape(target.shape, want)) throw new ShapeError(`${op}: target must have shape ${fmtShape(want)} for input ${fmtShape(input.shape)}, got ${fmtShape(target.shape)}`);
+    const classes = input.shape[input.ndim - 1]!;
+    if (weight && (!sameShape(weight.shape, [classes]) || weight.dtype !== input.dtype)) {
+      throw new ShapeError(`${op}: weight must be a ${input.dtype} tensor of shape [${classes}] (one per class), got ${weight.dtype} ${fmtShape(weight.shape)}`);
+    }
+    return runOptional(op, [input, target, weight], `${p}|${margin}|${reduction}`, ([x0, t0, w0]) => {
+      const dtype = opmath(input.dtype);
+      const n = input.ndim === 2 ? input.shape[0]! : 1;
+      const x = e.reshape(e.convert(x0!, dtype), [n, classes]);
+      const t = e.reshape(t0!, [n]);
+      const hit = e.compare(e.iota("int64", [n, classes], 1), e.broadcastInDim(t, [n, classes], [0]), "EQ");
+      const zero = c(x, 0);
+      const picked = e.broadcastInDim(e.reduce("sum", e.select(hit, x, zero), [1]), [n, classes], [0]);
+      let h = relu(e.add(e.sub(c(x, margin), picked), x));
+      if (p === 2) h = e.mul(h, h);
+      if (w0) h = e.mul(h, e.broadcastInDim(e.reduce("sum", e.select(hit, e.broadcastInDim(e.convert(w0, dtype), [n, classes], [1]), zero), [1]), [n, classes], [0]));
+      const perSample = e.reduce("sum", e.select(hit, zero, h), [1]);
+      const loss = e.reshape(e.div(perSample, c(perSample, classes)), want);
+      return e.convert(reduceLoss(loss, reduction), input.dtype);
     });
   },
 );

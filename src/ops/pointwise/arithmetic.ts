@@ -73,7 +73,9 @@ export function divide(a: TensorOrScalar, b: TensorOrScalar, mode: RoundingMode 
     const quotient = e.div(p, q);
     if (mode === null) return quotient;
     if (isFloating(dtype)) {
-      if (mode === "floor") return floorDivFloat(p, q, quotient);
+      // a step function: PyTorch's gradient is 0 everywhere, where the composition's is NaN at inf and 0
+      // (docs/autograd.md, "Where the gradient is not the composition's")
+      if (mode === "floor") return e.stopGradient(floorDivFloat(p, q, quotient));
       const negative = e.compare(quotient, e.full(0, dtype, quotient.shape), "LT");
       return e.select(negative, e.ceil(quotient), e.floor(quotient));
     }
@@ -137,7 +139,10 @@ export function absolute(a: Tensor): Tensor {
   return run("abs", [a], "", ([x]) => {
     const t = x as T;
     noBool("abs", t);
-    return dtypes[t.dtype].kind === "uint" ? t : e.abs(t);
+    if (dtypes[t.dtype].kind !== "float") return dtypes[t.dtype].kind === "uint" ? t : e.abs(t);
+    // PyTorch's gradient at NaN is 0 (sgn(NaN) = 0): NaN lanes are a constant, and abs sees 0 there
+    const nan = isNanT(t);
+    return e.select(nan, c(t, NaN), e.abs(e.select(nan, c(t, 0), t)));
   });
 }
 

@@ -78,7 +78,8 @@ export function clampTo(name: string, a: Tensor, lo: TensorOrScalar | null, hi: 
       const high = lift(h, dtype, shape);
       r = e.select(e.compare(r, high, "GT"), high, r);
     }
-    return r;
+    // NaN input: NaN with gradient 0, as PyTorch's (x ≥ min and x ≤ max fails)
+    return isFloating(dtype) ? e.select(isNanT(r), c(r, NaN), r) : r;
   });
 }
 

@@ -102,7 +102,15 @@ export const tan = op("tan(input: Tensor) -> Tensor", { doc: "Tangent (radians),
   floatOpmath("tan", input, tanp),
 );
 
-const sqrt1mx2 = (x: T): T => e.sqrt(e.mul(e.sub(c(x, 1), x), e.add(c(x, 1), x)));
+/**
+ * √((1 − x)(1 + x)), where at x = ±1 the factor that is not 0 is the constant 2 (the same value), so
+ * asin/acos get PyTorch's ±inf gradient there (its own gradient would be inf × 0).
+ */
+const sqrt1mx2 = (x: T): T => {
+  const lo = e.select(e.compare(x, c(x, -1), "EQ"), c(x, 2), e.sub(c(x, 1), x));
+  const hi = e.select(e.compare(x, c(x, 1), "EQ"), c(x, 2), e.add(c(x, 1), x));
+  return e.sqrt(e.mul(lo, hi));
+};
 const asinT = (x: T): T => atan2p(x, sqrt1mx2(x));
 const acosT = (x: T): T => atan2p(sqrt1mx2(x), x);
 const atanT = (x: T): T => atan2p(x, c(x, 1));
@@ -138,11 +146,12 @@ const halfExpAbs = (ax: T): T => e.exp(e.sub(ax, c(ax, Math.LN2)));
 
 function sinhT(x: T): T {
   const ax = e.abs(x);
-  const u = expm1p(ax);
+  const near = e.compare(ax, c(x, 1), "LT");
+  const u = expm1p(e.select(near, ax, c(x, 0))); // inf/inf in the unused lanes would poison the gradient
   const small = e.mul(e.add(u, e.div(u, e.add(u, c(x, 1)))), c(x, 0.5));
   const h = halfExpAbs(ax);
   const large = e.sub(h, e.div(c(x, 0.25), h));
-  const r = e.select(e.compare(ax, c(x, 1), "LT"), small, large);
+  const r = e.select(near, small, large);
   return e.select(e.compare(x, c(x, 0), "LT"), e.neg(r), e.select(e.compare(x, c(x, 0), "EQ"), x, r));
 }
 
@@ -156,21 +165,49 @@ const bigArg = (d: DType): number => (d === "float64" ? 1e9 : 1e4);
 
 function asinhT(x: T): T {
   const ax = e.abs(x);
-  const x2 = e.mul(ax, ax);
-  const small = log1pp(e.add(ax, e.div(x2, e.add(c(x, 1), e.sqrt(e.add(c(x, 1), x2))))));
-  const large = e.add(e.log(ax), c(x, Math.LN2));
-  const r = e.select(e.compare(ax, c(x, bigArg(x.dtype)), "GT"), large, small);
+  const big = e.compare(ax, c(x, bigArg(x.dtype)), "GT");
+  // each branch sees a safe input in the other's lanes (inf/inf, log 0), so no NaN reaches the gradient
+  const as = e.select(big, c(x, 1), ax);
+  const x2 = e.mul(as, as);
+  const small = log1pp(e.add(as, e.div(x2, e.add(c(x, 1), e.sqrt(e.add(c(x, 1), x2))))));
+  const large = e.add(e.log(e.select(big, ax, c(x, 1))), c(x, Math.LN2));
+  const r = e.select(big, large, small);
   return e.select(e.compare(x, c(x, 0), "LT"), e.neg(r), e.select(e.compare(x, c(x, 0), "EQ"), x, r));
 }
 
+/**
+ * log1p(t + √(2t + t²)), t = x − 1 (log(x) + ln 2 for large x), with PyTorch's gradient
+ * 1/√(x² − 1) at the special values: at x = ±1 the root takes |x| − 1 (the same 0, whose gradient
+ * is finite where 2t + t²'s is inf × 0), and below −bigArg a NaN plus −(log|x| + ln 2) gives NaN
+ * with gradient 1/|x| (2t + t² would be inf − inf). Each branch sees a safe input elsewhere.
+ */
 function acoshT(x: T): T {
-  const t = e.sub(x, c(x, 1));
-  const small = log1pp(e.add(t, e.sqrt(e.add(e.mul(c(x, 2), t), e.mul(t, t)))));
-  const large = e.add(e.log(x), c(x, Math.LN2));
-  return e.select(e.compare(x, c(x, bigArg(x.dtype)), "GT"), large, small);
+  const big = e.compare(x, c(x, bigArg(x.dtype)), "GT");
+  const negBig = e.compare(x, c(x, -bigArg(x.dtype)), "LT");
+  const far = e.or(big, negBig);
+  const xs = e.select(far, c(x, 2), x);
+  const t = e.sub(xs, c(x, 1));
+  const d = e.add(e.mul(c(x, 2), t), e.mul(t, t));
+  const pole = e.compare(d, c(d, 0), "EQ");
+  const small = log1pp(e.add(t, e.sqrt(e.select(pole, e.sub(e.abs(xs), c(x, 1)), d))));
+  const large = e.add(e.log(e.abs(e.select(far, x, c(x, 2)))), c(x, Math.LN2));
+  return e.select(big, large, e.select(negBig, e.sub(c(x, NaN), large), small));
 }
 
-const atanhT = (x: T): T => e.mul(c(x, 0.5), log1pp(e.div(e.mul(c(x, 2), x), e.sub(c(x, 1), x))));
+/**
+ * ½ log1p(2x / (1 − x)), with PyTorch's gradient 1 / (1 − x²) at the special values: at x = ±1 the
+ * divisor is the constant 2 (the same value; the divisor's own gradient there is inf − inf), at
+ * x = 1 through −½ log1p(−2x / 2) (log1p(inf) has gradient 0), and ±inf give NaN with gradient 0.
+ */
+function atanhT(x: T): T {
+  const inf = e.compare(e.abs(x), c(x, Infinity), "EQ");
+  const xs = e.select(inf, c(x, 0), x);
+  const one = e.compare(xs, c(x, 1), "EQ");
+  const pole = e.or(one, e.compare(xs, c(x, -1), "EQ"));
+  const num = e.mul(e.select(one, c(x, -2), c(x, 2)), xs);
+  const z = e.div(num, e.select(pole, c(x, 2), e.sub(c(x, 1), xs)));
+  return e.select(inf, c(x, NaN), e.mul(e.select(one, c(x, -0.5), c(x, 0.5)), log1pp(z)));
+}
 
 export const sinh = op("sinh(input: Tensor) -> Tensor", { doc: "Hyperbolic sine, elementwise; integer and bool inputs give float32.", method: true }, ({ input }) =>
   floatOpmath("sinh", input, sinhT),

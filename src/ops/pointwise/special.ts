@@ -6,7 +6,7 @@ import { type DType, defaultFloatDType, isFloating } from "../../dtype.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-import { floatOpmath } from "./math.js";
+import { floatOpmath, log1pp } from "./math.js";
 import { c, computeDType, type T } from "./operands.js";
 
 export const erf = op("erf(input: Tensor) -> Tensor", { doc: "The error function, elementwise; integer and bool inputs give float32.", method: true }, ({ input }) =>
@@ -44,11 +44,19 @@ function erfcPos(z: T): T {
   for (let i = 8; i >= 0; i--) p = e.add(e.mul(p, t), c(z, NR[i]!));
   return e.mul(t, e.exp(e.sub(p, e.mul(z, z))));
 }
-function erfcT(x: T): T {
+function erfcFinite(x: T): T {
   const ax = e.abs(x);
   const pos = erfcPos(ax);
   const big = e.select(e.compare(x, c(x, 0), "LT"), e.sub(c(x, 2), pos), pos);
-  return e.select(e.compare(ax, c(x, erfSplit(x.dtype)), "LE"), e.sub(c(x, 1), erfSmall(x)), big);
+  const near = e.compare(ax, c(x, erfSplit(x.dtype)), "LE");
+  // the series sees 0 where it is not used: its overflow would turn the zero cotangent into NaN
+  return e.select(near, e.sub(c(x, 1), erfSmall(e.select(near, x, c(x, 0)))), big);
+}
+/** erfc, with ±inf as constants (0 and 2, gradient 0): exp(−x²)'s gradient there is 0 × inf. */
+function erfcT(x: T): T {
+  const inf = e.compare(e.abs(x), c(x, Infinity), "EQ");
+  const r = erfcFinite(e.select(inf, c(x, 0), x));
+  return e.select(inf, e.select(e.compare(x, c(x, 0), "GT"), c(x, 0), c(x, 2)), r);
 }
 
 export const erfc = op(
@@ -66,19 +74,28 @@ function horner(coefs: readonly number[], w: T): T {
   for (let i = coefs.length - 2; i >= 0; i--) p = e.add(e.mul(p, w), c(w, coefs[i]!));
   return p;
 }
-function erfinvT(y: T): T {
+/**
+ * Giles' approximation (and a Newton step in float64), with PyTorch's gradient √π/2 · exp(x²) at the
+ * special values: ±1 give ±inf through −sign(y) log1p(−|y|) (gradient 1/(1 − |y|) = inf there), and
+ * each branch sees a safe input where it is not used (√w at w = 0 would give 0/0).
+ */
+function erfinvT(y0: T): T {
+  const one = e.compare(e.abs(y0), c(y0, 1), "EQ");
+  const y = e.select(one, c(y0, 0), y0);
   const w = e.neg(e.log(e.mul(e.sub(c(y, 1), y), e.add(c(y, 1), y))));
+  const near = e.compare(w, c(y, 5), "LT");
   const central = horner(GILES_A, e.sub(w, c(y, 2.5)));
-  const tail = horner(GILES_B, e.sub(e.sqrt(w), c(y, 3)));
-  let x = e.mul(e.select(e.compare(w, c(y, 5), "LT"), central, tail), y);
+  const tail = horner(GILES_B, e.sub(e.sqrt(e.select(near, c(y, 5), w)), c(y, 3)));
+  let x = e.mul(e.select(near, central, tail), y);
   if (y.dtype === "float64") {
     const erfx = e.erf(x);
     const slope = e.mul(c(x, 2 / Math.sqrt(Math.PI)), e.exp(e.neg(e.mul(x, x))));
     const step = e.sub(x, e.div(e.sub(erfx, y), slope));
     x = e.select(e.isFinite(step), step, x);
   }
-  const one = e.compare(e.abs(y), c(y, 1), "EQ");
-  return e.select(one, e.mul(e.sign(y), c(y, Infinity)), x); // sign: no gradient flows through ±inf
+  const ay = e.abs(e.select(one, y0, c(y0, 0)));
+  const pole = e.mul(e.sign(y0), e.neg(log1pp(e.neg(ay))));
+  return e.select(one, pole, x);
 }
 
 export const erfinv = op(
@@ -86,6 +103,29 @@ export const erfinv = op(
   { doc: "The inverse error function, elementwise (±1 give ±inf); integer and bool inputs give float32.", method: true },
   ({ input }) => floatOpmath("erfinv", input, erfinvT),
 );
+
+/**
+ * log(v / (1 − v)), v = x clamped to [lo, hi] by selects when eps is given (at a bound the gradient
+ * goes to x, as in PyTorch), with PyTorch's gradient 1 / (v(1 − v)) at the special values: at v = 0
+ * the divisor is the constant 1 and at v = 1 the value is −log((1 − v) / 1) (the same values, with
+ * gradient ±inf instead of inf × 0 or 0), and outside [0, 1] the log is multiplied by NaN (its
+ * gradient is NaN there too, as PyTorch's).
+ */
+function logitT(x: T, eps: number | null): T {
+  let v = x;
+  if (eps !== null) {
+    const lo = c(x, eps);
+    const hi = c(x, 1 - eps);
+    v = e.select(e.compare(x, lo, "LT"), lo, e.select(e.compare(x, hi, "GT"), hi, x));
+  }
+  const zero = e.compare(v, c(v, 0), "EQ");
+  const one = e.compare(v, c(v, 1), "EQ");
+  const num = e.select(one, e.sub(c(v, 1), v), v);
+  const den = e.select(e.or(zero, one), c(v, 1), e.sub(c(v, 1), v));
+  const outside = e.or(e.compare(v, c(v, 0), "LT"), e.compare(v, c(v, 1), "GT"));
+  const factor = e.select(outside, c(v, NaN), e.select(one, c(v, -1), c(v, 1)));
+  return e.mul(e.log(e.div(num, den)), factor);
+}
 
 export const logit = op(
   "logit(input: Tensor, eps?: float) -> Tensor",
@@ -95,9 +135,7 @@ export const logit = op(
     return run("logit", [input], String(lo), ([x]) => {
       const t = x as T;
       const out = isFloating(t.dtype) ? t.dtype : defaultFloatDType;
-      let v = e.convert(t, computeDType(out));
-      if (lo !== null) v = e.max(e.min(v, c(v, 1 - lo)), c(v, lo));
-      return e.convert(e.log(e.div(v, e.sub(c(v, 1), v))), out);
+      return e.convert(logitT(e.convert(t, computeDType(out)), lo), out);
     });
   },
 );

@@ -12,15 +12,42 @@ import { run } from "../unit.js";
 import { opmath } from "../accumulate.js";
 import { countOver, dimKey, isNonzero, keep } from "./keep.js";
 
+const constant = (v: number, like: Tracer): Tracer => e.full(v, like.dtype, like.shape);
+
+/**
+ * √s with gradient 0 where s is 0 (PyTorch's norm subgradient at a zero vector; the calculus gives
+ * inf there, and 0 × inf further down): the root sees 1 in those lanes.
+ */
+export function sqrtOrZero(s: Tracer): Tracer {
+  const zero = e.compare(s, constant(0, s), "EQ");
+  return e.select(zero, constant(0, s), e.sqrt(e.select(zero, constant(1, s), s)));
+}
+
+/** |x|^p with gradient 0 where x is 0 (PyTorch's norm convention; 0^(p−1) is inf for p < 1). */
+export function powAbsOrZero(abs: Tracer, p: number): Tracer {
+  const zero = e.compare(abs, constant(0, abs), "EQ");
+  return e.select(zero, constant(0 ** p, abs), e.pow(e.select(zero, constant(1, abs), abs), constant(p, abs)));
+}
+
+/**
+ * The max (min) of |x| over dims, NaN where a NaN is reduced. A NaN row's gradient is 0, as
+ * PyTorch's (no element equals NaN), where the max rule would give NaN (0/0).
+ */
+function absExtreme(kind: "max" | "min", t: Tracer, dims: readonly number[]): Tracer {
+  const nan = e.compare(t, t, "NE");
+  const anyNan = e.reduce("or", nan, dims);
+  const r = e.reduce(kind, e.abs(e.select(nan, constant(0, t), t)), dims);
+  return e.select(anyNan, constant(NaN, r), r);
+}
+
 function vectorNorm(t: Tracer, p: number, dims: readonly number[]): Tracer {
   const abs = e.abs(t);
-  const constant = (v: number, like: Tracer): Tracer => e.full(v, like.dtype, like.shape);
-  if (p === 2) return e.sqrt(e.reduce("sum", e.mul(t, t), dims));
+  if (p === 2) return sqrtOrZero(e.reduce("sum", e.mul(t, t), dims));
   if (p === 1) return e.reduce("sum", abs, dims);
-  if (p === Infinity) return e.reduce("max", abs, dims);
-  if (p === -Infinity) return e.reduce("min", abs, dims);
+  if (p === Infinity) return absExtreme("max", t, dims);
+  if (p === -Infinity) return absExtreme("min", t, dims);
   if (p === 0) return e.reduce("sum", e.convert(isNonzero(t), t.dtype), dims);
-  const sum = e.reduce("sum", e.pow(abs, constant(p, abs)), dims);
+  const sum = e.reduce("sum", powAbsOrZero(abs, p), dims);
   return e.pow(sum, constant(1 / p, sum));
 }
 
