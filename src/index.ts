@@ -8,6 +8,7 @@ export * from "./ops/index.js";
 export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
 export * as safetensors from "./io/safetensors.js";
+export { compile, compiler, type Compiled, type CompiledStats, type CompileOptions, type CompilerStats } from "./compile/index.js";
 export {
   autograd,
   enableGrad,
@@ -40,6 +41,7 @@ export {
   DeviceRuntimeError,
   DisposedError,
   DTypeError,
+  GraphBreakError,
   OutOfMemoryError,
   PluginError,
   ShapeError,

@@ -43,6 +43,8 @@ export interface Held {
 }
 
 export const DISPOSED = -1;
+/** The buffer of a tensor that torch.compile's trace made: it has a value only in the traced graph. */
+export const TRACED = -2;
 /** Young tensors at most before a flush, and the size from which a tensor is registered at once. */
 const YOUNG_LIMIT = 256;
 const YOUNG_MAX_BYTES = 1 << 16;

@@ -5,7 +5,8 @@
 import { type DataArray, type DType, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
 import { formatTensor } from "./format.js";
-import { DISPOSED, type Held, keep, recount, track, untrack } from "./memory.js";
+import { DISPOSED, type Held, keep, recount, track, TRACED, untrack } from "./memory.js";
+import { inliner } from "./trace/inline.js";
 import type { GradFn, GradHook } from "./autograd/grad_fn.js";
 import type { BackwardOptions } from "./autograd/index.js";
 import type { HookHandle } from "./autograd/backward.js";
@@ -74,6 +75,8 @@ let bufferOfTensor: (t: Tensor) => BufferHandle;
 let hostBytesOfTensor: (t: Tensor) => ArrayBuffer;
 let adoptBuffer: (target: Tensor, source: Tensor) => void;
 let convertBuffer: (target: Tensor, source: Tensor) => void;
+let assignTraced: (target: Tensor, source: Tensor) => void;
+let bufferState: (t: Tensor) => BufferHandle;
 
 /** The Tensor methods autograd provides (src/autograd/index.ts installs them). */
 export const autogradMethods = {} as {
@@ -139,6 +142,7 @@ export class Tensor<D extends DType = DType> {
       old?.unref();
     };
     gradSlot.setGrad = (t, grad) => {
+      if (t.#held.buffer !== TRACED) inliner()?.gradWritten(t, t.#grad);
       t.#grad = grad;
     };
     gradSlot.retain = (t) => {
@@ -159,6 +163,11 @@ export class Tensor<D extends DType = DType> {
       if (target.#held.registered) target.#held.buffers.reportToGc(buffer);
       oldBuffers.dispose(old);
     };
+    bufferState = (t) => t.#held.buffer;
+    assignTraced = (target, source) => {
+      target.#version++;
+      source.#held.buffer = DISPOSED;
+    };
     convertBuffer = (target, source) => {
       target.#live("convert");
       source.#live("move");
@@ -176,7 +185,7 @@ export class Tensor<D extends DType = DType> {
     this.shape = shape;
     this.device = device;
     this.#held = { buffers, buffer, bytes: numelOf(shape) * dtypes[dtype].itemSize, device, registered: false };
-    track(this, this.#held);
+    if (buffer !== TRACED) track(this, this.#held);
   }
 
   get ndim(): number {
@@ -239,6 +248,7 @@ export class Tensor<D extends DType = DType> {
    * (`w.grad = null` frees it); a tensor's dispose() disposes its grad.
    */
   get grad(): Tensor | null {
+    if (this.#held.buffer !== TRACED) inliner()?.gradRead(this, this.#grad);
     return this.#grad;
   }
 
@@ -252,6 +262,11 @@ export class Tensor<D extends DType = DType> {
       }
     }
     const old = this.#grad;
+    if (this.#held.buffer !== TRACED && inliner() !== undefined) {
+      inliner()!.gradWritten(this, old); // the trace frees the old grad after the run
+      this.#grad = value;
+      return;
+    }
     this.#grad = value;
     if (old !== value) old?.dispose();
   }
@@ -281,6 +296,13 @@ export class Tensor<D extends DType = DType> {
 
   #live(what: string): BufferHandle {
     const buffer = this.#held.buffer;
+    // while torch.compile traces, every use of a buffer here is a host read or a transfer
+    inliner()?.hostRead(this, what);
+    if (buffer === TRACED) {
+      throw new ArgumentError(
+        `Tensor: cannot ${what} a ${this.dtype}[${this.shape.join(", ")}] tensor made while torch.compile traced a function: it has a value only inside that trace. Return it from the function instead of keeping it`,
+      );
+    }
     if (buffer === DISPOSED) {
       throw new DisposedError(
         `Tensor has been disposed: cannot ${what} a disposed ${this.dtype}[${this.shape.join(", ")}] tensor on ${this.device}`,
@@ -365,6 +387,7 @@ export class Tensor<D extends DType = DType> {
     const held = this.#held;
     const buffer = held.buffer;
     if (buffer === DISPOSED) return;
+    if (buffer !== TRACED && inliner() !== undefined) return inliner()!.disposeLater(this);
     if (this.#savedBy > 0) {
       this.#disposeWhenReleased = true;
       keep(this);
@@ -375,6 +398,7 @@ export class Tensor<D extends DType = DType> {
     grad?.dispose();
     this.#gradFn?.unref();
     held.buffer = DISPOSED;
+    if (buffer === TRACED) return;
     untrack(this, held);
     held.buffers.dispose(buffer);
   }
@@ -411,8 +435,22 @@ export function rebind(target: Tensor, source: Tensor): void {
     );
   }
   history.gradFn?.keepOriginal(target);
-  adoptBuffer(target, source);
+  const tracing = inliner();
+  if (tracing !== undefined) {
+    tracing.assign(target, source);
+    assignTraced(target, source);
+  } else adoptBuffer(target, source);
   if (history.gradFn !== null) gradSlot.setHistory(target, history.gradFn, history.outputIndex);
+}
+
+/** A tensor that stands for a value of the graph torch.compile is tracing (it has no buffer). Not part of the public API. */
+export function tracedTensor(device: string, dtype: DType, shape: readonly number[]): Tensor {
+  return new Tensor(TRACED, undefined as unknown as NativeBuffers, device, dtype, Object.freeze([...shape]));
+}
+
+/** Whether `t` was made by torch.compile's trace. */
+export function isTraced(t: Tensor): boolean {
+  return !t.isDisposed && bufferState(t) === TRACED;
 }
 
 /**
@@ -422,6 +460,7 @@ export function rebind(target: Tensor, source: Tensor): void {
  */
 export function convertInPlace(target: Tensor, source: Tensor, op: string): void {
   if (target === source) return;
+  if (inliner() !== undefined) inliner()!.hostRead(target, `${op} (convert in place)`);
   if (target.shape.length !== source.shape.length || target.shape.some((d, i) => d !== source.shape[i])) {
     throw new ShapeError(`${op}: ${source.dtype}[${source.shape.join(", ")}] cannot replace ${target.dtype}[${target.shape.join(", ")}]`);
   }

@@ -8,8 +8,9 @@ import { dtypes } from "../dtype.js";
 import * as e from "../ops/emit.js";
 import { ArgumentError } from "../runtime/errors.js";
 import { gradSlot, type Tensor } from "../tensor.js";
-import type { CacheEntry } from "../trace/cache.js";
+import type { UnitInfo } from "../trace/cache.js";
 import { dispatch } from "../trace/eager.js";
+import { inliner } from "../trace/inline.js";
 import { trace, type Tracer } from "../trace/tracer.js";
 import { graphVjp } from "./graph_vjp.js";
 import { isGradEnabled, noGrad } from "./grad_mode.js";
@@ -21,10 +22,10 @@ export type GradHook = (grad: Tensor) => Tensor | void;
 
 let sequence = 0;
 
-const unitIds = new WeakMap<CacheEntry, number>();
+const unitIds = new WeakMap<UnitInfo, number>();
 let nextUnitId = 0;
 /** A number that names one eager unit signature. */
-function unitId(entry: CacheEntry): number {
+function unitId(entry: UnitInfo): number {
   let id = unitIds.get(entry);
   if (id === undefined) unitIds.set(entry, (id = nextUnitId++));
   return id;
@@ -52,12 +53,14 @@ export class GradFn {
 
   readonly #op: string;
   readonly #statics: string;
-  readonly #entry: CacheEntry;
+  readonly #entry: UnitInfo;
   readonly #wrt: readonly boolean[];
+  /** Whether it holds its saved tensors (one recorded inside torch.compile's trace holds none: its graph is thrown away). */
+  readonly #holds = inliner() === undefined;
   /** The inputs the backward reads (by input index), with their versions when recorded; null once released. */
   #saved: Map<number, { tensor: Tensor; version: number }> | null;
 
-  constructor(op: string, statics: string, entry: CacheEntry, inputs: readonly Tensor[], wrt: readonly boolean[], needed: readonly number[]) {
+  constructor(op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], wrt: readonly boolean[], needed: readonly number[]) {
     this.name = backwardName(op);
     this.#op = op;
     this.#statics = statics;
@@ -71,7 +74,7 @@ export class GradFn {
     });
     this.#saved = new Map(needed.map((i) => {
       const t = inputs[i]!;
-      gradSlot.retain(t);
+      if (this.#holds) gradSlot.retain(t);
       return [i, { tensor: t, version: gradSlot.get(t).version }];
     }));
   }
@@ -139,10 +142,10 @@ export class GradFn {
     for (const [i, entry] of saved) {
       if (entry.tensor !== t) continue;
       const copy = noGrad(() => t.clone());
-      gradSlot.retain(copy);
+      if (this.#holds) gradSlot.retain(copy);
       saved.set(i, { tensor: copy, version: gradSlot.get(copy).version });
       copy.dispose(); // only this function holds it now: freed when released
-      gradSlot.release(t);
+      if (this.#holds) gradSlot.release(t);
     }
   }
 
@@ -167,7 +170,7 @@ export class GradFn {
     // a function that saved nothing can run again, as in PyTorch
     if (saved.size === 0) return;
     this.#saved = null;
-    for (const { tensor } of saved.values()) gradSlot.release(tensor);
+    if (this.#holds) for (const { tensor } of saved.values()) gradSlot.release(tensor);
   }
 }
 
@@ -175,7 +178,7 @@ export class GradFn {
  * Which inputs a unit's backward reads when `wrt` inputs need gradients (every float output given a
  * cotangent): traced once per unit signature and input mask, then cached on the unit's entry.
  */
-function neededInputs(entry: CacheEntry, wrt: readonly boolean[]): readonly number[] {
+function neededInputs(entry: UnitInfo, wrt: readonly boolean[]): readonly number[] {
   const key = wrt.map(Number).join("");
   const plans = (entry.vjpPlans ??= new Map());
   let needed = plans.get(key);
@@ -195,7 +198,7 @@ function neededInputs(entry: CacheEntry, wrt: readonly boolean[]): readonly numb
 }
 
 /** Records a unit that just ran (called by eager dispatch when an input requires grad). */
-export function recordUnit(op: string, statics: string, entry: CacheEntry, inputs: readonly Tensor[], outputs: readonly Tensor[]): void {
+export function recordUnit(op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[]): void {
   if (!isGradEnabled()) return;
   const wrt = inputs.map((t) => t.requiresGrad);
   if (!outputs.some(isFloat)) return;

@@ -14,6 +14,7 @@ import { noGrad } from "../autograd/grad_mode.js";
 import { type DType, dtypeNames, dtypes } from "../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../runtime/errors.js";
 import { convertInPlace, rebind, Tensor } from "../tensor.js";
+import { inliner } from "../trace/inline.js";
 
 const parameters = new WeakSet<Tensor>();
 
@@ -68,8 +69,17 @@ const removable = <T>(list: T[], item: T) => ({
 
 /** torch.nn.Module: subclass it, assign parameters, buffers and submodules in the constructor, define forward. */
 export class Module {
-  /** Training mode (dropout active, batch statistics); `train()` / `eval()` set it for the whole tree. */
-  training = true;
+  #training = true;
+
+  /** Training mode (dropout active, batch statistics); `train()` / `eval()` set it for the whole tree. torch.compile guards on it. */
+  get training(): boolean {
+    inliner()?.readTraining(this, this.#training);
+    return this.#training;
+  }
+
+  set training(mode: boolean) {
+    this.#training = mode;
+  }
 
   /** The computation; subclasses define it. */
   forward(..._args: never[]): unknown {
@@ -193,9 +203,8 @@ export class Module {
   zeroGrad(options: { setToNone?: boolean } = {}): void {
     for (const key of Object.keys(options)) if (key !== "setToNone") throw new ArgumentError(`zeroGrad: got an unknown option "${key}"; the only option is "setToNone"`);
     for (const p of this.parameters()) {
-      if (p.grad === null) continue;
-      if (options.setToNone ?? true) p.grad = null;
-      else noGrad(() => p.grad!.zero_());
+      if (options.setToNone ?? true) p.grad = null; // without reading it (torch.compile guards on grads read)
+      else if (p.grad !== null) noGrad(() => p.grad!.zero_());
     }
   }
 

@@ -15,7 +15,8 @@ import { describeValue } from "../ops/signature/bind.js";
 import { ArgumentError, DTypeError, ShapeError } from "../runtime/errors.js";
 import { Tensor } from "../tensor.js";
 import { bindConstructor, bindGroup, checkOptions, type Options, type OptionValue } from "./options.js";
-import { type ParamResult, type ParamUpdate, runGroupStep, type StepEntry } from "./update.js";
+import { untraced } from "../trace/inline.js";
+import { type HostScalars, type ParamResult, type ParamUpdate, runGroupStep, type StepEntry } from "./update.js";
 
 /** A param group: its parameters and its options (lr and the rest, mutable: schedulers set them). */
 export interface ParamGroup {
@@ -37,6 +38,16 @@ export type ParamsInput = Iterable<Tensor> | Iterable<readonly [string, Tensor]>
 
 /** A parameter's state: tensors shaped like it (its moments, buffers…) and `step`, a count. */
 export type ParamState = Record<string, Tensor | number>;
+
+/** A parameter's host-side step state (see #hostStep). */
+interface HostStep {
+  param: Tensor;
+  state: ParamState;
+  /** The state tensors made at this step. */
+  created: ReadonlySet<string>;
+  /** The parameter had no state before this step. */
+  fresh: boolean;
+}
 
 /** PyTorch's `state_dict()` layout, parameters numbered in group order. */
 export interface OptimizerStateDict {
@@ -130,10 +141,14 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
     const setToNone = typeof options === "boolean" ? options : readSetToNone(this.#name, options);
     for (const group of this.paramGroups) {
       for (const p of group.params) {
+        // setting null does not read the grad (so torch.compile does not guard on whether there was one)
+        if (setToNone) {
+          p.grad = null;
+          continue;
+        }
         const grad = p.grad;
         if (grad === null) continue;
-        if (setToNone) p.grad = null;
-        else if (grad.isLeaf) noGrad(() => grad.zero_());
+        if (grad.isLeaf) noGrad(() => grad.zero_());
         else p.grad = noGrad(() => zerosLike(grad)); // a grad with history (createGraph) is replaced by a detached one
       }
     }
@@ -234,11 +249,12 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
     checkOptions(algorithm.options, group, `${this.#name} param group ${index}`);
     const init = this.initialState(group);
     const keys = Object.keys(init);
-    const byDevice = new Map<string, StepEntry[]>();
+    const byDevice = new Map<string, { entries: StepEntry[]; hosts: HostStep[] }>();
     for (const p of group.params) {
       const grad = p.grad;
       if (grad === null) continue;
       let st = this.state.get(p);
+      const fresh = st === undefined;
       if (st === undefined) {
         st = {};
         if (keys.length > 0 || algorithm.countsSteps) this.state.set(p, st); // SGD without momentum keeps none
@@ -246,20 +262,50 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
       const created = new Set<string>();
       for (const key of keys) {
         if (st[key] instanceof Tensor) continue;
-        st[key] = keep(init[key] === 0 ? zerosLike(p) : fullLike(p, init[key]!));
+        // eager even inside torch.compile's trace: the state outlives the call
+        st[key] = untraced(() => keep(init[key] === 0 ? zerosLike(p) : fullLike(p, init[key]!)));
         created.add(key);
       }
-      if (algorithm.countsSteps) st.step = ((st.step as number | undefined) ?? 0) + 1;
-      const named = this.scalars(group, st, created);
-      const entry: StepEntry = { param: p, grad, state: keys.map((k) => st[k] as Tensor), scalars: algorithm.scalarNames.map((n) => named[n]!) };
-      const list = byDevice.get(p.device);
-      if (list === undefined) byDevice.set(p.device, [entry]);
-      else list.push(entry);
+      const entry: StepEntry = { param: p, grad, state: keys.map((k) => st[k] as Tensor) };
+      const list = byDevice.get(p.device) ?? { entries: [], hosts: [] };
+      byDevice.set(p.device, list);
+      list.entries.push(entry);
+      list.hosts.push({ param: p, state: st, created, fresh });
     }
     if (byDevice.size === 0) return;
     const flags = this.flags(group);
     const step = { op: this.#name, statics: JSON.stringify(flags), stateKeys: keys, scalarNames: algorithm.scalarNames, update: (u: ParamUpdate) => this.update(flags, u) };
-    for (const entries of byDevice.values()) runGroupStep(step, entries);
+    for (const { entries, hosts } of byDevice.values()) runGroupStep(step, entries, this.#hostStep(group, hosts));
+  }
+
+  /**
+   * The host side of a step, which a compiled function that steps replays at every call: count the
+   * step and compute each parameter's per-step numbers; `undo` takes one back (an abandoned trace).
+   */
+  #hostStep(group: G, hosts: readonly HostStep[]): HostScalars {
+    const algorithm = this.#algorithm;
+    let first = true;
+    return {
+      read: () => {
+        const rows = hosts.map(({ state, created }) => {
+          if (algorithm.countsSteps) state.step = ((state.step as number | undefined) ?? 0) + 1;
+          const named = this.scalars(group, state, first ? created : new Set());
+          return algorithm.scalarNames.map((n) => named[n]!);
+        });
+        first = false;
+        return rows;
+      },
+      undo: () => {
+        for (const { param, state, created, fresh } of hosts) {
+          if (algorithm.countsSteps) state.step = (state.step as number) - 1;
+          for (const key of created) {
+            (state[key] as Tensor).dispose();
+            delete state[key];
+          }
+          if (fresh) this.state.delete(param);
+        }
+      },
+    };
   }
 
   #loadGroup(g: Record<string, unknown>, i: number, where: string): G {

@@ -14,6 +14,7 @@ import { tensor } from "../ops/creation/tensor.js";
 import * as e from "../ops/emit.js";
 import { runMany } from "../ops/unit.js";
 import { rebind, type Tensor } from "../tensor.js";
+import { inliner } from "../trace/inline.js";
 import type { Tracer } from "../trace/tracer.js";
 
 /** What an optimizer's update of one parameter sees while its step is traced (all in the compute dtype). */
@@ -36,8 +37,16 @@ export interface StepEntry {
   grad: Tensor;
   /** The state tensors, in the order of `stateKeys`. */
   state: Tensor[];
-  /** The per-step numbers, in the order of `scalarNames`. */
-  scalars: readonly number[];
+}
+
+/**
+ * The host side of a step: `read` counts the step and gives each entry's per-step numbers (in the
+ * order of `scalarNames`); torch.compile replays it at every call of a compiled function that steps.
+ * `undo` takes one read back.
+ */
+export interface HostScalars {
+  read(): readonly (readonly number[])[];
+  undo(): void;
 }
 
 export interface GroupStep {
@@ -54,19 +63,33 @@ const typedArrayOf = (dtype: DType, values: number[]): Float32Array | Float64Arr
   dtype === "float64" ? Float64Array.from(values) : Float32Array.from(values);
 
 /** Runs one step for `entries` (all on one device), inside torch.noGrad. */
-export function runGroupStep(step: GroupStep, entries: readonly StepEntry[]): void {
-  const k = step.scalarNames.length;
-  const tables = new Map<DType, number[]>();
+export function runGroupStep(step: GroupStep, entries: readonly StepEntry[], host: HostScalars): void {
+  const dtypesOf: DType[] = [];
   const place: { table: number; row: number }[] = [];
+  const rowsPerTable: number[] = [];
   for (const entry of entries) {
     const dtype = opmath(entry.param.dtype);
-    let rows = tables.get(dtype);
-    if (rows === undefined) tables.set(dtype, (rows = []));
-    place.push({ table: [...tables.keys()].indexOf(dtype), row: rows.length / k });
-    rows.push(...entry.scalars);
+    let table = dtypesOf.indexOf(dtype);
+    if (table < 0) {
+      table = dtypesOf.push(dtype) - 1;
+      rowsPerTable.push(0);
+    }
+    place.push({ table, row: rowsPerTable[table]!++ });
   }
+  const k = step.scalarNames.length;
   const device = entries[0]!.param.device;
-  const scalarTensors = [...tables].map(([dtype, rows]) => tensor(typedArrayOf(dtype, rows), { shape: [rows.length / k, k], device }));
+  // One read serves every table; torch.compile's trace keeps the tables as inputs it reads per call.
+  let rows: readonly (readonly number[])[] = [];
+  const tableData = (table: number): Float32Array | Float64Array => {
+    if (table === 0) rows = host.read();
+    return typedArrayOf(dtypesOf[table]!, place.flatMap((p, i) => (p.table === table ? [...rows[i]!] : [])));
+  };
+  const tracing = inliner();
+  const scalarTensors = dtypesOf.map((dtype, table) =>
+    tracing === undefined
+      ? tensor(tableData(table), { shape: [rowsPerTable[table]!, k], device })
+      : tracing.hostInput(() => tableData(table), table === 0 ? host.undo : () => {}, dtype, [rowsPerTable[table]!, k], device),
+  );
   const inputs: Tensor[] = [...scalarTensors];
   for (const entry of entries) inputs.push(entry.param, entry.grad, ...entry.state);
   const layout = place.map((p) => `${p.table}.${p.row}`).join(",");

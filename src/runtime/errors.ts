@@ -131,6 +131,21 @@ export class CompileError extends TorchError {
   }
 }
 
+/**
+ * torch.compile met something it cannot put in a graph (a host read such as `item()`, a transfer
+ * between devices, a conversion in place): `what` names it and `userFrame` the line of user code.
+ */
+export class GraphBreakError extends TorchError {
+  override name = "GraphBreakError";
+  constructor(
+    message: string,
+    readonly what: string,
+    readonly userFrame: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
 /** A PJRT call failed at run time (transfer, execute, read back). */
 export class DeviceRuntimeError extends TorchError {
   override name = "DeviceRuntimeError";

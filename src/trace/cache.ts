@@ -12,22 +12,26 @@ import type { NativeBuffers, NativeExecutable } from "../runtime/native.js";
 import type { DType } from "../dtype.js";
 import type { Graph } from "./graph.js";
 
-export interface CacheEntry {
-  readonly native: NativeExecutable;
-  /** The buffer functions its output handles belong to. */
-  readonly buffers: NativeBuffers;
-  /** Canonical device string the executable runs on. */
+/** What autograd needs of a traced unit: its graph and outputs (an eager unit, or a compiled function's whole graph). */
+export interface UnitInfo {
+  /** Canonical device string the unit runs on. */
   readonly device: string;
   /** Output dtypes and (frozen) shapes, so wrapping outputs needs no native call. */
   readonly outputs: readonly { readonly dtype: DType; readonly shape: readonly number[] }[];
-  /** Interned aval ids of the outputs (see avals.ts), handed to the output tensors. */
-  readonly outputAvals: readonly number[];
   /** The unit returned one tensor (not a list). */
   readonly single: boolean;
   /** The traced unit, which autograd differentiates (src/autograd/). */
   readonly graph: Graph;
   /** Autograd's plans for this unit's backward, by which inputs need gradients. */
   vjpPlans?: Map<string, readonly number[]>;
+}
+
+export interface CacheEntry extends UnitInfo {
+  readonly native: NativeExecutable;
+  /** The buffer functions its output handles belong to. */
+  readonly buffers: NativeBuffers;
+  /** Interned aval ids of the outputs (see avals.ts), handed to the output tensors. */
+  readonly outputAvals: readonly number[];
 }
 
 export interface CacheStats {

@@ -10,8 +10,9 @@ import { DeviceError, isNativeError, mapNativeError } from "../runtime/errors.js
 import type { BufferHandle, NativeGraph } from "../runtime/native.js";
 import { avalSlot, bufferOf, Tensor } from "../tensor.js";
 import { avalOf, internAval } from "./avals.js";
-import { type CacheEntry, type CacheNode, cacheRoot, insert, lookup, step, stepOrCreate } from "./cache.js";
-import { toNative } from "./graph.js";
+import { type CacheEntry, type CacheNode, cacheRoot, insert, lookup, step, stepOrCreate, type UnitInfo } from "./cache.js";
+import { inliner } from "./inline.js";
+import { type Graph, toNative } from "./graph.js";
 import { trace, type Tracer } from "./tracer.js";
 
 export type UnitBody = (inputs: Tracer[]) => Tracer | readonly Tracer[];
@@ -39,19 +40,23 @@ function signature(op: string, statics: string, inputs: readonly Tensor[], devic
   node = create ? stepOrCreate(node!, device) : step(node, device);
   for (let i = 0; i < inputs.length; i++) {
     const t = inputs[i]!;
-    if (t.device !== device) {
-      throw new DeviceError(
-        `${op}: expected all tensors on the same device, but input ${i} is on ${t.device} and input 0 is on ${device}; move them with .to(device)`,
-      );
-    }
+    if (t.device !== device) throw differentDevices(op, i, t.device, device);
     const aval = avalOf(t);
     node = create ? stepOrCreate(node!, aval) : step(node, aval);
   }
   return node;
 }
 
+const differentDevices = (op: string, i: number, on: string, device: string): DeviceError =>
+  new DeviceError(`${op}: expected all tensors on the same device, but input ${i} is on ${on} and input 0 is on ${device}; move them with .to(device)`);
+
 function compileUnit(op: string, inputs: readonly Tensor[], device: string, body: UnitBody): CacheEntry {
   const { graph, single } = trace(inputs, body); // shape and dtype errors are thrown here
+  return compileGraph(op, graph, single, device);
+}
+
+/** Lowers and compiles a traced graph for `device` (an eager unit, or a compiled function's whole graph). */
+export function compileGraph(op: string, graph: Graph, single: boolean, device: string): CacheEntry {
   for (const o of graph.outputs) checkDeviceHolds(op, graph.avals[o]!.dtype, device);
   const wire = toNative(graph);
   const target = resolveDevice(device);
@@ -78,8 +83,19 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
   }
 }
 
-/** Sees every unit that ran on an input that requires grad (autograd's tape, src/autograd/grad_fn.ts). */
-export type UnitRecorder = (op: string, statics: string, entry: CacheEntry, inputs: readonly Tensor[], outputs: readonly Tensor[]) => void;
+/** Runs a compiled graph on tensors (all on its device) and wraps its outputs. */
+export function runEntry(op: string, entry: CacheEntry, inputs: readonly Tensor[]): Tensor[] {
+  let out: BufferHandle | BufferHandle[];
+  try {
+    out = entry.native.call(...inputs.map(bufferOf));
+  } catch (error) {
+    throw mapNativeError(error, { op, device: entry.device });
+  }
+  return (typeof out === "number" ? [out] : out).map((b, k) => wrapOutput(entry, b, k));
+}
+
+/** Sees every unit that ran on an input that requires grad (autograd's tape, src/autograd/grad_fn.ts), and compiled functions. */
+export type UnitRecorder = (op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[]) => void;
 let recorder: UnitRecorder | undefined;
 
 /** Installs the autograd recorder. */
@@ -87,15 +103,27 @@ export function setRecorder(fn: UnitRecorder): void {
   recorder = fn;
 }
 
+/** Records a unit that ran outside dispatch (a compiled function) when an input requires grad. */
+export function recordRun(op: string, unit: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[]): void {
+  if (recorder !== undefined && requiresGrad(inputs)) recorder(op, "", unit, inputs, outputs);
+}
+
 function requiresGrad(inputs: readonly Tensor[]): boolean {
   for (let i = 0; i < inputs.length; i++) if (inputs[i]!.requiresGrad) return true;
   return false;
 }
 
-/** Runs one unit on tensors: a cached executable, or trace + compile first. */
+/** Runs one unit on tensors: a cached executable, or trace + compile first (or, inside torch.compile's trace, inlines it). */
 export function dispatch(op: string, statics: string, inputs: readonly Tensor[], body: UnitBody, device?: string): Tensor | Tensor[] {
   const on = device ?? inputs[0]?.device;
   if (on === undefined) throw new DeviceError(`${op}: no input tensor and no device given`);
+  const tracing = inliner();
+  if (tracing !== undefined) {
+    for (let i = 0; i < inputs.length; i++) if (inputs[i]!.device !== on) throw differentDevices(op, i, inputs[i]!.device, on);
+    const { unit, outputs } = tracing.inline(op, statics, inputs, body, on);
+    if (recorder !== undefined && requiresGrad(inputs)) recorder(op, statics, unit, inputs, outputs);
+    return unit.single ? outputs[0]! : outputs;
+  }
   let entry = lookup(signature(op, statics, inputs, on, false));
   if (entry === undefined) {
     const start = performance.now();

@@ -22,10 +22,20 @@ export class Graph {
   /** The aval of every value id. */
   readonly avals: Aval[] = [];
 
+  /**
+   * `openInputs`: inputs may be added after nodes (torch.compile lifts the tensors a function reads
+   * as it meets them); pruned() then renumbers them first.
+   */
+  constructor(readonly openInputs = false) {}
+
+  /** The value id of each input. */
+  readonly #inputIds: number[] = [];
+
   addInput(aval: Aval): number {
-    if (this.nodes.length > 0) throw new Error("Graph: inputs must be added before nodes");
+    if (this.nodes.length > 0 && !this.openInputs) throw new Error("Graph: inputs must be added before nodes");
     this.inputs.push(aval);
     this.avals.push(aval);
+    this.#inputIds.push(this.avals.length - 1);
     return this.avals.length - 1;
   }
 
@@ -55,7 +65,8 @@ export class Graph {
 
   /**
    * The graph without the nodes its outputs do not depend on (inputs all stay: they are the
-   * executable's parameters). Returns this graph when every node is used.
+   * executable's parameters), with inputs numbered first. Returns this graph when every node is used
+   * and the inputs are.
    */
   pruned(): Graph {
     const live = new Set<number>(this.outputs);
@@ -66,10 +77,10 @@ export class Graph {
       used[i] = node.outputs.some((_, k) => live.has(first + k));
       if (used[i]) for (const id of node.inputs) live.add(id);
     }
-    if (used.every(Boolean)) return this;
+    if (used.every(Boolean) && !this.openInputs) return this;
     const out = new Graph();
     const ids = new Map<number, number>();
-    this.inputs.forEach((a, i) => ids.set(i, out.addInput(a)));
+    this.inputs.forEach((a, i) => ids.set(this.#inputIds[i]!, out.addInput(a)));
     this.nodes.forEach((node, i) => {
       if (!used[i]) return;
       const mapped = out.addNode(node.prim, node.params, node.inputs.map((id) => ids.get(id)!), node.outputs);

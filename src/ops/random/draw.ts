@@ -10,15 +10,23 @@ import { resolveDevice } from "../../runtime/clients.js";
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { dispatch1 } from "../../trace/eager.js";
+import { inliner } from "../../trace/inline.js";
 import type { Tracer } from "../../trace/tracer.js";
 
 /**
  * Runs one random unit: the next key of the generator (the default one unless given) becomes a
- * uint32[2] input (so the executable is reused for every draw), followed by `inputs`.
+ * uint32[2] input (so the executable is reused for every draw), followed by `inputs`. Inside
+ * torch.compile's trace the key is an input that each call of the compiled function draws anew.
  */
 export function draw(op: string, statics: string, device: string, generator: Generator | undefined, inputs: readonly Tensor[], body: (key: Tracer, xs: Tracer[]) => Tracer): Tensor {
-  const [k0, k1] = (generator ?? defaultGenerator).nextKey();
-  const key = fromHost(Uint32Array.of(k0, k1), "uint32", [2], device);
+  const gen = generator ?? defaultGenerator;
+  let before = gen.getState();
+  const read = (): Uint32Array => {
+    before = gen.getState();
+    return Uint32Array.from(gen.nextKey());
+  };
+  const tracing = inliner();
+  const key = tracing === undefined ? fromHost(read(), "uint32", [2], device) : tracing.hostInput(read, () => gen.setState(before), "uint32", [2], device);
   try {
     return dispatch1(op, statics, [key, ...inputs], ([k, ...xs]) => body(k!, xs), device);
   } finally {

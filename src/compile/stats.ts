@@ -1,0 +1,51 @@
+/**
+ * @file torch.compiler's global state: its configuration (the cache size limit), the counters of
+ * every compiled function together, recompile logging (env TORCH_PJRT_LOGS=recompiles) and the
+ * warnings each compiled function gives once.
+ */
+import { ArgumentError } from "../runtime/errors.js";
+
+let cacheSizeLimit = 8;
+
+/** torch.compiler.config: `cacheSizeLimit` (signatures per compiled function before it runs new ones eagerly; Dynamo's is 8). */
+export const compilerConfig = {
+  get cacheSizeLimit(): number {
+    return cacheSizeLimit;
+  },
+  set cacheSizeLimit(n: number) {
+    if (!Number.isInteger(n) || n < 1) throw new ArgumentError(`torch.compiler.config.cacheSizeLimit must be a positive integer, got ${String(n)}`);
+    cacheSizeLimit = n;
+  },
+  /** Bumped by reset(): compiled functions drop their traces when they see a new generation. */
+  generation: 0,
+};
+
+export interface CompilerStats {
+  calls: number;
+  hits: number;
+  compiles: number;
+  compileMs: number;
+  eagerCalls: number;
+}
+
+export const globalStats: CompilerStats = { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0 };
+
+/** Every compiled function's counters together. */
+export function stats(): CompilerStats {
+  return { ...globalStats };
+}
+
+const logs = (): string[] => (process.env.TORCH_PJRT_LOGS ?? "").split(",").map((s) => s.trim());
+
+export function logRecompile(name: string, reason: string): void {
+  if (logs().includes("recompiles")) console.warn(`torch.compile: recompiling \`${name}\`: ${reason}`);
+}
+
+const warned = new WeakSet<object>();
+
+/** A warning, once per compiled function. */
+export function warnOnce(owner: object, message: string): void {
+  if (warned.has(owner)) return;
+  warned.add(owner);
+  process.emitWarning(message, { code: "TORCH_PJRT_COMPILE" });
+}
