@@ -12,7 +12,7 @@ type AnyTensor = TorchModule.Tensor;
 const differentiable = (dtype: string): boolean => dtype === "float32" || dtype === "float64";
 
 /** The result's tensors in PyTorch's order (a tensor; a list; a named tuple's fields in the fixture's order). */
-function outputsOf(torch: Torch, c: FixtureCase, result: unknown): AnyTensor[] {
+export function outputsOf(torch: Torch, c: FixtureCase, result: unknown): AnyTensor[] {
   if (result instanceof torch.Tensor) return [result];
   if (Array.isArray(result)) return result as AnyTensor[];
   const e = c.expected;
@@ -26,6 +26,13 @@ function tolerances(c: FixtureCase, dtype: string): [number, number] {
   return [Math.max((c.rtol ?? 0) * 4, wide), Math.max((c.atol ?? 0) * 4, wide)];
 }
 
+/** Calls a case's op (function or method) on `inputs`. */
+export function callCase(torch: Torch, c: FixtureCase, inputs: readonly AnyTensor[], device: string): unknown {
+  const args = callArgs(c, inputs, device);
+  const fn = resolveFunction(torch, c.name);
+  return fn !== undefined ? fn(...args) : ((args[0] as Record<string, (...a: unknown[]) => unknown>)[c.method!]!)(...args.slice(1));
+}
+
 /** Runs a case's gradient check on `device`; returns the first mismatch, or undefined. */
 export async function runGradCase(torch: Torch, c: FixtureCase, device: string): Promise<string | undefined> {
   const spec = c.grad!;
@@ -36,10 +43,7 @@ export async function runGradCase(torch: Torch, c: FixtureCase, device: string):
       const t = makeInput(torch, s, device);
       inputs.push(differentiable(s.dtype) ? t.requiresGrad_() : t);
     }
-    const args = callArgs(c, inputs, device);
-    const fn = resolveFunction(torch, c.name);
-    const result = fn !== undefined ? fn(...args) : ((args[0] as Record<string, (...a: unknown[]) => unknown>)[c.method!]!)(...args.slice(1));
-    const all = outputsOf(torch, c, result);
+    const all = outputsOf(torch, c, callCase(torch, c, inputs, device));
     made.push(...all);
     const outs = all.filter((o) => differentiable(o.dtype) && o.requiresGrad);
     if (outs.length !== spec.cotangents.length) {
