@@ -106,9 +106,9 @@ export function reduceInit(kind: ReduceKind, dtype: DType): number | bigint | bo
 }
 
 /** Reduces `x` over `dims` (no keepdim). */
-export function reduce(kind: ReduceKind, x: T, dims: Dims): T {
+export function reduce(kind: ReduceKind, x: T, dims: Dims, nanSplit = false): T {
   const init = full(reduceInit(kind, x.dtype), x.dtype);
-  return bind1(`reduce_${kind}`, [x, init], { dims });
+  return bind1(`reduce_${kind}`, [x, init], nanSplit ? { dims, nanSplit } : { dims });
 }
 
 /** Values and int64 indices of the maximum (or minimum) along `dim`; NaN counts as the largest, ties go to the first. */

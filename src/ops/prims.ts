@@ -47,7 +47,9 @@ export interface PrimParams extends WindowPrimParams {
   reverse: { dims: Dims };
   /** `dtype`: the result's element type when wider than the operands' (float16 × float16 → float32). */
   dot_general: { lhsBatch: Dims; rhsBatch: Dims; lhsContract: Dims; rhsContract: Dims; dtype?: DType; precision?: Precision };
-  reduce_sum: { dims: Dims }; reduce_max: { dims: Dims }; reduce_min: { dims: Dims };
+  reduce_sum: { dims: Dims };
+  /** nanSplit: the gradient is PyTorch's max()/min() over all elements (split among NaNs when the result is NaN), not amax's; the lowering ignores it. */
+  reduce_max: { dims: Dims; nanSplit?: boolean }; reduce_min: { dims: Dims; nanSplit?: boolean };
   reduce_prod: { dims: Dims }; reduce_and: { dims: Dims }; reduce_or: { dims: Dims };
   /** Inputs: values, indices, value init, index init; outputs: values and indices. */
   argmax: { dim: number }; argmin: { dim: number };

@@ -8,7 +8,8 @@
  * - abs at 0: 0 (sign(0));
  * - maximum/minimum of two equal values: half the gradient to each;
  * - reduce_max/reduce_min (amax/amin): split evenly among all elements equal to the result (a NaN
- *   result gives NaN gradients to its row, as amax's do);
+ *   result gives NaN gradients to its row, as amax's do; with nanSplit, max()/min()'s rule: split
+ *   among the NaNs);
  * - pow: 0 for the base where the exponent is 0, 0 for the exponent where the base is 0 and the
  *   exponent ≥ 0;
  * - clamp at a bound: the gradient goes to the input (lo ≤ x ≤ hi inclusive);
@@ -74,8 +75,11 @@ const spread = (ct: T, x: Aval, dims: Dims): T =>
 
 /** The gradient of an extremum reduction: split evenly among the elements equal to it (NaN rows give NaN, as in PyTorch). */
 function amaxRule<P extends "reduce_max" | "reduce_min">(): VjpRule<P> {
-  return ({ inputs: [x], outputs: [y], cts: [ct], params: { dims } }) => {
-    const mask = e.convert(cmp(x!, spread(y!, x!, dims), "EQ"), x!.dtype);
+  return ({ inputs: [x], outputs: [y], cts: [ct], params: { dims, nanSplit } }) => {
+    const result = spread(y!, x!, dims);
+    const equal = cmp(x!, result, "EQ");
+    const chosen = nanSplit ? e.or(equal, e.and(cmp(x!, x!, "NE"), cmp(result, result, "NE"))) : equal;
+    const mask = e.convert(chosen, x!.dtype);
     const count = sumOver(mask, dims);
     return [e.mul(spread(e.div(ct!, count), x!, dims), mask)];
   };

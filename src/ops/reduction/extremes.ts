@@ -13,12 +13,13 @@ import type { ValuesIndices } from "../types.js";
 import { run, runMany } from "../unit.js";
 import { dimKey, keep, nonEmpty } from "./keep.js";
 
-function extreme(name: "amax" | "amin", input: Tensor, dim: number | readonly number[] | undefined, keepdim: boolean): Tensor {
+/** amax/amin, or (name max/min) PyTorch's max()/min() of all elements, whose gradient at a NaN result differs. */
+function extreme(name: "amax" | "amin" | "max" | "min", input: Tensor, dim: number | readonly number[] | undefined, keepdim: boolean): Tensor {
   return run(name, [input], dimKey(dim, keepdim), ([x]) => {
     const t = x as Tracer;
     const dims = normDims(name, dim, t.ndim);
     nonEmpty(name, t, dims.length ? dims : t.shape.map((_, i) => i));
-    return keep(e.reduce(name === "amax" ? "max" : "min", t, dims), t, dims, keepdim);
+    return keep(e.reduce(name.endsWith("max") ? "max" : "min", t, dims, !name.startsWith("a")), t, dims, keepdim);
   });
 }
 
@@ -56,7 +57,7 @@ export const max = op(
     doc: "The largest value (0-d); or `{ values, indices }` along `dim` (the first index of the maximum, NaN counting as largest); or the elementwise maximum with `other`.",
     method: true,
   },
-  [({ input }) => extreme("amax", input, undefined, false), ({ input, dim, keepdim }) => valuesIndices("max", input, dim, keepdim), ({ input, other }) => maximum(input, other)],
+  [({ input }) => extreme("max", input, undefined, false), ({ input, dim, keepdim }) => valuesIndices("max", input, dim, keepdim), ({ input, other }) => maximum(input, other)],
 );
 
 export const min = op(
@@ -69,7 +70,7 @@ export const min = op(
     doc: "The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`.",
     method: true,
   },
-  [({ input }) => extreme("amin", input, undefined, false), ({ input, dim, keepdim }) => valuesIndices("min", input, dim, keepdim), ({ input, other }) => minimum(input, other)],
+  [({ input }) => extreme("min", input, undefined, false), ({ input, dim, keepdim }) => valuesIndices("min", input, dim, keepdim), ({ input, other }) => minimum(input, other)],
 );
 
 function argExtreme(name: "argmax" | "argmin", input: Tensor, dim: number | undefined, keepdim: boolean): Tensor {
