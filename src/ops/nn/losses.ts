@@ -291,7 +291,16 @@ export const binaryCrossEntropy = op(
       const p = e.convert(x!, dtype);
       const y = e.convert(t!, dtype);
       const clampedLog = (v: T) => e.max(e.log(v), c(v, -100));
-      let loss = e.neg(e.add(e.mul(y, clampedLog(p)), e.mul(e.sub(c(y, 1), y), clampedLog(e.sub(c(p, 1), p)))));
+      const bce = (q: T) => e.neg(e.add(e.mul(y, clampedLog(q)), e.mul(e.sub(c(y, 1), y), clampedLog(e.sub(c(q, 1), q)))));
+      // PyTorch's gradient is (x − t) / max(x(1 − x), 1e−12): the calculus of the value except where
+      // x(1 − x) < 1e−12 (x at or next to 0 or 1, where a log is clamped). There the value is taken
+      // without a gradient and x·g − stopGradient(x·g) (zero) carries PyTorch's g.
+      const spread = e.mul(p, e.sub(c(p, 1), p));
+      const edge = e.compare(spread, c(spread, 1e-12), "LT");
+      const g = e.stopGradient(e.div(e.sub(p, y), e.max(spread, c(spread, 1e-12))));
+      const pg = e.mul(p, g);
+      const atEdge = e.add(bce(e.stopGradient(p)), e.sub(pg, e.stopGradient(pg)));
+      let loss = e.select(edge, atEdge, bce(e.select(edge, c(p, 0.5), p)));
       if (w) loss = e.mul(loss, e.broadcastTo(e.convert(w, dtype), loss.shape));
       return e.convert(reduceLoss(loss, reduction), x!.dtype);
     });
