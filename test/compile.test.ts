@@ -162,7 +162,6 @@ const doc = JSON.parse(readFileSync(join(fixturesDir, "nn", "modules.json"), "ut
   training: { vocab: number; dim: number; hidden: number; lr: number; state: Record<string, TensorSpec>; batches: TensorSpec[]; losses: number[]; final: Record<string, TensorSpec> };
 };
 
-
 describe("compiled modules against PyTorch", () => {
   const simple = doc.layers.filter((c) => !c.spec.call && !c.spec.children && !c.target);
   it("has layer cases to run", () => expect(simple.length).toBeGreaterThan(15));
@@ -193,7 +192,6 @@ describe("compiled modules against PyTorch", () => {
     });
   }
 });
-
 
 describe("a compiled training step", () => {
   it("forward, backward and SGD in one executable follow PyTorch's 20-step loss curve (1e-4)", async () => {

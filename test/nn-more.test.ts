@@ -56,8 +56,6 @@ function build(spec: Spec): torch.nn.Module {
   return new ctor(...(spec.args ?? []), ...(spec.options ? [decode(spec.options)] : []));
 }
 
-
-
 /** Float64 values of a tensor. */
 const values = (t: torch.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>, Number);
 

@@ -37,8 +37,6 @@ function flat(v: unknown): torch.Tensor[] {
   return v instanceof torch.Tensor ? [v] : (v as unknown[]).flatMap(flat);
 }
 
-
-
 expectNoLeaks();
 
 describe("recurrent layers with PyTorch's weights give PyTorch's outputs, states and gradients", () => {

@@ -37,7 +37,6 @@ function build(spec: Spec): torch.nn.Module {
   return m;
 }
 
-
 /** Self-attention with a causal mask, or cross-attention returning output and averaged weights flattened together. */
 function callAttention(m: torch.nn.MultiheadAttention, how: NonNullable<Spec["call"]>, inputs: torch.Tensor[]): torch.Tensor {
   const [q, kv] = inputs as [torch.Tensor, torch.Tensor | undefined];
@@ -49,8 +48,6 @@ function callAttention(m: torch.nn.MultiheadAttention, how: NonNullable<Spec["ca
   const mask = torch.ones([l, l], { dtype: "bool" }).triu(1);
   return m.forward(q, q, q, { attnMask: mask, needWeights: false })[0];
 }
-
-
 
 expectNoLeaks();
 
@@ -88,7 +85,6 @@ describe("layers with PyTorch's weights give PyTorch's outputs and gradients", (
   }
 });
 
-
 describe("training", () => {
   it("a character model trained 20 SGD steps from PyTorch's weights follows PyTorch's loss curve (1e-4)", async () => {
     const t = doc.training;
@@ -121,7 +117,6 @@ describe("training", () => {
     }
   });
 });
-
 
 describe("nn.utils", () => {
   it("clipGradNorm_ scales gradients to the norm and returns the norm before (float64 reference)", () => {
