@@ -70,6 +70,8 @@ const allRows = [
   { label: "W4 MLP 784-512-512-10 b128, training step (forward, CE loss, backward, SGD)", ours: () => w.mlpTrainStep(torch), peer: { workload: "W4" } },
   { label: "W5 transformer fwd d256 h4 L4 s128 b8", ours: () => w.transformerForward(torch), peer: { workload: "W5" } },
   { label: "W7 transformer training step (W5's model, AdamW)", ours: () => w.transformerTrainStep(torch), peer: { workload: "W7" } },
+  { label: "W4c W4's step under torch.compile (PyTorch: torch.compile, inductor)", ours: () => w.mlpTrainStepCompiled(torch), peer: { workload: "W4c" } },
+  { label: "W7c W7's step under torch.compile (PyTorch: torch.compile, inductor)", ours: () => w.transformerTrainStepCompiled(torch), peer: { workload: "W7c" } },
   { label: "W6 sum over last axis, 4096² f32", ours: () => w.rowSum(torch), peer: { workload: "W6" }, limit: { limit: "copy" } },
   { label: "H1 torch.tensor(64 MB) + await data()", ours: () => w.hostRoundTrip(torch), peer: { workload: "H1" }, limit: { limit: "memcpy" } },
   { label: "H2 dataSync() of a 4 MB result", ours: () => w.readBack(torch), peer: { workload: "H2" }, limit: { limit: "memcpy" } },
@@ -102,6 +104,7 @@ for (let r = 1; r <= rounds; r++) {
     const said = [o.error ? `failed: ${o.error}` : `ours ${fmt(o.value)} ${o.unit}`];
     if (row.peer) said.push(`PyTorch ${p.error ?? fmt(p.value)}`);
     if (row.limit) said.push(`limit ${l.error ?? fmt(l.value)}`);
+    if (o.firstMs !== undefined) said.push(`first call ours ${o.firstMs.toFixed(0)} ms, PyTorch ${p.firstMs === undefined ? "—" : p.firstMs.toFixed(0)} ms`);
     console.log(said.join(", ") + (!o.error && p.value !== undefined ? ` → ${ratioOf(o, p).toFixed(2)}×` : ""));
   }
 }

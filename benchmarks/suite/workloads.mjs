@@ -283,6 +283,29 @@ export function transformerTrainStep(torch) {
   return { value: 1000 / t.ms, unit: "steps/s", reps: t.reps, higherIsBetter: true, check };
 }
 
+/**
+ * A training step compiled by torch.compile (forward, backward and update as one executable):
+ * steps/s; `check` is the first step's loss and `firstMs` that call's time (trace, compile, run).
+ */
+function compiledStep(torch, setup) {
+  const { step, dispose } = setup(torch);
+  const compiled = torch.compile(() => step());
+  const start = performance.now();
+  const loss = compiled();
+  const check = loss.item();
+  const firstMs = performance.now() - start;
+  loss.dispose();
+  const t = timeIt(synchronized(torch, () => compiled().dispose()));
+  dispose();
+  return { value: 1000 / t.ms, unit: "steps/s", reps: t.reps, higherIsBetter: true, check, firstMs };
+}
+
+/** W4c: W4's step under torch.compile. */
+export const mlpTrainStepCompiled = (torch) => compiledStep(torch, mlpTraining);
+
+/** W7c: W7's step under torch.compile. */
+export const transformerTrainStepCompiled = (torch) => compiledStep(torch, transformerTraining);
+
 /** W6: sum over the last axis of a 4096×4096 float32 tensor; GB/s read. */
 export function rowSum(torch) {
   const n = 4096;

@@ -234,10 +234,11 @@ export class CompiledFunction {
     const temporaries: Tensor[] = [];
     const inputs = entry.sources.map((s) => {
       if ("ref" in s) return resolve(s.ref, args);
-      const t = fromHost(s.first ?? s.read(), s.dtype, s.shape, entry.executable!.device);
-      temporaries.push(t);
+      const data = s.first ?? s.read(); // read even when nothing uses it: reading advances the host state
+      const t = entry.executable === undefined ? undefined : fromHost(data, s.dtype, s.shape, entry.executable.device);
+      if (t !== undefined) temporaries.push(t);
       return t;
-    });
+    }) as Tensor[];
     try {
       const outs = entry.executable === undefined ? [] : runEntry(`compiled ${this.name}`, entry.executable, inputs);
       if (entry.recordsGrad && entry.executable !== undefined) recordRun(`Compiled${this.name.charAt(0).toUpperCase()}${this.name.slice(1)}`, entry.executable, inputs, outs);
