@@ -20,13 +20,18 @@ import type { Tracer } from "../../trace/tracer.js";
  */
 export function draw(op: string, statics: string, device: string, generator: Generator | undefined, inputs: readonly Tensor[], body: (key: Tracer, xs: Tracer[]) => Tracer): Tensor {
   const gen = generator ?? defaultGenerator;
-  let before = gen.getState();
-  const read = (): Uint32Array => {
-    before = gen.getState();
-    return Uint32Array.from(gen.nextKey());
-  };
   const tracing = inliner();
-  const key = tracing === undefined ? fromHost(read(), "uint32", [2], device) : tracing.hostInput(read, () => gen.setState(before), "uint32", [2], device);
+  let key: Tensor;
+  if (tracing === undefined) key = fromHost(Uint32Array.from(gen.nextKey()), "uint32", [2], device);
+  else {
+    // the state before each read, for undoing the read of an abandoned trace
+    let before = gen.getState();
+    const read = (): Uint32Array => {
+      before = gen.getState();
+      return Uint32Array.from(gen.nextKey());
+    };
+    key = tracing.hostInput(read, () => gen.setState(before), "uint32", [2], device);
+  }
   try {
     return dispatch1(op, statics, [key, ...inputs], ([k, ...xs]) => body(k!, xs), device);
   } finally {
