@@ -29,6 +29,7 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
     out.Set("byteSize", Napi::Number::New(env, static_cast<double>(buffer.hostSizeInBytes())));
     out.Set("onDeviceSize", Napi::Number::New(env, static_cast<double>(buffer.onDeviceSizeInBytes())));
     out.Set("deviceIndex", Napi::Number::New(env, buffer.deviceIndex()));
+    if (buffer.isDeleted()) out.Set("deleted", Napi::Boolean::New(env, true));
     return out;
   });
 }

@@ -100,4 +100,13 @@ void BufferTable::dispose(Napi::Env env, napi_value value, const char* call) {
   free_.push_back(indexOf(handle));
 }
 
+void BufferTable::forgetBytes(Napi::Env env, napi_value value, const char* call) {
+  const Entry* found = find(handleOf(env, value, call, "buffer", -1));
+  if (found == nullptr || found->externalBytes == 0) return;
+  Entry& e = slots_[static_cast<size_t>(found - slots_.data())];
+  countExternalBytes(-e.externalBytes);
+  if (e.reportedToGc) reportExternalBytes(env, -e.externalBytes);
+  e.externalBytes = 0;
+}
+
 }  // namespace tpjrt::addon

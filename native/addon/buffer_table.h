@@ -49,6 +49,9 @@ class BufferTable {
   void reportToGc(Napi::Env env, napi_value value, const char* call);
   // Frees the buffer behind `value`; a handle already disposed is left alone.
   void dispose(Napi::Env env, napi_value value, const char* call);
+  // The buffer behind `value` was donated to a run: the run's output holds its memory and counts its
+  // bytes, so this handle (still live, its buffer deleted) counts none. A stale handle is left alone.
+  void forgetBytes(Napi::Env env, napi_value value, const char* call);
 
  private:
   // The slot of a live handle, or nullptr when `handle` is stale or was never issued.

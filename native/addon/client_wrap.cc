@@ -56,6 +56,7 @@ void ClientWrap::define(Napi::Env env, AddonState& state) {
                                        InstanceMethod<&ClientWrap::CompileSync>("compileSync"),
                                        InstanceMethod<&ClientWrap::CompileGraph>("compileGraph"),
                                        InstanceMethod<&ClientWrap::CompileGraphSync>("compileGraphSync"),
+                                       InstanceMethod<&ClientWrap::DeserializeAndLoad>("deserializeAndLoad"),
                                        InstanceMethod<&ClientWrap::Synchronize>("synchronize"),
                                        InstanceMethod<&ClientWrap::Close>("close"),
                                    });
@@ -170,6 +171,18 @@ Napi::Value ClientWrap::CompileGraphSync(const Napi::CallbackInfo& info) {
   const std::shared_ptr<Client>& client = live(call);
   std::unique_ptr<LoadedExecutable> executable =
       guard(info.Env(), call, [&] { return client->compile(lower::printModule(graph), options); });
+  return ExecutableWrap::create(info.Env(), {std::move(executable), client.get(), hostResident_});
+}
+
+Napi::Value ClientWrap::DeserializeAndLoad(const Napi::CallbackInfo& info) {
+  const char* call = "Client.deserializeAndLoad";
+  CompileOptions options = compileOptionsFrom(info[1], call);
+  // Read last: reading the options may run JS that detaches the bytes.
+  HostBytes bytes = hostBytesFrom(info[0], call);
+  std::string serialized(static_cast<const char*>(bytes.data), bytes.byteLength);
+  const std::shared_ptr<Client>& client = live(call);
+  std::unique_ptr<LoadedExecutable> executable =
+      guard(info.Env(), call, [&] { return client->deserializeAndLoad(serialized, options); });
   return ExecutableWrap::create(info.Env(), {std::move(executable), client.get(), hostResident_});
 }
 

@@ -38,6 +38,7 @@ class ClientWrap : public Napi::ObjectWrap<ClientWrap> {
   Napi::Value CompileSync(const Napi::CallbackInfo& info);
   Napi::Value CompileGraph(const Napi::CallbackInfo& info);
   Napi::Value CompileGraphSync(const Napi::CallbackInfo& info);
+  Napi::Value DeserializeAndLoad(const Napi::CallbackInfo& info);
   void Synchronize(const Napi::CallbackInfo& info);
   void Close(const Napi::CallbackInfo& info);
 

@@ -1,5 +1,7 @@
 #include "executable_wrap.h"
 
+#include <cstring>
+
 #include "buffer_table.h"
 #include "convert.h"
 #include "errors.h"
@@ -19,6 +21,8 @@ void ExecutableWrap::define(Napi::Env env, AddonState& state) {
                                        InstanceAccessor<&ExecutableWrap::OutputDims>("outputDims", kProp),
                                        InstanceAccessor<&ExecutableWrap::Fingerprint>("fingerprint", kProp),
                                        InstanceMethod<&ExecutableWrap::Run>("run"),
+                                       InstanceMethod<&ExecutableWrap::RunWith>("runWith"),
+                                       InstanceMethod<&ExecutableWrap::Serialize>("serialize"),
                                        InstanceMethod<&ExecutableWrap::Dispose>("dispose"),
                                    });
   state.executableClass = Napi::Persistent(cls);
@@ -34,6 +38,7 @@ ExecutableWrap::ExecutableWrap(const Napi::CallbackInfo& info) : Napi::ObjectWra
   core_->executable = std::move(init.executable);
   core_->client = init.client;
   core_->hostResident = init.hostResident;
+  core_->mayDonate = core_->executable->mayDonate();
   core_->buffers = &state(info.Env()).buffers;
   using Shared = std::shared_ptr<ExecutableCore>;
   auto* data = new Shared(core_);
@@ -75,19 +80,44 @@ Napi::Value ExecutableWrap::Fingerprint(const Napi::CallbackInfo& info) {
   });
 }
 
-Napi::Value ExecutableWrap::Run(const Napi::CallbackInfo& info) {
-  const char* call = "Executable.run";
+Napi::Value ExecutableWrap::Run(const Napi::CallbackInfo& info) { return runArray(info, "Executable.run", {}); }
+
+// The options are read first: reading them may run JS (getters), which must not meet held arguments.
+Napi::Value ExecutableWrap::RunWith(const Napi::CallbackInfo& info) {
+  const char* call = "Executable.runWith";
+  Napi::Env env = info.Env();
+  std::vector<int64_t> nonDonatable;
+  if (!info[1].IsUndefined()) {
+    if (!info[1].IsObject() || info[1].IsArray()) throwTypeError(env, call, "options must be an object");
+    Napi::Value list = info[1].As<Napi::Object>().Get("nonDonatable");
+    if (!list.IsUndefined()) nonDonatable = int64ListFrom(list, call, "options.nonDonatable");
+  }
+  return runArray(info, call, std::move(nonDonatable));
+}
+
+Napi::Value ExecutableWrap::runArray(const Napi::CallbackInfo& info, const char* call,
+                                     std::vector<int64_t> nonDonatable) {
   Napi::Env env = info.Env();
   if (!info[0].IsArray()) throwTypeError(env, call, "args must be an array of buffer handles");
   Napi::Array argArray = info[0].As<Napi::Array>();
+  const uint32_t count = argArray.Length();
+  for (int64_t i : nonDonatable)
+    if (i < 0 || i >= int64_t(count))
+      throwRangeError(env, call, "options.nonDonatable names argument " + std::to_string(i) + " but there are " +
+                                     std::to_string(count) + " args");
   // Held for the call: reading the array may run JS (getters) that disposes a buffer.
-  std::vector<std::shared_ptr<Buffer>> held(argArray.Length());
-  std::vector<const Buffer*> args(held.size());
-  for (uint32_t i = 0; i < held.size(); ++i) {
-    held[i] = core_->buffers->share(core_->argument(env, argArray.Get(i), call, static_cast<int>(i)));
+  std::vector<std::shared_ptr<Buffer>> held(count);
+  std::vector<const Buffer*> args(count);
+  std::vector<napi_value> handles(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    handles[i] = argArray.Get(i);
+    const BufferTable::Entry& entry = core_->argument(env, handles[i], call, static_cast<int>(i));
+    if (core_->keep(entry)) nonDonatable.push_back(i);
+    held[i] = core_->buffers->share(entry);
     args[i] = held[i].get();
   }
-  std::vector<std::unique_ptr<Buffer>> outputs = core_->execute(env, call, args.data(), args.size());
+  std::vector<std::unique_ptr<Buffer>> outputs = core_->execute(env, call, args.data(), count, nonDonatable);
+  core_->forgetDonated(env, call, args.data(), handles.data(), count);
   return core_->handlesOf(env, std::move(outputs));
 }
 
@@ -102,8 +132,18 @@ Napi::Value ExecutableWrap::Call(const Napi::CallbackInfo& info) {
   const Buffer* inlineArgs[kInline];
   std::vector<const Buffer*> heapArgs(count > kInline ? count : 0);
   const Buffer** args = count > kInline ? heapArgs.data() : inlineArgs;
-  for (size_t i = 0; i < count; ++i) args[i] = core.argument(env, info[i], call, static_cast<int>(i)).get();
-  std::vector<std::unique_ptr<Buffer>> outputs = core.execute(env, call, args, count);
+  std::vector<int64_t> nonDonatable;
+  for (size_t i = 0; i < count; ++i) {
+    const BufferTable::Entry& entry = core.argument(env, info[i], call, static_cast<int>(i));
+    if (core.keep(entry)) nonDonatable.push_back(static_cast<int64_t>(i));
+    args[i] = entry.get();
+  }
+  std::vector<std::unique_ptr<Buffer>> outputs = core.execute(env, call, args, count, nonDonatable);
+  if (core.mayDonate) {
+    std::vector<napi_value> handles(count);
+    for (size_t i = 0; i < count; ++i) handles[i] = info[i];
+    core.forgetDonated(env, call, args, handles.data(), count);
+  }
   if (outputs.size() == 1) return core.buffers->add(env, std::move(outputs[0]), core.client, core.hostResident);
   return core.handlesOf(env, std::move(outputs));
 }
@@ -115,9 +155,16 @@ const BufferTable::Entry& ExecutableCore::argument(Napi::Env env, napi_value val
 }
 
 std::vector<std::unique_ptr<Buffer>> ExecutableCore::execute(Napi::Env env, const char* call, const Buffer* const* args,
-                                                             size_t count) {
+                                                             size_t count, const std::vector<int64_t>& nonDonatable) {
   LoadedExecutable& loaded = live(env, call);
-  return guard(env, call, [&] { return loaded.execute(args, count); });
+  return guard(env, call, [&] { return loaded.execute(args, count, nonDonatable); });
+}
+
+void ExecutableCore::forgetDonated(Napi::Env env, const char* call, const Buffer* const* args,
+                                   const napi_value* handles, size_t count) const {
+  if (!mayDonate || !hostResident) return;
+  for (size_t i = 0; i < count; ++i)
+    if (guard(env, call, [&] { return args[i]->isDeleted(); })) buffers->forgetBytes(env, handles[i], call);
 }
 
 Napi::Array ExecutableCore::handlesOf(Napi::Env env, std::vector<std::unique_ptr<Buffer>> outputs) const {
@@ -127,6 +174,15 @@ Napi::Array ExecutableCore::handlesOf(Napi::Env env, std::vector<std::unique_ptr
   Napi::Array result = Napi::Array::New(env, handles.size());
   for (size_t i = 0; i < handles.size(); ++i) result.Set(static_cast<uint32_t>(i), handles[i]);
   return result;
+}
+
+Napi::Value ExecutableWrap::Serialize(const Napi::CallbackInfo& info) {
+  const char* call = "Executable.serialize";
+  Napi::Env env = info.Env();
+  std::string bytes = guard(env, call, [&] { return live(call).serialize(); });
+  Napi::Uint8Array out = Napi::Uint8Array::New(env, bytes.size());
+  std::memcpy(out.Data(), bytes.data(), bytes.size());
+  return out;
 }
 
 void ExecutableWrap::Dispose(const Napi::CallbackInfo&) { core_->executable.reset(); }

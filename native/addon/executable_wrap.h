@@ -21,12 +21,20 @@ struct ExecutableCore {
   std::unique_ptr<LoadedExecutable> executable;  // null once disposed
   const Client* client = nullptr;                // identity only, to check the arguments
   bool hostResident = false;                     // passed on to the output buffers
+  bool mayDonate = false;                        // LoadedExecutable::mayDonate()
   BufferTable* buffers = nullptr;                // the environment's, which outlives every executable
 
   LoadedExecutable& live(Napi::Env env, const char* call) const;
   // The live buffer behind handle `value`, which must belong to this executable's client.
   const BufferTable::Entry& argument(Napi::Env env, napi_value value, const char* call, int index) const;
-  std::vector<std::unique_ptr<Buffer>> execute(Napi::Env env, const char* call, const Buffer* const* args, size_t count);
+  // Whether a run must not donate the argument `entry`: a host read still waits for its buffer.
+  bool keep(const BufferTable::Entry& entry) const { return mayDonate && entry.shared && entry.shared.use_count() > 1; }
+  std::vector<std::unique_ptr<Buffer>> execute(Napi::Env env, const char* call, const Buffer* const* args, size_t count,
+                                               const std::vector<int64_t>& nonDonatable = {});
+  // After a run: an argument it took (donated, its buffer deleted now) stops counting the host bytes
+  // that its output counts. `handles[i]` is argument i's handle.
+  void forgetDonated(Napi::Env env, const char* call, const Buffer* const* args, const napi_value* handles,
+                     size_t count) const;
   Napi::Array handlesOf(Napi::Env env, std::vector<std::unique_ptr<Buffer>> outputs) const;
 };
 
@@ -55,7 +63,11 @@ class ExecutableWrap : public Napi::ObjectWrap<ExecutableWrap> {
   Napi::Value OutputDims(const Napi::CallbackInfo& info);
   Napi::Value Fingerprint(const Napi::CallbackInfo& info);
   Napi::Value Run(const Napi::CallbackInfo& info);
+  Napi::Value RunWith(const Napi::CallbackInfo& info);
+  Napi::Value Serialize(const Napi::CallbackInfo& info);
   void Dispose(const Napi::CallbackInfo& info);
+  // run() and runWith(): the handles in the array info[0].
+  Napi::Value runArray(const Napi::CallbackInfo& info, const char* call, std::vector<int64_t> nonDonatable);
 
   std::shared_ptr<ExecutableCore> core_;
 };

@@ -95,6 +95,16 @@ lower::Graph graphFrom(Napi::Value value, const char* call) {
     if (!body.IsUndefined()) node.body = stringFrom(body, call, (what + ".body").c_str());
   }
   graph.outputs = idsFrom(object.Get("outputs"), call, "graph.outputs");
+  Napi::Value aliases = object.Get("aliases");
+  if (!aliases.IsUndefined()) {
+    Napi::Array list = arrayFrom(aliases, call, "graph.aliases");
+    for (uint32_t k = 0; k < list.Length(); ++k) {
+      std::string what = "graph.aliases[" + std::to_string(k) + "]";
+      Napi::Object item = objectFrom(list.Get(k), call, what);
+      graph.aliases.push_back({intFrom(item.Get("output"), call, (what + ".output").c_str()),
+                               intFrom(item.Get("input"), call, (what + ".input").c_str())});
+    }
+  }
   return graph;
 }
 

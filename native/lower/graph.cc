@@ -1,6 +1,7 @@
 #include "graph.h"
 
 #include "runtime.h"
+#include "stablehlo_printer.h"
 
 namespace tpjrt::lower {
 namespace {
@@ -51,9 +52,44 @@ size_t elementByteWidth(int element) {
   return e ? e->width : 0;
 }
 
+namespace {
+
+void validateAliases(const Graph& graph, const std::vector<const TensorType*>& types) {
+  std::vector<int> inputTaken(graph.inputs.size(), -1), outputTaken(graph.outputs.size(), -1);
+  for (size_t k = 0; k < graph.aliases.size(); ++k) {
+    const Alias& alias = graph.aliases[k];
+    std::string where = "alias " + std::to_string(k) + " (output " + std::to_string(alias.output) + ", input " +
+                        std::to_string(alias.input) + ")";
+    if (alias.output < 0 || static_cast<size_t>(alias.output) >= graph.outputs.size())
+      fail(where + ": the graph has " + std::to_string(graph.outputs.size()) + " outputs");
+    if (alias.input < 0 || static_cast<size_t>(alias.input) >= graph.inputs.size())
+      fail(where + ": the graph has " + std::to_string(graph.inputs.size()) + " inputs");
+    const TensorType& in = graph.inputs[static_cast<size_t>(alias.input)];
+    const TensorType& out = *types[static_cast<size_t>(graph.outputs[static_cast<size_t>(alias.output)])];
+    if (in.element != out.element || in.dims != out.dims)
+      fail(where + ": output " + std::to_string(alias.output) + " is " + typeString(out) + " but input " +
+           std::to_string(alias.input) + " is " + typeString(in) +
+           "; an output can reuse only an input of its dtype and shape");
+    int& input = inputTaken[static_cast<size_t>(alias.input)];
+    if (input >= 0)
+      fail(where + ": input " + std::to_string(alias.input) + " is already reused by alias " + std::to_string(input));
+    int& output = outputTaken[static_cast<size_t>(alias.output)];
+    if (output >= 0)
+      fail(where + ": output " + std::to_string(alias.output) + " already reuses an input (alias " +
+           std::to_string(output) + ")");
+    input = output = static_cast<int>(k);
+  }
+}
+
+}  // namespace
+
 void validate(const Graph& graph) {
   int defined = static_cast<int>(graph.inputs.size());
-  for (size_t i = 0; i < graph.inputs.size(); ++i) checkType(graph.inputs[i], "input " + std::to_string(i));
+  std::vector<const TensorType*> types;
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    checkType(graph.inputs[i], "input " + std::to_string(i));
+    types.push_back(&graph.inputs[i]);
+  }
   for (size_t n = 0; n < graph.nodes.size(); ++n) {
     const Node& node = graph.nodes[n];
     std::string where = "node " + std::to_string(n) + " (" + node.op + ")";
@@ -75,10 +111,12 @@ void validate(const Graph& graph) {
     if ((node.op == "reduce" || node.op == "scatter" || node.op == "sort") && node.body.empty())
       fail(where + ": " + node.op + " without a body");
     defined += static_cast<int>(node.results.size());
+    for (const auto& r : node.results) types.push_back(&r);
   }
   if (graph.outputs.empty()) fail("graph has no outputs");
   for (int id : graph.outputs)
     if (id < 0 || id >= defined) fail("output %" + std::to_string(id) + " is not defined");
+  validateAliases(graph, types);
 }
 
 }  // namespace tpjrt::lower

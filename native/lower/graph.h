@@ -43,14 +43,24 @@ struct Node {
   std::string body;
 };
 
+// Output `output` (a position in Graph::outputs) may reuse the memory of input `input`: printed as
+// the argument attribute `tf.aliasing_output`, which lets a plugin donate that input's buffer.
+struct Alias {
+  int output = 0;
+  int input = 0;
+};
+
 struct Graph {
   std::vector<TensorType> inputs;
   std::vector<Node> nodes;
   std::vector<int> outputs;
+  std::vector<Alias> aliases = {};  // `= {}` lets brace-initialized graphs leave it out without a warning
 };
 
 // Throws RuntimeError(kUsageError) naming the node when an operand or output id is not defined
-// before its use, an element type is unknown, or an attribute does not fit its kind.
+// before its use, an element type is unknown, or an attribute does not fit its kind; naming the alias
+// when it points outside the inputs or outputs, joins two of different types, or reuses an input or
+// an output twice.
 void validate(const Graph& graph);
 
 // MLIR spelling of a PJRT element type ("f32", "i1", "ui8"); throws for an unknown code.

@@ -157,13 +157,28 @@ class Printer {
       outTypes.push_back(types_[g_.outputs[i]]);
     }
     out_ << ") : " << typeList(outTypes) << " -> ()\n";
-    out_ << "  }) {function_type = " << typeList(g_.inputs) << " -> " << resultsString(outTypes)
+    out_ << "  }) {" << argAttrs() << "function_type = " << typeList(g_.inputs) << " -> " << resultsString(outTypes)
          << ", sym_name = \"main\", sym_visibility = \"public\"} : () -> ()\n";
     out_ << "}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()\n";
     return out_.str();
   }
 
  private:
+  // `arg_attrs = [{tf.aliasing_output = 0 : i32}, {}], ` (JAX's spelling of a donated argument), or
+  // nothing when no output reuses an input.
+  std::string argAttrs() const {
+    if (g_.aliases.empty()) return "";
+    std::vector<int> outputOf(g_.inputs.size(), -1);
+    for (const Alias& alias : g_.aliases) outputOf[static_cast<size_t>(alias.input)] = alias.output;
+    std::string out = "arg_attrs = [";
+    for (size_t i = 0; i < outputOf.size(); ++i) {
+      out += i ? ", {" : "{";
+      if (outputOf[i] >= 0) out += "tf.aliasing_output = " + std::to_string(outputOf[i]) + " : i32";
+      out += "}";
+    }
+    return out + "], ";
+  }
+
   void node(size_t n) {
     const Node& node = g_.nodes[n];
     // Appended rather than "%" + std::to_string(n): g++ 12 at -O2 and above inlines that operator+

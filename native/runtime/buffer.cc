@@ -154,6 +154,13 @@ void Buffer::whenReady(std::function<void(const RuntimeError*)> done) const {
   if (!status.ok) detail::raise(status, "PJRT_Event_OnReady");
 }
 
+bool Buffer::isDeleted() const {
+  auto args = TPJRT_ARGS(PJRT_Buffer_IsDeleted);
+  args.buffer = handle_;
+  TPJRT_CALL(client_->plugin(), PJRT_Buffer_IsDeleted, args);
+  return args.is_deleted;
+}
+
 void Buffer::awaitReady() const {
   const Plugin& plugin = client_->plugin();
   auto args = TPJRT_ARGS(PJRT_Buffer_ReadyEvent);

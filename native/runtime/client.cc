@@ -198,17 +198,22 @@ std::unique_ptr<Buffer> Client::bufferFromHost(const void* data, BufferType type
   return buffer;
 }
 
-std::unique_ptr<LoadedExecutable> Client::compile(const std::string& mlir, const CompileOptions& options) {
+// `options` as a CompileOptionsProto, with the client's first devices where it assigns none.
+std::string Client::encodedOptions(const CompileOptions& options, const char* call) const {
   CompileOptions resolved = options;
   size_t needed = static_cast<size_t>(std::max(options.numReplicas, 0)) * static_cast<size_t>(std::max(options.numPartitions, 0));
   if (resolved.deviceAssignment.empty() && needed > 0) {
     if (needed > devices_.size())
-      usage("PJRT_Client_Compile", std::to_string(options.numReplicas) + " replicas x " +
-                                       std::to_string(options.numPartitions) + " partitions need " + std::to_string(needed) +
-                                       " devices; the " + platformName_ + " client has " + std::to_string(devices_.size()));
+      usage(call, std::to_string(options.numReplicas) + " replicas x " + std::to_string(options.numPartitions) +
+                      " partitions need " + std::to_string(needed) + " devices; the " + platformName_ + " client has " +
+                      std::to_string(devices_.size()));
     for (size_t i = 0; i < needed; ++i) resolved.deviceAssignment.push_back(devices_[i].id);
   }
-  std::string encoded = encodeCompileOptions(resolved);
+  return encodeCompileOptions(resolved);
+}
+
+std::unique_ptr<LoadedExecutable> Client::compile(const std::string& mlir, const CompileOptions& options) {
+  std::string encoded = encodedOptions(options, "PJRT_Client_Compile");
   auto program = detail::mlirProgram(mlir);
   auto args = TPJRT_ARGS(PJRT_Client_Compile);
   args.client = handle_;
@@ -217,6 +222,20 @@ std::unique_ptr<LoadedExecutable> Client::compile(const std::string& mlir, const
   args.compile_options_size = encoded.size();
   TPJRT_CALL(*plugin_, PJRT_Client_Compile, args);
   std::unique_ptr<LoadedExecutable> executable(new LoadedExecutable(shared_from_this(), args.executable));
+  executable->label_ = options.label;
+  return executable;
+}
+
+std::unique_ptr<LoadedExecutable> Client::deserializeAndLoad(const std::string& bytes, const CompileOptions& options) {
+  std::string encoded = encodedOptions(options, "PJRT_Executable_DeserializeAndLoad");
+  auto args = TPJRT_ARGS(PJRT_Executable_DeserializeAndLoad);
+  args.client = handle_;
+  args.serialized_executable = bytes.data();
+  args.serialized_executable_size = bytes.size();
+  args.overridden_serialized_compile_options = encoded.data();
+  args.overridden_serialized_compile_options_size = encoded.size();
+  TPJRT_CALL(*plugin_, PJRT_Executable_DeserializeAndLoad, args);
+  std::unique_ptr<LoadedExecutable> executable(new LoadedExecutable(shared_from_this(), args.loaded_executable));
   executable->label_ = options.label;
   return executable;
 }

@@ -36,6 +36,7 @@ LoadedExecutable::LoadedExecutable(std::shared_ptr<Client> client, PJRT_LoadedEx
         if (client_->deviceHandle(static_cast<int>(i)) == devices.addressable_devices[0]) deviceIndex_ = static_cast<int>(i);
     }
     cacheOutputShapes();
+    checkAliases();
   } catch (...) {
     detail::destroyExecutable(plugin, executable_);
     destroyLoaded(plugin, handle_);
@@ -63,6 +64,18 @@ void LoadedExecutable::cacheOutputShapes() {
   for (auto& d : dims) outputDims_.push_back(std::make_shared<const std::vector<int64_t>>(std::move(d)));
 }
 
+// A plugin that reports no aliased bytes donates nothing; one that cannot say might.
+void LoadedExecutable::checkAliases() {
+  std::map<std::string, int64_t> stats;
+  try {
+    stats = detail::compiledMemoryStats(client_->plugin(), executable_);
+  } catch (const RuntimeError&) {
+    return;
+  }
+  auto aliased = stats.find("alias_size_in_bytes");
+  mayDonate_ = aliased == stats.end() || aliased->second > 0;
+}
+
 LoadedExecutable::~LoadedExecutable() {
   const Plugin& plugin = client_->plugin();
   detail::destroyExecutable(plugin, executable_);
@@ -78,6 +91,17 @@ std::vector<std::vector<int64_t>> LoadedExecutable::outputDims() const {
   return detail::outputDims(client_->plugin(), executable_);
 }
 std::optional<std::string> LoadedExecutable::fingerprint() const { return detail::fingerprint(client_->plugin(), executable_); }
+
+std::string LoadedExecutable::serialize() const {
+  const Plugin& plugin = client_->plugin();
+  try {
+    return detail::serialize(plugin, executable_);
+  } catch (const RuntimeError& e) {
+    if (e.code() != PJRT_Error_Code_UNIMPLEMENTED) throw;
+    throw RuntimeError(e.code(), e.call(),
+                       "PJRT plugin " + plugin.path() + " cannot serialize executables: " + e.what());
+  }
+}
 
 std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const std::vector<const Buffer*>& args) {
   return execute(args.data(), args.size());
@@ -102,7 +126,8 @@ class SmallArray {
 };
 }  // namespace
 
-std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const Buffer* const* args, size_t count) {
+std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const Buffer* const* args, size_t count,
+                                                               const std::vector<int64_t>& nonDonatable) {
   const char* call = "PJRT_LoadedExecutable_Execute";
   const Plugin& plugin = client_->plugin();
   if (numDevices_ != 1 || deviceIndex_ < 0)
@@ -123,6 +148,8 @@ std::vector<std::unique_ptr<Buffer>> LoadedExecutable::execute(const Buffer* con
 
   auto options = detail::zeroed<PJRT_ExecuteOptions>(PJRT_ExecuteOptions_STRUCT_SIZE);
   if (!label_.empty()) options.call_location = label_.c_str();
+  options.non_donatable_input_indices = nonDonatable.empty() ? nullptr : nonDonatable.data();
+  options.num_non_donatable_input_indices = nonDonatable.size();
   auto run = TPJRT_ARGS(PJRT_LoadedExecutable_Execute);
   run.executable = handle_;
   run.options = &options;

@@ -93,6 +93,8 @@ class Buffer {
   // `size` must be hostSizeInBytes(). A failed run throws its error.
   void toHost(void* dst, size_t size) const;
   void awaitReady() const;
+  // PJRT_Buffer_IsDeleted: also true once a run took the buffer (donation); reading it then fails.
+  bool isDeleted() const;
   // Calls `done` once the data is defined (with nullptr) or its run failed (with the error): on a
   // plugin thread, or on this one when that has happened already. `done` must not throw.
   void whenReady(std::function<void(const RuntimeError*)> done) const;
@@ -133,15 +135,23 @@ class LoadedExecutable {
   std::vector<std::vector<int64_t>> outputDims() const;
   std::optional<std::string> fingerprint() const;  // nullopt where the plugin has none
   // Enqueues a run on the executable's single device and returns its outputs, defined once it has run.
-  // Buffers must match the parameters' types and dims.
+  // Buffers must match the parameters' types and dims. An argument that the program aliases to an
+  // output (`tf.aliasing_output`) is donated, as PJRT does, unless its index is in `nonDonatable`:
+  // the output takes its memory and the argument's buffer is deleted (isDeleted()).
   std::vector<std::unique_ptr<Buffer>> execute(const std::vector<const Buffer*>& args);
-  std::vector<std::unique_ptr<Buffer>> execute(const Buffer* const* args, size_t count);
+  std::vector<std::unique_ptr<Buffer>> execute(const Buffer* const* args, size_t count,
+                                               const std::vector<int64_t>& nonDonatable = {});
+  // False only when the plugin says the program aliases no bytes: then no run donates an argument.
+  bool mayDonate() const { return mayDonate_; }
+  // PJRT_Executable_Serialize: bytes for Client::deserializeAndLoad (same plugin and version).
+  std::string serialize() const;
   static int64_t liveCount();
 
  private:
   friend class Client;
   LoadedExecutable(std::shared_ptr<Client> client, PJRT_LoadedExecutable* handle);
   void cacheOutputShapes();
+  void checkAliases();
   std::shared_ptr<Client> client_;
   PJRT_LoadedExecutable* handle_;
   std::string label_;
@@ -149,6 +159,7 @@ class LoadedExecutable {
   size_t numOutputs_ = 0;
   int deviceIndex_ = 0;  // client device index of the executable's single device (-1: several)
   size_t numDevices_ = 1;
+  bool mayDonate_ = true;
   // Every output's type and dims, handed to the output buffers; empty where the plugin did not say.
   std::vector<BufferType> outputTypes_;
   std::vector<std::shared_ptr<const std::vector<int64_t>>> outputDims_;
@@ -169,6 +180,9 @@ class Client : public std::enable_shared_from_this<Client> {
                                          const std::vector<int64_t>& byteStrides, int deviceIndex);
   // `mlir` is StableHLO text (format "mlir").
   std::unique_ptr<LoadedExecutable> compile(const std::string& mlir, const CompileOptions& options);
+  // PJRT_Executable_DeserializeAndLoad of LoadedExecutable::serialize()'s bytes, loaded with `options`
+  // as compile() would use them (devices, label).
+  std::unique_ptr<LoadedExecutable> deserializeAndLoad(const std::string& bytes, const CompileOptions& options);
   // Blocks until every run enqueued on the device before the call has finished. Runs that failed are
   // not reported here: their errors surface when their outputs are read.
   void synchronize(int deviceIndex) const;
@@ -181,6 +195,7 @@ class Client : public std::enable_shared_from_this<Client> {
   friend class LoadedExecutable;
   class Event;
   Client(std::shared_ptr<Plugin> plugin, PJRT_Client* handle);
+  std::string encodedOptions(const CompileOptions& options, const char* call) const;
   // Keeps `completion` (owned from here on) as the device's latest run, for synchronize.
   void recordRun(int deviceIndex, PJRT_Event* completion);
   std::shared_ptr<Plugin> plugin_;

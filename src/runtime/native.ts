@@ -91,11 +91,23 @@ export interface NativeNode {
   body?: string;
 }
 
+/**
+ * Output `output` (a position in NativeGraph.outputs) may reuse the memory of input `input`, which
+ * must have its dtype and shape: printed as main's argument attribute `tf.aliasing_output`, as JAX
+ * prints a donated argument. A run then donates that input's buffer (see NativeExecutable.runWith).
+ */
+export interface NativeAlias {
+  output: number;
+  input: number;
+}
+
 /** A fully typed graph, lowered by the addon (native/lower) to a StableHLO module in generic form. */
 export interface NativeGraph {
   inputs: NativeTensorType[];
   nodes: NativeNode[];
   outputs: number[];
+  /** Each input at most once, each output at most once; a bad alias is a usage error naming both. */
+  aliases?: NativeAlias[];
 }
 
 /**
@@ -110,6 +122,8 @@ export interface NativeBufferInfo {
   byteSize: number; // dense host size
   onDeviceSize: number;
   deviceIndex: number;
+  /** Present (true) once the buffer was donated to a run: reading it is an error, disposing it is not. */
+  deleted?: true;
 }
 
 /** What JS does with a buffer handle besides running it. */
@@ -129,9 +143,26 @@ export interface NativeExecutable {
   readonly outputTypes: number[];
   readonly outputDims: number[][];
   readonly fingerprint: string | null;
-  run(args: BufferHandle[]): BufferHandle[]; // enqueues the run; outputs become ready later
+  /**
+   * Enqueues the run; outputs become ready later. An argument the program aliases to an output (a
+   * graph's `aliases`, `tf.aliasing_output` in MLIR) is donated, as PJRT does: the output takes its
+   * memory, and its handle stays valid but its buffer is deleted (`buffers.info(h).deleted`; reading it
+   * is an error, disposing it frees nothing more). An argument is copied instead, and stays intact, when
+   * it is passed at another position too or a host read (`buffers.toHost`) still waits for it.
+   */
+  run(args: BufferHandle[]): BufferHandle[];
+  /**
+   * run() with options: `nonDonatable` lists argument positions that must not be donated (PJRT's
+   * non_donatable_input_indices); each must be < args.length.
+   */
+  runWith(args: BufferHandle[], options: { nonDonatable?: number[] }): BufferHandle[];
   /** run() with the handles as arguments; the one output bare (an array when numOutputs is not 1). */
   call(...args: BufferHandle[]): BufferHandle | BufferHandle[];
+  /**
+   * The plugin's serialized executable (PJRT_Executable_Serialize), for NativeClient.deserializeAndLoad
+   * with the same plugin and version; an error naming the plugin where it cannot serialize.
+   */
+  serialize(): Uint8Array;
   dispose(): void;
 }
 
@@ -153,6 +184,11 @@ export interface NativeClient {
   compileSync(mlir: string, options: NativeCompileOptions): NativeExecutable;
   compileGraph(graph: NativeGraph, options: NativeCompileOptions): Promise<NativeExecutable>;
   compileGraphSync(graph: NativeGraph, options: NativeCompileOptions): NativeExecutable;
+  /**
+   * Loads NativeExecutable.serialize()'s bytes (PJRT_Executable_DeserializeAndLoad) with `options` as
+   * compile would use them; bytes the plugin did not make are an error, never a crash.
+   */
+  deserializeAndLoad(bytes: Uint8Array, options: NativeCompileOptions): NativeExecutable;
   /** Blocks until the runs enqueued on the device so far have finished (their failures are not reported). */
   synchronize(deviceIndex: number): void;
   close(): void; // after every buffer and executable of this client is disposed

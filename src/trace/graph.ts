@@ -19,6 +19,8 @@ export class Graph {
   readonly inputs: Aval[] = [];
   readonly nodes: Node[] = [];
   outputs: number[] = [];
+  /** Output positions that may reuse an input's memory (NativeGraph.aliases): its buffer is donated to the run. */
+  aliases: { output: number; input: number }[] = [];
   /** The aval of every value id. */
   readonly avals: Aval[] = [];
 
@@ -87,6 +89,7 @@ export class Graph {
       mapped.forEach((id, k) => ids.set(this.#firstIds[i]! + k, id));
     });
     out.outputs = this.outputs.map((id) => ids.get(id)!);
+    out.aliases = this.aliases.map((a) => ({ ...a }));
     return out;
   }
 }
@@ -106,5 +109,7 @@ export function toNative(graph: Graph): NativeGraph {
     if (lowered.body) out.body = lowered.body;
     return out;
   });
-  return { inputs: graph.inputs.map(wireType), nodes, outputs: [...graph.outputs] };
+  const native: NativeGraph = { inputs: graph.inputs.map(wireType), nodes, outputs: [...graph.outputs] };
+  if (graph.aliases.length > 0) native.aliases = graph.aliases.map((a) => ({ ...a }));
+  return native;
 }

@@ -86,9 +86,15 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
           return makeBuffer(bytes.slice(), info.type, info.dims, info.deviceIndex);
         });
       },
+      runWith(args) {
+        return this.run(args);
+      },
       call(...args) {
         const outputs = this.run(args);
         return outputs.length === 1 ? outputs[0]! : outputs;
+      },
+      serialize() {
+        return new TextEncoder().encode("fake");
       },
       dispose() {
         if (!disposed) counts.executables -= 1;
@@ -136,6 +142,7 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
       compileSync: compile,
       compileGraph: async (graph, o) => compile(JSON.stringify(graph), o),
       compileGraphSync: (graph, o) => compile(JSON.stringify(graph), o),
+      deserializeAndLoad: (_bytes, o) => compile("", o),
       close() {
         counts.clients -= 1;
       },

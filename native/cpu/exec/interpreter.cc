@@ -54,6 +54,20 @@ class Evaluator {
     if (args.size() != region.args.size())
       fail("expected " + std::to_string(region.args.size()) + " arguments, got " + std::to_string(args.size()));
     for (size_t i = 0; i < args.size(); ++i) set(region.args[i], args[i]);
+    return runBound(region, lanes);
+  }
+
+  // The same, taking the arguments: one nothing else holds dies in the run, which may reuse its storage.
+  std::vector<Value> run(const Region& region, std::vector<Value>&& args) {
+    if (args.size() != region.args.size())
+      fail("expected " + std::to_string(region.args.size()) + " arguments, got " + std::to_string(args.size()));
+    for (size_t i = 0; i < args.size(); ++i) set(region.args[i], std::move(args[i]));
+    return runBound(region, nullptr);
+  }
+
+ private:
+  // Runs `region`, its arguments set.
+  std::vector<Value> runBound(const Region& region, const std::vector<int64_t>* lanes) {
     if (lanes) {
       for (const Op& op : region.ops) {
         if (isTerminator(op)) return terminatorValues(op);
@@ -64,8 +78,10 @@ class Evaluator {
     std::unique_ptr<RegionPlan> unfused;  // the reference plan, made per run
     if (!fuse_) unfused = std::make_unique<RegionPlan>(planRegion(region, false));
     const RegionPlan& plan = unfused ? *unfused : region.plan.get([&] { return planRegion(region); });
-    for (size_t i = 0; i < args.size(); ++i)
-      if (args[i]->view && !plan.viewArgs[i]) set(region.args[i], owned(denseOf(*args[i])));
+    for (size_t i = 0; i < region.args.size(); ++i) {
+      const Value& arg = get(region.args[i]);
+      if (arg->view && !plan.viewArgs[i]) set(region.args[i], owned(denseOf(*arg)));
+    }
     for (int id : plan.splats)
       if (id >= 0 && size_t(id) < splat_.size()) splat_[size_t(id)] = true;
     for (const RegionPlan::Step& step : plan.steps) {
@@ -92,7 +108,6 @@ class Evaluator {
     fail("region has no return", ErrorCode::Internal);
   }
 
- private:
   const Value& get(int id) {
     if (id < 0 || size_t(id) >= values_.size()) fail("value id " + std::to_string(id) + " out of range", ErrorCode::Internal);
     if (!values_[size_t(id)]) fail("value %" + std::to_string(id) + " used before it is defined", ErrorCode::Internal);
@@ -395,6 +410,12 @@ class Evaluator {
 
 std::vector<Literal> interpret(const Module& module, const Function& function, const std::vector<Value>& args,
                                bool fuse, ViewResults views) {
+  std::vector<Value> held(args);
+  return interpret(module, function, std::move(held), fuse, views);
+}
+
+std::vector<Literal> interpret(const Module& module, const Function& function, std::vector<Value>&& args, bool fuse,
+                               ViewResults views) {
   for (const Value& a : args) {
     if (!a) fail("argument is null", ErrorCode::Internal);
     if (a->view ? !viewFits(*a) : a->bytes.size() != size_t(numElements(a->type)) * byteWidth(a->type.element))
@@ -403,7 +424,7 @@ std::vector<Literal> interpret(const Module& module, const Function& function, c
   std::vector<Value> outs;
   {
     Evaluator evaluator(module, fuse);
-    outs = evaluator.run(function.body, args, nullptr);
+    outs = evaluator.run(function.body, std::move(args));
   }
   std::vector<Literal> results;
   results.reserve(outs.size());

@@ -22,5 +22,10 @@ std::vector<Literal> interpret(const Module& module, const Function& function, c
 std::vector<Literal> interpret(const Module& module, const Function& function,
                                const std::vector<std::shared_ptr<const Literal>>& args, bool fuse = true,
                                ViewResults views = ViewResults::Densify);
+// The same, taking the arguments (the vector keeps its capacity, its entries are moved out): the
+// storage of an argument that nothing else holds may become a result's (a donated buffer's).
+std::vector<Literal> interpret(const Module& module, const Function& function,
+                               std::vector<std::shared_ptr<const Literal>>&& args, bool fuse = true,
+                               ViewResults views = ViewResults::Densify);
 
 }  // namespace tpjrt::cpu

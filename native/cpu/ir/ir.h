@@ -159,6 +159,8 @@ struct Function {
   bool isPublic = true;
   std::vector<TensorType> resultTypes;
   Region body;                       // body.args/argTypes are the function parameters
+  // Each parameter's attributes (`tf.aliasing_output`, …): one map per parameter, or none at all.
+  std::vector<std::map<std::string, AttributePtr>> argAttrs;
   int line = 0;
 };
 

@@ -161,6 +161,15 @@ Function Parser::toFunction(Op& op) {
   f.body = std::move(op.regions[0]);
   if (inputs != f.body.argTypes)
     s.errorAt(op.line, "function_type inputs do not match the body's block arguments");
+  if (const Attribute* argAttrs = findAttr(op, "arg_attrs")) {
+    if (argAttrs->kind != Attribute::Kind::Array || argAttrs->items.size() != inputs.size())
+      s.errorAt(op.line,
+                "arg_attrs must be a list of one dictionary per parameter (" + std::to_string(inputs.size()) + ")");
+    for (const AttributePtr& item : argAttrs->items) {
+      if (item->kind != Attribute::Kind::Struct) s.errorAt(op.line, "arg_attrs must hold dictionaries");
+      f.argAttrs.push_back(item->fields);
+    }
+  }
   return f;
 }
 
@@ -176,16 +185,21 @@ void Parser::parsePrettyFunction() {
   pushScope(true);
   s.expect('(');
   if (!s.consume(')')) {
+    bool anyAttrs = false;
     do {
       std::string name = s.valueName();
       s.expect(':');
       TensorType t = parseType();
-      std::map<std::string, AttributePtr> ignored;
-      if (s.peek() == '{') parseAttributeDict(ignored);
+      f.argAttrs.emplace_back();
+      if (s.peek() == '{') {
+        parseAttributeDict(f.argAttrs.back());
+        anyAttrs = true;
+      }
       s.skipLocation();
       defineBlockArgument(f.body, name, t);
     } while (s.consume(','));
     s.expect(')');
+    if (!anyAttrs) f.argAttrs.clear();
   }
   if (s.consume("->")) {
     if (s.consume('(')) {

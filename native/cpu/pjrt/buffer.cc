@@ -25,7 +25,8 @@ const std::array<int64_t, kSharedLayoutRank> kDescending = [] {
 
 namespace {
 
-PJRT_Buffer* newHandle(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type) {
+PJRT_Buffer* newHandle(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type,
+                       bool counted = true) {
   auto buffer = std::make_unique<PJRT_Buffer>();
   buffer->client = client;
   buffer->device = device;
@@ -41,14 +42,15 @@ PJRT_Buffer* newHandle(const std::shared_ptr<ClientState>& client, PJRT_Device* 
   }
   buffer->sizeInBytes = numElements(type) * int64_t(byteWidth(type.element));
   buffer->value.store(std::make_shared<BufferValue>());
-  client->recordAllocation(device, buffer->sizeInBytes);
+  if (counted) client->recordAllocation(device, buffer->sizeInBytes);
   return buffer.release();
 }
 
 }  // namespace
 
-PJRT_Buffer* newPendingBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type) {
-  return newHandle(client, device, type);
+PJRT_Buffer* newPendingBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type,
+                              bool counted) {
+  return newHandle(client, device, type, counted);
 }
 
 PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value) {
@@ -96,6 +98,8 @@ void destroyBuffer(PJRT_Buffer* buffer) {
   release(*buffer);
   delete buffer;
 }
+
+std::shared_ptr<BufferValue> donate(PJRT_Buffer& buffer) { return buffer.value.exchange(nullptr); }
 
 namespace {
 

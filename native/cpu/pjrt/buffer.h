@@ -48,13 +48,19 @@ namespace tpjrt::cpu {
 // A buffer holding `value` (defined at once). Counts its bytes against `device`, also when its storage
 // is shared with another buffer's (a reshape's output shares its input's): each buffer counts its own.
 PJRT_Buffer* newBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, Literal value);
-// A buffer of `type` whose value the caller defines later (define / failValue).
-PJRT_Buffer* newPendingBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type);
+// A buffer of `type` whose value the caller defines later (define / failValue). `counted` false: its
+// bytes are a donated buffer's, counted already (see donate).
+PJRT_Buffer* newPendingBuffer(const std::shared_ptr<ClientState>& client, PJRT_Device* device, const TensorType& type,
+                              bool counted = true);
 void define(BufferValue& value, std::shared_ptr<const Literal> data);
 void failValue(BufferValue& value, const Failure& failure);
 
 // Releases the buffer's memory (if not yet deleted) and frees the handle.
 void destroyBuffer(PJRT_Buffer* buffer);
+// Donation: the buffer becomes deleted (donated) and its value goes to the caller, its bytes still
+// counted: the uncounted buffer that takes its memory owns them from here on. NULL when the buffer
+// was deleted already (its bytes were released).
+std::shared_ptr<BufferValue> donate(PJRT_Buffer& buffer);
 
 // The buffer's value, or INVALID_ARGUMENT "<what> has been deleted or donated".
 std::shared_ptr<BufferValue> liveValue(const PJRT_Buffer* buffer, const std::string& what);

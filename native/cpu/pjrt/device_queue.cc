@@ -37,7 +37,7 @@ void DeviceQueue::stop() {
   stopping_ = false;
 }
 
-std::unique_ptr<DeviceQueue::Work> DeviceQueue::submit(std::unique_ptr<Work> work) {
+std::unique_ptr<DeviceQueue::Work> DeviceQueue::submit(std::unique_ptr<Work>&& work) {
   bool wake;
   std::unique_ptr<Work> reuse;
   {

@@ -40,8 +40,9 @@ class DeviceQueue {
   // it on the queue's own thread.
   void stop();
 
-  // Returns an item that has run, for the caller to reuse, or nullptr.
-  std::unique_ptr<Work> submit(std::unique_ptr<Work> work);
+  // Returns an item that has run, for the caller to reuse, or nullptr. When it throws, `work` is
+  // still the caller's.
+  std::unique_ptr<Work> submit(std::unique_ptr<Work>&& work);
   // Nothing is queued or running: work the caller runs itself now comes after all that was submitted.
   bool idle() const { return queued_.load(std::memory_order_acquire) == 0; }
   // True on the thread of any device queue.

@@ -77,6 +77,34 @@ double workOf(const Region& region) {
   return work;
 }
 
+// main's `tf.aliasing_output` argument attributes, checked as XLA checks them when it compiles.
+void readAliases(CompiledProgram& program) {
+  const Function& f = program.main();
+  std::vector<int> parameterOf(f.resultTypes.size(), -1);
+  for (size_t i = 0; i < f.argAttrs.size(); ++i) {
+    auto it = f.argAttrs[i].find("tf.aliasing_output");
+    if (it == f.argAttrs[i].end()) continue;
+    const Attribute& attr = *it->second;
+    const TensorType& type = f.body.argTypes[i];
+    std::string where = "main's argument " + std::to_string(i) + " (" + typeString(type) + "): tf.aliasing_output";
+    if (attr.kind != Attribute::Kind::Int) fail(where + " must be an integer (the index of a result)");
+    if (attr.i < 0 || attr.i >= int64_t(f.resultTypes.size()))
+      fail(where + " is " + std::to_string(attr.i) + " but main has " + std::to_string(f.resultTypes.size()) +
+           " results");
+    size_t k = size_t(attr.i);
+    if (f.resultTypes[k] != type)
+      fail(where + " names result " + std::to_string(k) + ", of type " + typeString(f.resultTypes[k]) +
+           "; an argument can become only a result of its own type");
+    if (parameterOf[k] >= 0)
+      fail(where + " names result " + std::to_string(k) + ", which argument " + std::to_string(parameterOf[k]) +
+           " already aliases");
+    parameterOf[k] = int(i);
+    if (program.aliasedOutput.empty()) program.aliasedOutput.assign(f.body.argTypes.size(), -1);
+    program.aliasedOutput[i] = int(k);
+    program.aliasBytes += numElements(type) * int64_t(byteWidth(type.element));
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const CompiledProgram> compileProgram(std::string text, std::string optionsBytes) {
@@ -105,6 +133,7 @@ std::shared_ptr<const CompiledProgram> compileProgram(std::string text, std::str
   program->parameterMemoryKindSizes.assign(f.body.argTypes.size(), sizeof(kMemoryKind) - 1);
   program->argumentBytes = bytesOf(f.body.argTypes);
   program->outputBytes = bytesOf(f.resultTypes);
+  readAliases(*program);
   f.body.plan.get([&] { return planRegion(f.body); });  // kernels, fused groups and scratch slots, once
   program->runsInline = workOf(f.body) <= kInlineWork;
   return program;
@@ -264,19 +293,18 @@ PJRT_Error* executableGetCompiledMemoryStats(PJRT_Executable_GetCompiledMemorySt
     args->generated_code_size_in_bytes = int64_t(program.text.size());
     args->argument_size_in_bytes = program.argumentBytes;
     args->output_size_in_bytes = program.outputBytes;
-    args->alias_size_in_bytes = 0;
+    args->alias_size_in_bytes = program.aliasBytes;
     args->temp_size_in_bytes = 0;
     args->host_generated_code_size_in_bytes = 0;
     args->host_argument_size_in_bytes = 0;
     args->host_output_size_in_bytes = 0;
     args->host_alias_size_in_bytes = 0;
     args->host_temp_size_in_bytes = 0;
-    if (TPJRT_HAS_FIELD(Args, args, peak_memory_in_bytes))
-      args->peak_memory_in_bytes = program.argumentBytes + program.outputBytes;
-    if (TPJRT_HAS_FIELD(Args, args, total_size_in_bytes))
-      args->total_size_in_bytes = program.argumentBytes + program.outputBytes;
+    const int64_t total = program.argumentBytes + program.outputBytes - program.aliasBytes;
+    if (TPJRT_HAS_FIELD(Args, args, peak_memory_in_bytes)) args->peak_memory_in_bytes = total;
+    if (TPJRT_HAS_FIELD(Args, args, total_size_in_bytes)) args->total_size_in_bytes = total;
     if (TPJRT_HAS_FIELD(Args, args, peak_unpadded_heap_bytes)) {
-      args->total_allocation_bytes = program.argumentBytes + program.outputBytes;
+      args->total_allocation_bytes = total;
       args->indefinite_allocations = 0;
       args->peak_unpadded_heap_bytes = 0;
     }

@@ -31,6 +31,10 @@ struct CompiledProgram {
   std::vector<size_t> parameterMemoryKindSizes;
   int64_t argumentBytes = 0;
   int64_t outputBytes = 0;
+  // Per parameter of main, the output its buffer may become (`tf.aliasing_output`), else -1; empty
+  // when main aliases nothing.
+  std::vector<int> aliasedOutput;
+  int64_t aliasBytes = 0;
   // Small enough to run on the caller's thread when its device has nothing queued (see execute.cc).
   bool runsInline = false;
 

@@ -1,8 +1,10 @@
 // PJRT_LoadedExecutable_Execute: checks the arguments against main's parameters, hands back output
 // buffers at once and queues the run on the device, which defines the outputs when it has run (or
 // fails them with the run's error, named after the call_location or the executable).
+#include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,9 +30,19 @@ class PendingOutputs {
     if (count > kInline) heap_.resize(count);
   }
   ~PendingOutputs() {
-    for (size_t i = 0; i < size_; ++i) destroyBuffer(data()[i]);
+    for (size_t i = 0; i < size_; ++i) {
+      if (i < uncounted_.size() && uncounted_[i]) data()[i]->value.store(nullptr);  // nothing to release
+      destroyBuffer(data()[i]);
+    }
   }
-  void add(PJRT_Buffer* b) { data()[size_++] = b; }
+  // `counted` false: a buffer made with newPendingBuffer(…, false), for a donated argument's memory.
+  void add(PJRT_Buffer* b, bool counted) {
+    if (!counted) {
+      uncounted_.resize(size_ + 1, false);
+      uncounted_[size_] = true;
+    }
+    data()[size_++] = b;
+  }
   PJRT_Buffer* operator[](size_t i) { return data()[i]; }
   // Hands every buffer to `out`; none is freed any more.
   void release(PJRT_Buffer** out) {
@@ -43,6 +55,7 @@ class PendingOutputs {
   PJRT_Buffer** data() { return heap_.empty() ? inline_ : heap_.data(); }
   PJRT_Buffer* inline_[kInline] = {};
   std::vector<PJRT_Buffer*> heap_;
+  std::vector<bool> uncounted_;
   size_t size_ = 0;
 };
 
@@ -92,13 +105,28 @@ struct Run final : DeviceQueue::Work {
   const PJRT_Device* device = nullptr;
   std::string location;  // call_location, or empty
   RunValues values;
+  // Per output, the argument whose buffer it takes (see chooseDonors), else -1; empty when none does.
+  std::vector<int> donors;
   std::shared_ptr<Completion> done;  // the completion event's, when there are no outputs to share it with
 
   void run() noexcept override;
   void execute() noexcept;
   std::vector<Literal> compute(std::optional<Failure>& inputFailure);
   Failure labelled(Failure failure) const;
+  bool donated(size_t input) const {
+    if (donors.empty()) return false;
+    int output = program->aliasedOutput[input];
+    return output >= 0 && donors[size_t(output)] == int(input);
+  }
 };
+
+// A donated input that nothing else holds any more (no read or copy waits for it): the run takes its
+// data, so that a result may be written into its storage (exec/interpreter.cc, outputLiteral). The
+// copy shares the bytes, which the value lets go of.
+std::shared_ptr<const Literal> takeData(BufferValue& value) {
+  std::shared_ptr<const Literal> data = value.data.exchange(nullptr);
+  return std::make_shared<Literal>(*data);
+}
 
 // The inputs were defined by earlier work on this queue, or are being defined on another device's
 // queue (a copy); a failed input fails the run with that input's own failure, which names the run
@@ -117,12 +145,16 @@ std::vector<Literal> Run::compute(std::optional<Failure>& inputFailure) {
       inputFailure = *failure;
       return {};
     }
+    if (donated(i) && values.input(i).use_count() == 1) {
+      arguments.push_back(takeData(input));
+      continue;
+    }
     std::shared_ptr<const Literal> data = input.data.load();
     if (data->view && !plan.viewArgs[i]) data = denseData(input, std::move(data));
     arguments.push_back(std::move(data));
   }
   ThreadPoolScope scope(pool);
-  std::vector<Literal> results = interpret(program->module, main, arguments, true, ViewResults::Keep);
+  std::vector<Literal> results = interpret(program->module, main, std::move(arguments), true, ViewResults::Keep);
   if (results.size() != values.numOutputs())
     fail("the interpreter returned " + std::to_string(results.size()) + " results but main declares " +
          std::to_string(values.numOutputs()), ErrorCode::Internal);
@@ -212,6 +244,54 @@ void gatherArguments(const Args* args, const PJRT_LoadedExecutable& loaded, cons
   }
 }
 
+std::span<const int64_t> nonDonatable(const Args* args) {
+  const PJRT_ExecuteOptions* options = args->options;
+  if (options->struct_size < TPJRT_FIELD_END(PJRT_ExecuteOptions, num_non_donatable_input_indices) ||
+      options->num_non_donatable_input_indices == 0)
+    return {};
+  requireNonNull(options->non_donatable_input_indices, "options->non_donatable_input_indices");
+  return {options->non_donatable_input_indices, options->num_non_donatable_input_indices};
+}
+
+// The arguments whose buffers become outputs (PJRT: every aliased one not in
+// non_donatable_input_indices). A buffer passed at another position as well must stay readable
+// there: its output gets memory of its own, as for a non-donatable one.
+void chooseDonors(const Args* args, const CompiledProgram& program, Run& run) {
+  run.donors.clear();
+  const std::vector<int>& aliased = program.aliasedOutput;
+  if (aliased.empty()) return;
+  PJRT_Buffer* const* list = args->argument_lists[0];
+  std::vector<PJRT_Buffer*> sorted(list, list + aliased.size());
+  std::sort(sorted.begin(), sorted.end());
+  std::span<const int64_t> kept = nonDonatable(args);
+  for (size_t i = 0; i < aliased.size(); ++i) {
+    if (aliased[i] < 0 || std::find(kept.begin(), kept.end(), int64_t(i)) != kept.end()) continue;
+    auto [first, last] = std::equal_range(sorted.begin(), sorted.end(), list[i]);
+    if (last - first > 1) continue;
+    if (run.donors.empty()) run.donors.assign(program.outputTypes.size(), -1);
+    run.donors[size_t(aliased[i])] = int(i);
+  }
+}
+
+// Deletes the donors' buffers: the run holds their values, and their bytes are counted as the
+// outputs'. A donor deleted meanwhile by another thread released its bytes: its output counts its own.
+void donateArguments(const Args* args, Run& run, PendingOutputs& outputs) noexcept {
+  for (size_t k = 0; k < run.donors.size(); ++k) {
+    if (run.donors[k] < 0) continue;
+    if (!donate(*args->argument_lists[0][run.donors[k]]))
+      outputs[k]->client->recordAllocation(outputs[k]->device, outputs[k]->sizeInBytes);
+  }
+}
+
+// Undoes donateArguments for a run that never started.
+void restoreDonors(const Args* args, Run& run) noexcept {
+  for (size_t k = 0; k < run.donors.size(); ++k) {
+    if (run.donors[k] < 0) continue;
+    size_t i = size_t(run.donors[k]);
+    args->argument_lists[0][i]->value.store(run.values.input(i));
+  }
+}
+
 // A small program on an idle device runs on the caller's thread, as XLA's CPU client runs cheap
 // computations: handing a few microseconds of work to the device thread costs more than the work.
 // Its inputs must be defined (one being copied from another device waits on the queue).
@@ -250,6 +330,7 @@ PJRT_Error* execute(Args* args) {
     size_t numOutputs = main.resultTypes.size();
     run->values.reset(main.body.argTypes.size(), numOutputs);
     gatherArguments(args, loaded, device, *run);
+    chooseDonors(args, *loaded.program, *run);
 
     if (numOutputs > 0) {
       requireNonNull(args->output_lists, "output_lists");
@@ -257,7 +338,8 @@ PJRT_Error* execute(Args* args) {
     }
     PendingOutputs outputs(numOutputs);
     for (size_t i = 0; i < numOutputs; ++i) {
-      outputs.add(newPendingBuffer(loaded.client, device, main.resultTypes[i]));
+      bool counted = run->donors.empty() || run->donors[i] < 0;
+      outputs.add(newPendingBuffer(loaded.client, device, main.resultTypes[i], counted), counted);
       run->values.output(i) = outputs[i]->value.load();
     }
     PJRT_Event* completion = nullptr;
@@ -272,17 +354,21 @@ PJRT_Error* execute(Args* args) {
       }
       completion = newEvent(std::move(shared));
     }
-    try {
-      if (runNow(*loaded.program, *device, *run)) {
-        run->run();
-        spare = std::move(run);
-      } else {
+    donateArguments(args, *run, outputs);
+    if (runNow(*loaded.program, *device, *run)) {
+      run->run();
+      spare = std::move(run);
+    } else {
+      Run& queued = *run;
+      std::unique_ptr<DeviceQueue::Work> work = std::move(run);
+      try {
         // Only runs are submitted to device queues.
-        spare.reset(static_cast<Run*>(device->queue.submit(std::move(run)).release()));
+        spare.reset(static_cast<Run*>(device->queue.submit(std::move(work)).release()));
+      } catch (...) {
+        restoreDonors(args, queued);
+        delete completion;
+        throw;
       }
-    } catch (...) {
-      delete completion;
-      throw;
     }
     if (numOutputs > 0) outputs.release(args->output_lists[0]);
     if (args->device_complete_events) args->device_complete_events[0] = completion;
