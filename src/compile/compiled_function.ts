@@ -64,6 +64,31 @@ export interface CompiledStats {
   graphBreaks: string[];
 }
 
+const sameRef = (a: Ref, b: Ref): boolean => ("arg" in a ? "arg" in b && a.arg === b.arg : "tensor" in b && a.tensor === b.tensor);
+
+/**
+ * The outputs that may take the memory of the input they replace: each outside tensor the function
+ * read and wrote gets its new value in its old buffer (its old value is not needed after the run).
+ * Not when autograd records the run for a backward outside the function (it may read the old
+ * values), nor for an input whose value the results or another write take after the run.
+ */
+function donations(ft: FunctionTrace, writes: readonly { ref: Ref; slot: Slot }[], uses: readonly Template[]): { output: number; input: number }[] {
+  const readAfter = new Set<number>();
+  const visit = (tpl: Template): void => {
+    if ("slot" in tpl && "input" in tpl.slot) readAfter.add(tpl.slot.input);
+    else if ("array" in tpl) tpl.array.forEach(visit);
+    else if ("object" in tpl) for (const [, v] of tpl.object) visit(v);
+  };
+  uses.forEach(visit);
+  const aliases: { output: number; input: number }[] = [];
+  for (const { ref, slot } of writes) {
+    if (!("out" in slot) || aliases.some((a) => a.output === slot.out)) continue;
+    const input = ft.sources.findIndex((s) => "ref" in s && sameRef(s.ref, ref));
+    if (input >= 0 && !readAfter.has(input)) aliases.push({ output: slot.out, input });
+  }
+  return aliases;
+}
+
 const resolve = (ref: Ref, args: readonly Tensor[]): Tensor => ("arg" in ref ? args[ref.arg]! : ref.tensor);
 
 const describe = (s: Seen): string => `${"arg" in s.ref ? `input tensor ${s.ref.arg}` : "a tensor it reads"} (${s.dtype}[${s.shape.join(", ")}])`;
@@ -211,6 +236,8 @@ export class CompiledFunction {
       const grads = [...ft.grads.keys()].map((t) => ({ ref: ft.seen.get(t)!.ref, slot: t.grad === null ? null : slotOf(t.grad, "set as a grad") }));
       ft.graph.outputs = outputIds;
       const graph = ft.graph.pruned();
+      const backwardOutside = ft.grads.size === 0 && ft.sources.some((s) => "ref" in s && resolve(s.ref, signature.tensors).requiresGrad);
+      if (compilerConfig.donateBuffers && !backwardOutside) graph.aliases = donations(ft, writes, [template, ...writes.map((w) => ({ slot: w.slot })), ...grads.flatMap((g) => (g.slot === null ? [] : [{ slot: g.slot }]))]);
       const executable = outputIds.length === 0 ? undefined : compileGraph(`compiled ${this.name}`, graph, false, ft.device ?? signature.tensors[0]!.device);
       return {
         signature,

@@ -6,6 +6,7 @@
 import { ArgumentError } from "../runtime/errors.js";
 
 let cacheSizeLimit = 8;
+let donateBuffers = true;
 
 /** torch.compiler.config: `cacheSizeLimit` (signatures per compiled function before it runs new ones eagerly; Dynamo's is 8). */
 export const compilerConfig = {
@@ -15,6 +16,18 @@ export const compilerConfig = {
   set cacheSizeLimit(n: number) {
     if (!Number.isInteger(n) || n < 1) throw new ArgumentError(`torch.compiler.config.cacheSizeLimit must be a positive integer, got ${String(n)}`);
     cacheSizeLimit = n;
+  },
+  /**
+   * Whether a compiled function gives the old buffers of the tensors it updates (parameters after
+   * an optimizer step, running statistics) to their new values, so a step does not double their
+   * memory (PJRT buffer donation). On by default.
+   */
+  get donateBuffers(): boolean {
+    return donateBuffers;
+  },
+  set donateBuffers(on: boolean) {
+    if (typeof on !== "boolean") throw new ArgumentError(`torch.compiler.config.donateBuffers must be a boolean, got ${String(on)}`);
+    donateBuffers = on;
   },
   /** Bumped by reset(): compiled functions drop their traces when they see a new generation. */
   generation: 0,
