@@ -1,15 +1,23 @@
 // A character-level causal Transformer (torch.nn) trained on Moby Dick with AdamW, on the CPU.
+// Each training step (forward, backward, AdamW update) is one torch.compile'd executable.
 // Prints a progress bar with the loss and steps/s, saves a safetensors checkpoint, samples some
-// text, and writes the loss curve as an SVG next to the checkpoint.
-//   npm run build && node examples/train-char-model.mjs [steps] [outDir]
+// text, and writes the loss curve (SVG, and the losses as JSON) next to the checkpoint.
+//   npm run build && node examples/train-char-model.mjs [steps] [outDir] [--eager]
+// --eager runs every op on its own instead; --aot v5e:2x2 compiles the training step for that TPU
+// topology ahead of time (libtpu, no TPU needed; a comma-separated list for several) and prints
+// its outputs, memory and cost as JSON.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import * as torch from "torch-pjrt";
 
 const { nn } = torch;
-const steps = Number(process.argv[2] ?? 600);
-const outDir = process.argv[3] ?? "char-model";
+const flags = process.argv.slice(2);
+const aot = flags.includes("--aot") ? flags[flags.indexOf("--aot") + 1] : undefined;
+const positional = flags.filter((f, i) => !f.startsWith("--") && flags[i - 1] !== "--aot");
+const steps = Number(positional[0] ?? 600);
+const outDir = positional[1] ?? "char-model";
+const eager = flags.includes("--eager");
 const [CONTEXT, BATCH, DIM, HEADS, LAYERS, LR] = [64, 32, 128, 4, 2, 3e-3];
 
 // --- data ----------------------------------------------------------------------------------------
@@ -68,18 +76,30 @@ const numParams = [...model.parameters()].reduce((n, p) => n + p.numel(), 0);
 console.log(`${text.length.toLocaleString("en-US")} characters, vocabulary ${vocab}; ${numParams.toLocaleString("en-US")} parameters; unigram loss ${unigram.toFixed(3)} nats`);
 
 // --- training ------------------------------------------------------------------------------------
+function trainStep(x, y) {
+  const logits = model.forward(x);
+  const loss = nn.functional.crossEntropy(logits.reshape([BATCH * CONTEXT, vocab]), y);
+  optimizer.zeroGrad();
+  loss.backward();
+  optimizer.step();
+  return loss;
+}
+const compiledStep = torch.compile(trainStep, { fullgraph: true });
+
+if (aot !== undefined) {
+  const lowered = torch.tidy(() => compiledStep.lower(...batch()));
+  for (const topology of aot.split(",")) {
+    const { outputs, memory, cost } = await lowered.compileFor("tpu", { topology });
+    const summary = { flops: cost.flops, transcendentals: cost.transcendentals, bytesAccessed: cost["bytes accessed"] };
+    console.log(JSON.stringify({ topology, numParams, tokens: BATCH * CONTEXT, lowered: lowered.outputs, outputs, memory, cost: summary }));
+  }
+  process.exit(0);
+}
+
 const losses = [];
 const start = performance.now();
 for (let step = 1; step <= steps; step++) {
-  const loss = torch.tidy(() => {
-    const [x, y] = batch();
-    const logits = model.forward(x);
-    const l = nn.functional.crossEntropy(logits.reshape([BATCH * CONTEXT, vocab]), y);
-    optimizer.zeroGrad();
-    l.backward();
-    optimizer.step();
-    return l.item();
-  });
+  const loss = torch.tidy(() => (eager ? trainStep : compiledStep)(...batch()).item());
   losses.push(loss);
   const rate = step / ((performance.now() - start) / 1000);
   const done = Math.round((30 * step) / steps);
@@ -125,5 +145,6 @@ const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" 
 </svg>
 `;
 writeFileSync(join(outDir, "loss.svg"), svg);
+writeFileSync(join(outDir, "losses.json"), JSON.stringify(losses));
 console.log(`loss curve: ${join(outDir, "loss.svg")}`);
 model.dispose();

@@ -276,7 +276,7 @@ describe("a compiled training step", () => {
       try {
         const step = torch.compile((x: torch.Tensor) => {
           opt.zeroGrad();
-          const loss = m.call(x).square().mean() as torch.Tensor;
+          const loss = (m.call(x) as torch.Tensor).square().mean();
           loss.backward();
           opt.step();
           return loss;
@@ -303,6 +303,41 @@ describe("a compiled training step", () => {
     expect(donated.weight).toEqual(copied.weight);
     // weight, bias and their two momentum buffers are rewritten in place: at least 4 fewer allocations
     expect(donated.allocs).toBeLessThanOrEqual(copied.allocs - 4);
+  });
+
+  it("lower() gives the step's StableHLO without running it or changing any state", () => {
+    torch.manualSeed(9);
+    const linear = new nn.Linear(3, 4);
+    const m = new nn.Sequential(linear, new nn.Dropout(0.5));
+    const opt = new torch.optim.Adam([...m.parameters()], { lr: 0.1 });
+    try {
+      const step = torch.compile(function dropStep(x: torch.Tensor) {
+        opt.zeroGrad();
+        const loss = (m.call(x) as torch.Tensor).sum();
+        loss.backward();
+        opt.step();
+        return loss;
+      });
+      const weight = linear.weight.tolist();
+      const lowered = torch.tidy(() => step.lower(torch.ones([2, 3])));
+      // the generator drew nothing: its next numbers are those right after building the model
+      const next = torch.tidy(() => torch.rand([4]).tolist());
+      torch.manualSeed(9);
+      new nn.Linear(3, 4).dispose();
+      expect(torch.tidy(() => torch.rand([4]).tolist())).toEqual(next);
+      expect(linear.weight.tolist()).toEqual(weight);
+      expect(linear.weight.grad).toBeNull();
+      expect(opt.state.size).toBe(0);
+      expect(step.stats().calls).toBe(0);
+      expect(lowered.inputs[0]).toEqual({ dtype: "float32", shape: [2, 3] });
+      // the loss; each parameter and its two moments, written back; the two grads
+      expect(lowered.outputs.map((o) => o.shape)).toEqual([[], [4, 3], [4, 3], [4, 3], [4], [4], [4], [4, 3], [4]]);
+      expect(lowered.text).toMatch(/"func.func"\(\)[^]*sym_name = "main"/);
+      expect(lowered.text.match(/tf\.aliasing_output/g)?.length).toBe(6); // the 2 parameters and their 4 moments are updated in place
+    } finally {
+      opt.dispose();
+      m.dispose();
+    }
   });
 
   it("recompiles when a module switches to eval, naming it", () => {

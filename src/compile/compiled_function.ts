@@ -8,8 +8,10 @@ import { fromHost } from "../creation.js";
 import { ArgumentError, GraphBreakError } from "../runtime/errors.js";
 import { gradSlot, isTraced, rebind, Tensor } from "../tensor.js";
 import type { CacheEntry } from "../trace/cache.js";
+import type { Graph } from "../trace/graph.js";
 import { compileGraph, recordRun, runEntry } from "../trace/eager.js";
 import { setInliner } from "../trace/inline.js";
+import { Lowered } from "./lowered.js";
 import { FunctionTrace, type Ref, type Seen, type Source } from "./function_trace.js";
 import { type CallSignature, describeChange, signatureOf } from "./signature.js";
 import { compilerConfig, globalStats, logRecompile, warnOnce } from "./stats.js";
@@ -201,6 +203,27 @@ export class CompiledFunction {
 
   /** Traces fn on this call's arguments into one graph and compiles it. */
   #trace(ft: FunctionTrace, args: unknown[], signature: CallSignature): Entry {
+    const { graph, device, ...entry } = this.#traceGraph(ft, args, signature);
+    const executable = graph.outputs.length === 0 ? undefined : compileGraph(`compiled ${this.name}`, graph, false, device);
+    return { ...entry, executable };
+  }
+
+  /**
+   * The graph of fn on these arguments, as `torch.compile(fn).lower(...)` gives it, without running
+   * or compiling anything: nothing outside the function changes.
+   */
+  lower(args: unknown[]): Lowered {
+    const signature = signatureOf(this.name, args);
+    const ft = new FunctionTrace(this.name, signature.tensors);
+    try {
+      const { graph } = this.#traceGraph(ft, args, signature);
+      return new Lowered(this.name, graph);
+    } finally {
+      for (const undo of ft.undos.reverse()) undo();
+    }
+  }
+
+  #traceGraph(ft: FunctionTrace, args: unknown[], signature: CallSignature): Omit<Entry, "executable"> & { graph: Graph; device: string } {
     const previous = setInliner(ft);
     let result: unknown;
     try {
@@ -238,10 +261,10 @@ export class CompiledFunction {
       const graph = ft.graph.pruned();
       const backwardOutside = ft.grads.size === 0 && ft.sources.some((s) => "ref" in s && resolve(s.ref, signature.tensors).requiresGrad);
       if (compilerConfig.donateBuffers && !backwardOutside) graph.aliases = donations(ft, writes, [template, ...writes.map((w) => ({ slot: w.slot })), ...grads.flatMap((g) => (g.slot === null ? [] : [{ slot: g.slot }]))]);
-      const executable = outputIds.length === 0 ? undefined : compileGraph(`compiled ${this.name}`, graph, false, ft.device ?? signature.tensors[0]!.device);
       return {
+        graph,
+        device: ft.device ?? signature.tensors[0]?.device ?? "cpu:0",
         signature,
-        executable,
         sources: ft.sources,
         seen: [...ft.seen.values()],
         training: [...ft.training],

@@ -9,13 +9,19 @@ import { ArgumentError } from "../runtime/errors.js";
 import { inliner } from "../trace/inline.js";
 import { clearUnits } from "./function_trace.js";
 import { CompiledFunction, type CompiledStats, type CompileOptions } from "./compiled_function.js";
+import type { Lowered } from "./lowered.js";
 import { compilerConfig, globalStats, stats } from "./stats.js";
 
 export type { CompiledStats, CompileOptions } from "./compiled_function.js";
 export type { CompilerStats } from "./stats.js";
+export type { Lowered } from "./lowered.js";
 
-/** A compiled function: fn's signature, plus its counters. */
-export type Compiled<F extends (...args: never[]) => unknown> = F & { stats(): CompiledStats };
+/** A compiled function: fn's signature, plus its counters and its lowering for given arguments. */
+export type Compiled<F extends (...args: never[]) => unknown> = F & {
+  stats(): CompiledStats;
+  /** Traces fn on these arguments (running nothing) into the graph it would compile: StableHLO text and compileFor a topology. */
+  lower(...args: Parameters<F>): Lowered;
+};
 
 const known = ["fullgraph", "dynamic", "mode", "disable"];
 const modes = ["default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"];
@@ -45,12 +51,13 @@ export function compile(target: Module | ((...args: never[]) => unknown), option
     return target;
   }
   if (typeof target !== "function") throw new ArgumentError(`torch.compile: expected a function or an nn.Module, got ${target === null ? "null" : typeof target}`);
-  if (options.disable) return Object.assign((...args: never[]) => target(...args), { stats: () => new CompiledFunction(target, target.name, options).stats() });
   const state = new CompiledFunction(target, target.name || "fn", options);
+  const lower = (...args: unknown[]): Lowered => state.lower(args);
+  if (options.disable) return Object.assign((...args: never[]) => target(...args), { stats: () => state.stats(), lower });
   // inside another compiled function's trace, a compiled function is traced into that graph
   const compiled = (...args: unknown[]): unknown => (inliner() !== undefined ? target(...(args as never[])) : state.call(args));
   Object.defineProperty(compiled, "name", { value: target.name });
-  return Object.assign(compiled, { stats: () => state.stats() });
+  return Object.assign(compiled, { stats: () => state.stats(), lower });
 }
 
 /** torch.compiler: stats of every compiled function, reset, config. */
