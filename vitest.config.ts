@@ -11,5 +11,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     setupFiles: ["test/helpers/setup.ts"],
+    globalSetup: ["test/helpers/global_setup.ts"],
   },
 });

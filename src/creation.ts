@@ -9,7 +9,7 @@ import { toBFloat16Bits, toFloat16Bits } from "./half.js";
 import { resolveDevice } from "./runtime/clients.js";
 import { ArgumentError, callNative, DTypeError, ShapeError } from "./runtime/errors.js";
 import { numelOf, Tensor } from "./tensor.js";
-import { inliner } from "./trace/inline.js";
+import { tracing } from "./trace/inline.js";
 
 type Leaf = number | boolean | bigint;
 /** What torch.tensor accepts: a scalar, nested arrays of scalars, or a TypedArray. */
@@ -222,8 +222,8 @@ export function tensorFromData(
 export function fromHost(storage: ArrayBufferView, dtype: DType, shape: readonly number[], device?: DeviceLike): Tensor {
   checkDeviceHolds("tensor", dtype, device);
   const target = resolveDevice(device);
-  const tracing = inliner();
-  if (tracing !== undefined) return tracing.constant(storage, dtype, shape, target.name);
+  const trace = tracing();
+  if (trace !== undefined) return trace.constant(storage, dtype, shape, target.name);
   const client = target.client.native;
   const buffer = callNative({ op: "bufferFromHost", device: target.name }, () =>
     client.bufferFromHost(storage, dtypes[dtype].pjrt, [...shape], null, target.deviceIndex),

@@ -27,6 +27,7 @@ export {
 } from "./autograd/index.js";
 export { Generator, manualSeed, seed, initialSeed, type GeneratorState } from "./random/generator.js";
 export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";
+export { getEagerMode, setEagerMode, type EagerMode, type FusedOptions } from "./trace/fused.js";
 export { getFloat32MatmulPrecision, setFloat32MatmulPrecision, type Float32MatmulPrecision } from "./matmul_precision.js";
 export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike } from "./device.js";
 export type { PluginOptions, PluginOptionValue } from "./plugins/options.js";

@@ -11,6 +11,7 @@
  * event loop therefore never take each other's tensors, and code outside any tidy that runs during
  * an await is not affected.
  */
+import { flushPending } from "./trace/inline.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ArgumentError } from "./runtime/errors.js";
 import type { BufferHandle, NativeBuffers } from "./runtime/native.js";
@@ -45,6 +46,8 @@ export interface Held {
 export const DISPOSED = -1;
 /** The buffer of a tensor that torch.compile's trace made: it has a value only in the traced graph. */
 export const TRACED = -2;
+/** The buffer of a tensor fused eager mode recorded: it gets its buffer when the recorded ops run. */
+export const PENDING = -3;
 /** Young tensors at most before a flush, and the size from which a tensor is registered at once. */
 const YOUNG_LIMIT = 256;
 const YOUNG_MAX_BYTES = 1 << 16;
@@ -100,7 +103,7 @@ function register(owner: Owned, held: Held): void {
   if (held.registered || held.buffer === DISPOSED) return;
   collected.register(owner, held, owner);
   held.registered = true;
-  held.buffers.reportToGc(held.buffer);
+  if (held.buffer >= 0) held.buffers.reportToGc(held.buffer);
 }
 
 /** Registers the young tensors still live. */
@@ -156,6 +159,7 @@ export function recount(held: Held, device: string, bytes: number): void {
 
 /** Live tensors and their bytes (dense host size), in total and per device. */
 export function memory(): MemoryInfo {
+  flushPending(); // fused eager mode: the counts after what it recorded has run
   const devices: Record<string, DeviceMemory> = {};
   let numTensors = 0;
   let numBytes = 0;

@@ -5,12 +5,12 @@
 import { type DataArray, type DType, dtypes } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
 import { formatTensor } from "./format.js";
-import { DISPOSED, type Held, keep, recount, track, TRACED, untrack } from "./memory.js";
-import { inliner } from "./trace/inline.js";
+import { DISPOSED, type Held, keep, PENDING, recount, track, TRACED, untrack } from "./memory.js";
+import { flushPending, inliner } from "./trace/inline.js";
 import type { GradFn, GradHook } from "./autograd/grad_fn.js";
 import type { BackwardOptions } from "./autograd/index.js";
 import type { HookHandle } from "./autograd/backward.js";
-import { ArgumentError, callNative, callNativeAsync, DisposedError, DTypeError, ShapeError } from "./runtime/errors.js";
+import { ArgumentError, callNative, callNativeAsync, DeviceError, DisposedError, DTypeError, ShapeError } from "./runtime/errors.js";
 import type { BufferHandle, NativeBuffers } from "./runtime/native.js";
 import type { TensorMethods } from "./ops/op_types.generated.js";
 
@@ -77,6 +77,8 @@ let adoptBuffer: (target: Tensor, source: Tensor) => void;
 let convertBuffer: (target: Tensor, source: Tensor) => void;
 let assignTraced: (target: Tensor, source: Tensor) => void;
 let bufferState: (t: Tensor) => BufferHandle;
+let fillBuffer: (target: Tensor, source: Tensor) => void;
+let releaseBuffer: (t: Tensor) => Tensor | undefined;
 
 /** The Tensor methods autograd provides (src/autograd/index.ts installs them). */
 export const autogradMethods = {} as {
@@ -164,9 +166,38 @@ export class Tensor<D extends DType = DType> {
       oldBuffers.dispose(old);
     };
     bufferState = (t) => t.#held.buffer;
+    fillBuffer = (target, source) => {
+      const held = target.#held;
+      const old = held.buffer;
+      const oldBuffers = held.buffers;
+      const buffer = source.#live("move");
+      source.#held.buffer = DISPOSED;
+      untrack(source, source.#held);
+      held.buffer = buffer;
+      held.buffers = source.#held.buffers;
+      if (held.registered) held.buffers.reportToGc(buffer);
+      if (old >= 0) oldBuffers.dispose(old);
+    };
+    releaseBuffer = (t) => {
+      if (t.#savedBy > 0) {
+        t.#disposeWhenReleased = true;
+        keep(t);
+        return undefined;
+      }
+      const keeper = keep(new Tensor(t.#held.buffer, t.#held.buffers, t.device, t.dtype, t.shape));
+      const grad = t.#grad;
+      t.#grad = null;
+      grad?.dispose();
+      t.#gradFn?.unref();
+      t.#held.buffer = DISPOSED;
+      untrack(t, t.#held);
+      return keeper;
+    };
     assignTraced = (target, source) => {
       target.#version++;
+      const pending = source.#held.buffer === PENDING;
       source.#held.buffer = DISPOSED;
+      if (pending) untrack(source, source.#held);
     };
     convertBuffer = (target, source) => {
       target.#live("convert");
@@ -262,9 +293,8 @@ export class Tensor<D extends DType = DType> {
       }
     }
     const old = this.#grad;
-    if (this.#held.buffer !== TRACED && inliner() !== undefined) {
-      inliner()!.gradWritten(this, old); // the trace frees the old grad after the run
-      this.#grad = value;
+    if (this.#held.buffer !== TRACED && inliner()?.gradWritten(this, old)) {
+      this.#grad = value; // the trace frees the old grad after the run
       return;
     }
     this.#grad = value;
@@ -295,9 +325,13 @@ export class Tensor<D extends DType = DType> {
   }
 
   #live(what: string): BufferHandle {
-    const buffer = this.#held.buffer;
-    // while torch.compile traces, every use of a buffer here is a host read or a transfer
+    // while ops are recorded, every use of a buffer here is a host read or a transfer
     inliner()?.hostRead(this, what);
+    if (this.#held.buffer === PENDING) flushPending();
+    const buffer = this.#held.buffer;
+    if (buffer === PENDING) {
+      throw new DeviceError(`Tensor: cannot ${what} a ${this.dtype}[${this.shape.join(", ")}] tensor: the fused eager ops that compute it failed to run (their error was thrown where they ran)`);
+    }
     if (buffer === TRACED) {
       throw new ArgumentError(
         `Tensor: cannot ${what} a ${this.dtype}[${this.shape.join(", ")}] tensor made while torch.compile traced a function: it has a value only inside that trace. Return it from the function instead of keeping it`,
@@ -387,7 +421,7 @@ export class Tensor<D extends DType = DType> {
     const held = this.#held;
     const buffer = held.buffer;
     if (buffer === DISPOSED) return;
-    if (buffer !== TRACED && inliner() !== undefined) return inliner()!.disposeLater(this);
+    if (buffer >= 0 && inliner() !== undefined) return inliner()!.disposeLater(this);
     if (this.#savedBy > 0) {
       this.#disposeWhenReleased = true;
       keep(this);
@@ -400,7 +434,7 @@ export class Tensor<D extends DType = DType> {
     held.buffer = DISPOSED;
     if (buffer === TRACED) return;
     untrack(this, held);
-    held.buffers.dispose(buffer);
+    if (buffer !== PENDING) held.buffers.dispose(buffer);
   }
 
   [Symbol.dispose](): void {
@@ -436,7 +470,8 @@ export function rebind(target: Tensor, source: Tensor): void {
   }
   history.gradFn?.keepOriginal(target);
   const tracing = inliner();
-  if (tracing !== undefined) {
+  // fused eager records in-place writes of recorded values; a source with a buffer is adopted as in strict mode
+  if (tracing !== undefined && (!tracing.fused || bufferState(source) === PENDING)) {
     tracing.assign(target, source);
     assignTraced(target, source);
   } else adoptBuffer(target, source);
@@ -446,6 +481,32 @@ export function rebind(target: Tensor, source: Tensor): void {
 /** A tensor that stands for a value of the graph torch.compile is tracing (it has no buffer). Not part of the public API. */
 export function tracedTensor(device: string, dtype: DType, shape: readonly number[]): Tensor {
   return new Tensor(TRACED, undefined as unknown as NativeBuffers, device, dtype, Object.freeze([...shape]));
+}
+
+/** A tensor fused eager mode recorded: counted and owned like any tensor, its buffer filled when the recording runs. Not part of the public API. */
+export function pendingTensor(buffers: NativeBuffers, device: string, dtype: DType, shape: readonly number[]): Tensor {
+  return new Tensor(PENDING, buffers, device, dtype, Object.freeze([...shape]));
+}
+
+/** Whether `t` waits for fused eager mode's recorded ops. */
+export function isPending(t: Tensor): boolean {
+  return bufferState(t) === PENDING;
+}
+
+/**
+ * `target` (pending, or a tensor written in place while recording) takes `source`'s buffer, freeing
+ * its own; its version and history stay. `source` ends up disposed. Not part of the public API.
+ */
+export function fill(target: Tensor, source: Tensor): void {
+  fillBuffer(target, source);
+}
+
+/**
+ * Disposes `t` but hands its buffer to a new tensor (exempt from tidy) that recorded ops still read;
+ * undefined when autograd keeps `t` alive anyway. Not part of the public API.
+ */
+export function disposeKeepingBuffer(t: Tensor): Tensor | undefined {
+  return releaseBuffer(t);
 }
 
 /** Whether `t` was made by torch.compile's trace. */

@@ -10,7 +10,7 @@ import { ArgumentError } from "../runtime/errors.js";
 import { gradSlot, type Tensor } from "../tensor.js";
 import type { UnitInfo } from "../trace/cache.js";
 import { dispatch } from "../trace/eager.js";
-import { inliner } from "../trace/inline.js";
+import { tracing } from "../trace/inline.js";
 import { trace, type Tracer } from "../trace/tracer.js";
 import { graphVjp } from "./graph_vjp.js";
 import { isGradEnabled, noGrad } from "./grad_mode.js";
@@ -56,7 +56,7 @@ export class GradFn {
   readonly #entry: UnitInfo;
   readonly #wrt: readonly boolean[];
   /** Whether it holds its saved tensors (one recorded inside torch.compile's trace holds none: its graph is thrown away). */
-  readonly #holds = inliner() === undefined;
+  readonly #holds = tracing() === undefined;
   /** The inputs the backward reads (by input index), with their versions when recorded; null once released. */
   #saved: Map<number, { tensor: Tensor; version: number }> | null;
 

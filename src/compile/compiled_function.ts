@@ -9,8 +9,9 @@ import { ArgumentError, GraphBreakError } from "../runtime/errors.js";
 import { gradSlot, isTraced, rebind, Tensor } from "../tensor.js";
 import type { CacheEntry } from "../trace/cache.js";
 import type { Graph } from "../trace/graph.js";
-import { compileGraph, recordRun, runEntry } from "../trace/eager.js";
+import { recordRun, runEntry } from "../trace/eager.js";
 import { setInliner } from "../trace/inline.js";
+import { compileGraphCached } from "./disk_cache.js";
 import { Lowered } from "./lowered.js";
 import { FunctionTrace, type Ref, type Seen, type Source } from "./function_trace.js";
 import { type CallSignature, describeChange, signatureOf } from "./signature.js";
@@ -64,6 +65,8 @@ export interface CompiledStats {
   recompileReasons: string[];
   /** What stopped tracing, per signature that runs eagerly. */
   graphBreaks: string[];
+  /** Compiles whose executable was loaded from the persistent cache instead of compiled. */
+  diskHits: number;
 }
 
 const sameRef = (a: Ref, b: Ref): boolean => ("arg" in a ? "arg" in b && a.arg === b.arg : "tensor" in b && a.tensor === b.tensor);
@@ -99,7 +102,7 @@ export class CompiledFunction {
   readonly #entries: Entry[] = [];
   /** Signatures that run eagerly, with why. */
   readonly #eager = new Map<string, string>();
-  readonly #stats: CompiledStats = { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0, recompileReasons: [], graphBreaks: [] };
+  readonly #stats: CompiledStats = { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0, recompileReasons: [], graphBreaks: [], diskHits: 0 };
   #generation = compilerConfig.generation;
 
   constructor(
@@ -201,10 +204,15 @@ export class CompiledFunction {
     }
   }
 
-  /** Traces fn on this call's arguments into one graph and compiles it. */
+  /** Traces fn on this call's arguments into one graph and compiles it (or loads it from the persistent cache). */
   #trace(ft: FunctionTrace, args: unknown[], signature: CallSignature): Entry {
     const { graph, device, ...entry } = this.#traceGraph(ft, args, signature);
-    const executable = graph.outputs.length === 0 ? undefined : compileGraph(`compiled ${this.name}`, graph, false, device);
+    if (graph.outputs.length === 0) return { ...entry, executable: undefined };
+    const { entry: executable, fromDisk } = compileGraphCached(`compiled ${this.name}`, graph, false, device);
+    if (fromDisk) {
+      this.#stats.diskHits++;
+      globalStats.diskHits++;
+    }
     return { ...entry, executable };
   }
 

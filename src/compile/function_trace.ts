@@ -12,9 +12,12 @@ import type { GradFn } from "../autograd/grad_fn.js";
 import { GraphBreakError } from "../runtime/errors.js";
 import type { UnitInfo } from "../trace/cache.js";
 import { Graph } from "../trace/graph.js";
-import type { Inliner } from "../trace/inline.js";
-import { trace, Tracer } from "../trace/tracer.js";
+import type { TraceInliner } from "../trace/inline.js";
+import { Tracer } from "../trace/tracer.js";
+import { inlineGraph, unitKey, unitOf } from "../trace/units.js";
 import { userFrame } from "./user_frame.js";
+
+export { clearUnits } from "../trace/units.js";
 
 /** Where a tensor from outside the function is found at each call: an argument, or the same object. */
 export type Ref = { readonly arg: number } | { readonly tensor: Tensor };
@@ -32,33 +35,8 @@ export interface Seen {
   readonly history: { gradFn: GradFn | null; outputIndex: number };
 }
 
-/** Unit graphs by signature, traced once for every compiled function (autograd keeps plans on them). */
-const units = new Map<string, UnitInfo>();
-
-export function clearUnits(): void {
-  units.clear();
-}
-
-function unitOf(op: string, statics: string, inputs: readonly Tensor[], body: (xs: Tracer[]) => Tracer | readonly Tracer[], device: string): UnitInfo {
-  let key = `${op}\u0000${statics}\u0000${device}`;
-  for (const t of inputs) key += `\u0000${t.dtype}[${t.shape.join(",")}]`;
-  let unit = units.get(key);
-  if (unit === undefined) {
-    const { graph, single } = trace(inputs, body);
-    const outputs = graph.outputs.map((o) => ({ dtype: graph.avals[o]!.dtype, shape: Object.freeze([...graph.avals[o]!.shape]) }));
-    units.set(key, (unit = { device, outputs, single, graph }));
-  }
-  return unit;
-}
-
-/** Copies `unit`'s nodes into `outer` with `args` as its inputs; returns its outputs there. */
-function inlineGraph(outer: Graph, unit: Graph, args: readonly Tracer[]): Tracer[] {
-  const ids = args.map((a) => a.id);
-  for (const node of unit.nodes) ids.push(...outer.addNode(node.prim, node.params, node.inputs.map((i) => ids[i]!), node.outputs));
-  return unit.outputs.map((o) => new Tracer(outer, ids[o]!, unit.avals[o]!.shape, unit.avals[o]!.dtype));
-}
-
-export class FunctionTrace implements Inliner {
+export class FunctionTrace implements TraceInliner {
+  readonly fused = false;
   readonly graph = new Graph(true);
   readonly sources: Source[] = [];
   /** Outside tensors met, by object (the explicit arguments of this call included). */
@@ -119,7 +97,7 @@ export class FunctionTrace implements Inliner {
 
   inline(op: string, statics: string, inputs: readonly Tensor[], body: (xs: Tracer[]) => Tracer | readonly Tracer[], device: string): { unit: UnitInfo; outputs: Tensor[] } {
     this.#onDevice(device);
-    const unit = unitOf(op, statics, inputs, body, device);
+    const unit = unitOf(unitKey(op, statics, inputs, device), inputs, body, device);
     const outs = inlineGraph(this.graph, unit.graph, inputs.map((t) => this.valueOf(t)));
     return { unit, outputs: outs.map((o) => this.#traced(o, device)) };
   }
@@ -157,9 +135,10 @@ export class FunctionTrace implements Inliner {
     this.gradReads.set(t, grad !== null);
   }
 
-  gradWritten(t: Tensor, old: Tensor | null): void {
+  gradWritten(t: Tensor, old: Tensor | null): boolean {
     this.#see(t, this.#refOf(t));
     if (!this.grads.has(t)) this.grads.set(t, old);
+    return true; // the old grad is put back if the trace is abandoned, else freed after the first run
   }
 
   disposeLater(t: Tensor): void {

@@ -6,7 +6,8 @@
  */
 import { Module } from "../nn/module.js";
 import { ArgumentError } from "../runtime/errors.js";
-import { inliner } from "../trace/inline.js";
+import { strictly } from "../trace/fused.js";
+import { tracing } from "../trace/inline.js";
 import { clearUnits } from "./function_trace.js";
 import { CompiledFunction, type CompiledStats, type CompileOptions } from "./compiled_function.js";
 import type { Lowered } from "./lowered.js";
@@ -55,7 +56,7 @@ export function compile(target: Module | ((...args: never[]) => unknown), option
   const lower = (...args: unknown[]): Lowered => state.lower(args);
   if (options.disable) return Object.assign((...args: never[]) => target(...args), { stats: () => state.stats(), lower });
   // inside another compiled function's trace, a compiled function is traced into that graph
-  const compiled = (...args: unknown[]): unknown => (inliner() !== undefined ? target(...(args as never[])) : state.call(args));
+  const compiled = (...args: unknown[]): unknown => (tracing() !== undefined ? target(...(args as never[])) : strictly(() => state.call(args)));
   Object.defineProperty(compiled, "name", { value: target.name });
   return Object.assign(compiled, { stats: () => state.stats(), lower });
 }
@@ -67,7 +68,7 @@ export const compiler = {
   reset(): void {
     compilerConfig.generation++;
     clearUnits();
-    Object.assign(globalStats, { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0 });
+    Object.assign(globalStats, { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0, diskHits: 0 });
   },
   config: compilerConfig,
 };

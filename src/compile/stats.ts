@@ -1,12 +1,13 @@
 /**
- * @file torch.compiler's global state: its configuration (the cache size limit), the counters of
- * every compiled function together, recompile logging (env TORCH_PJRT_LOGS=recompiles) and the
- * warnings each compiled function gives once.
+ * @file torch.compiler's global state: its configuration (cache size limit, donation, the persistent
+ * cache), the counters of every compiled function together, recompile logging (env
+ * TORCH_PJRT_LOGS=recompiles) and the warnings each compiled function gives once.
  */
 import { ArgumentError } from "../runtime/errors.js";
 
 let cacheSizeLimit = 8;
 let donateBuffers = true;
+let persistentCache = true;
 
 /** torch.compiler.config: `cacheSizeLimit` (signatures per compiled function before it runs new ones eagerly; Dynamo's is 8). */
 export const compilerConfig = {
@@ -29,6 +30,18 @@ export const compilerConfig = {
     if (typeof on !== "boolean") throw new ArgumentError(`torch.compiler.config.donateBuffers must be a boolean, got ${String(on)}`);
     donateBuffers = on;
   },
+  /**
+   * Whether compiled functions keep their executables on disk (in env TORCH_PJRT_CACHE_DIR, else the
+   * user's cache folder) and load them from there in later processes instead of compiling. On by
+   * default; env TORCH_PJRT_CACHE_DIR="" turns it off as well.
+   */
+  get persistentCache(): boolean {
+    return persistentCache;
+  },
+  set persistentCache(on: boolean) {
+    if (typeof on !== "boolean") throw new ArgumentError(`torch.compiler.config.persistentCache must be a boolean, got ${String(on)}`);
+    persistentCache = on;
+  },
   /** Bumped by reset(): compiled functions drop their traces when they see a new generation. */
   generation: 0,
 };
@@ -39,9 +52,11 @@ export interface CompilerStats {
   compiles: number;
   compileMs: number;
   eagerCalls: number;
+  /** Compiles whose executable was loaded from the persistent cache instead of compiled. */
+  diskHits: number;
 }
 
-export const globalStats: CompilerStats = { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0 };
+export const globalStats: CompilerStats = { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0, diskHits: 0 };
 
 /** Every compiled function's counters together. */
 export function stats(): CompilerStats {

@@ -14,7 +14,7 @@ import { tensor } from "../ops/creation/tensor.js";
 import * as e from "../ops/emit.js";
 import { runMany } from "../ops/unit.js";
 import { rebind, type Tensor } from "../tensor.js";
-import { inliner } from "../trace/inline.js";
+import { tracing } from "../trace/inline.js";
 import type { Tracer } from "../trace/tracer.js";
 
 /** What an optimizer's update of one parameter sees while its step is traced (all in the compute dtype). */
@@ -84,11 +84,11 @@ export function runGroupStep(step: GroupStep, entries: readonly StepEntry[], hos
     if (table === 0) rows = host.read();
     return typedArrayOf(dtypesOf[table]!, place.flatMap((p, i) => (p.table === table ? [...rows[i]!] : [])));
   };
-  const tracing = inliner();
+  const trace = tracing();
   const scalarTensors = dtypesOf.map((dtype, table) =>
-    tracing === undefined
+    trace === undefined
       ? tensor(tableData(table), { shape: [rowsPerTable[table]!, k], device })
-      : tracing.hostInput(() => tableData(table), table === 0 ? host.undo : () => {}, dtype, [rowsPerTable[table]!, k], device),
+      : trace.hostInput(() => tableData(table), table === 0 ? host.undo : () => {}, dtype, [rowsPerTable[table]!, k], device),
   );
   const inputs: Tensor[] = [...scalarTensors];
   for (const entry of entries) inputs.push(entry.param, entry.grad, ...entry.state);

@@ -4,10 +4,10 @@
  * and compiled by the addon. A hit costs the signature string and one native run.
  */
 import { checkDeviceHolds } from "../device.js";
-import { resolveDevice } from "../runtime/clients.js";
+import { type ResolvedDevice, resolveDevice } from "../runtime/clients.js";
 import { addon } from "../runtime/addon.js";
 import { DeviceError, isNativeError, mapNativeError } from "../runtime/errors.js";
-import type { BufferHandle, NativeGraph } from "../runtime/native.js";
+import type { BufferHandle, NativeCompileOptions, NativeExecutable, NativeGraph } from "../runtime/native.js";
 import { avalSlot, bufferOf, Tensor } from "../tensor.js";
 import { avalOf, internAval } from "./avals.js";
 import { type CacheEntry, type CacheNode, cacheRoot, insert, lookup, step, stepOrCreate, type UnitInfo } from "./cache.js";
@@ -55,32 +55,61 @@ function compileUnit(op: string, inputs: readonly Tensor[], device: string, body
   return compileGraph(op, graph, single, device);
 }
 
+/** A traced graph about to be compiled for a device: its wire form, the device's client and the compile options. */
+export interface CompileJob {
+  readonly op: string;
+  readonly graph: Graph;
+  readonly single: boolean;
+  readonly wire: NativeGraph;
+  readonly target: ResolvedDevice;
+  readonly options: NativeCompileOptions;
+}
+
 /** Lowers and compiles a traced graph for `device` (an eager unit, or a compiled function's whole graph). */
 export function compileGraph(op: string, graph: Graph, single: boolean, device: string): CacheEntry {
+  const job = prepareCompile(op, graph, single, device);
+  return entryOf(job, compileJob(job));
+}
+
+/** Checks that the device holds every output dtype and lowers the graph; compiles nothing. */
+export function prepareCompile(op: string, graph: Graph, single: boolean, device: string): CompileJob {
   for (const o of graph.outputs) checkDeviceHolds(op, graph.avals[o]!.dtype, device);
   const wire = toNative(graph);
   const target = resolveDevice(device);
   listener?.(op, wire, target.name);
   const id = target.client.devices[target.deviceIndex]!.id;
-  const context = { op: "compile", plugin: target.device.type, device: target.name };
+  return { op, graph, single, wire, target, options: { numReplicas: 1, numPartitions: 1, deviceAssignment: [id], label: op } };
+}
+
+/**
+ * The job's executable, compiled by its plugin (from `moduleText`, the printed graph, when the caller
+ * has it already); a plugin's rejection is a typed error showing the module.
+ */
+export function compileJob({ op, wire, target, options }: CompileJob, moduleText?: string): NativeExecutable {
   try {
-    const native = target.client.native.compileGraphSync(wire, { numReplicas: 1, numPartitions: 1, deviceAssignment: [id], label: op });
-    const outputs = graph.outputs.map((o) => {
-      const { dtype, shape } = graph.avals[o]!;
-      return { dtype, shape: Object.freeze([...shape]) };
-    });
-    const outputAvals = outputs.map((o) => internAval(o.dtype, o.shape));
-    return { native, buffers: target.client.buffers, device: target.name, outputs, outputAvals, single, graph };
+    const client = target.client.native;
+    return moduleText === undefined ? client.compileGraphSync(wire, options) : client.compileSync(moduleText, options);
   } catch (error) {
     if (!isNativeError(error)) throw error;
-    let module: string | undefined;
+    const context = { op: "compile", plugin: target.device.type, device: target.name };
+    let module = moduleText;
     try {
-      module = addon().printGraph(wire);
+      module ??= addon().printGraph(wire);
     } catch {
       // the graph itself was rejected; the native message says why
     }
     throw mapNativeError(error, module === undefined ? { ...context, op: `compile ${op}` } : { ...context, module });
   }
+}
+
+/** The cache entry of the job's executable, compiled now or loaded from elsewhere (the persistent cache). */
+export function entryOf({ graph, single, target }: CompileJob, native: NativeExecutable): CacheEntry {
+  const outputs = graph.outputs.map((o) => {
+    const { dtype, shape } = graph.avals[o]!;
+    return { dtype, shape: Object.freeze([...shape]) };
+  });
+  const outputAvals = outputs.map((o) => internAval(o.dtype, o.shape));
+  return { native, buffers: target.client.buffers, device: target.name, outputs, outputAvals, single, graph };
 }
 
 /** Runs a compiled graph on tensors (all on its device) and wraps its outputs. */

@@ -10,7 +10,7 @@ import { resolveDevice } from "../../runtime/clients.js";
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { dispatch1 } from "../../trace/eager.js";
-import { inliner } from "../../trace/inline.js";
+import { tracing } from "../../trace/inline.js";
 import type { Tracer } from "../../trace/tracer.js";
 
 /**
@@ -20,9 +20,9 @@ import type { Tracer } from "../../trace/tracer.js";
  */
 export function draw(op: string, statics: string, device: string, generator: Generator | undefined, inputs: readonly Tensor[], body: (key: Tracer, xs: Tracer[]) => Tracer): Tensor {
   const gen = generator ?? defaultGenerator;
-  const tracing = inliner();
+  const trace = tracing();
   let key: Tensor;
-  if (tracing === undefined) key = fromHost(Uint32Array.from(gen.nextKey()), "uint32", [2], device);
+  if (trace === undefined) key = fromHost(Uint32Array.from(gen.nextKey()), "uint32", [2], device);
   else {
     // the state before each read, for undoing the read of an abandoned trace
     let before = gen.getState();
@@ -30,7 +30,7 @@ export function draw(op: string, statics: string, device: string, generator: Gen
       before = gen.getState();
       return Uint32Array.from(gen.nextKey());
     };
-    key = tracing.hostInput(read, () => gen.setState(before), "uint32", [2], device);
+    key = trace.hostInput(read, () => gen.setState(before), "uint32", [2], device);
   }
   try {
     return dispatch1(op, statics, [key, ...inputs], ([k, ...xs]) => body(k!, xs), device);
