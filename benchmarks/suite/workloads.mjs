@@ -93,12 +93,31 @@ export function eagerAddLoop(torch) {
   return { value: median(perAdd), unit: "µs", reps: 7 * n, higherIsBetter: false };
 }
 
-/** W3: tanh(x*1.5+0.5) * sigmoid(x) - x/3 on 1M elements, eager; ms per evaluation. */
-export function elementwiseChain(torch) {
+/**
+ * W3: tanh(x*1.5+0.5) * sigmoid(x) - x/3 on 1M elements; ms per evaluation. `how`: "eager" (one
+ * executable per op), "compiled" (torch.compile: one executable; `firstMs` is its first call) or
+ * "fused" (fused eager mode).
+ */
+export function elementwiseChain(torch, how = "eager") {
   const n = 1 << 20;
   const xv = detValues(n, 3, 8);
   const x = torch.tensor(xv, { shape: [n], dtype: "float32" });
-  const chain = () => torch.tidy(() => x.mul(1.5).add(0.5).tanh().mul(x.sigmoid()).sub(x.div(3)));
+  const body = (v) => v.mul(1.5).add(0.5).tanh().mul(v.sigmoid()).sub(v.div(3));
+  const compiled = how === "compiled" ? torch.compile(body) : undefined;
+  const chain = () => (compiled ? compiled(x) : torch.tidy(() => body(x)));
+  if (how === "fused") torch.setEagerMode("fused");
+  try {
+    const result = measureChain(torch, xv, chain);
+    return how === "eager" ? { ...result, firstMs: undefined } : result;
+  } finally {
+    torch.setEagerMode("strict");
+    x.dispose();
+  }
+}
+
+function measureChain(torch, xv, chain) {
+  const n = xv.length;
+  const start = performance.now();
   const y = chain();
   const yv = y.dataSync();
   for (let i = 0; i < n; i += 997) {
@@ -106,10 +125,15 @@ export function elementwiseChain(torch) {
     const want = Math.tanh(v * 1.5 + 0.5) * (1 / (1 + Math.exp(-v))) - v / 3;
     if (!close(yv[i], want, 1e-5)) throw new Error(`chain[${i}] = ${yv[i]}, float64 says ${want}`);
   }
+  const firstMs = performance.now() - start;
   y.dispose();
-  const t = timeIt(synchronized(torch, () => chain().dispose()));
-  x.dispose();
-  return { value: t.ms, unit: "ms", reps: t.reps, higherIsBetter: false };
+  // fused eager runs nothing for a result disposed unread: synchronize while it is alive
+  const t = timeIt(() => {
+    const out = chain();
+    torch.runtime.synchronize();
+    out.dispose();
+  });
+  return { value: t.ms, unit: "ms", reps: t.reps, higherIsBetter: false, firstMs };
 }
 
 function linear(torch, x, w, b) {
@@ -233,16 +257,28 @@ function transformerModel(torch) {
   return { params, forward, dispose };
 }
 
-/** W5: decoder-only transformer forward (pre-LN, causal); ms per forward. */
-export function transformerForward(torch) {
+/** W5: decoder-only transformer forward (pre-LN, causal); ms per forward. `how` as in W3. */
+export function transformerForward(torch, how = "eager") {
   const model = transformerModel(torch);
-  const forward = () => torch.tidy(() => model.forward().sum());
-  const out = forward();
-  const check = out.item();
-  out.dispose();
-  const t = timeIt(synchronized(torch, () => forward().dispose()));
-  model.dispose();
-  return { value: t.ms, unit: "ms", reps: t.reps, higherIsBetter: false, check };
+  const compiled = how === "compiled" ? torch.compile(function forward() { return model.forward().sum(); }) : undefined;
+  const forward = () => (compiled ? compiled() : torch.tidy(() => model.forward().sum()));
+  if (how === "fused") torch.setEagerMode("fused");
+  try {
+    const start = performance.now();
+    const out = forward();
+    const check = out.item();
+    const firstMs = performance.now() - start;
+    out.dispose();
+    const t = timeIt(() => {
+      const y = forward();
+      torch.runtime.synchronize();
+      y.dispose();
+    });
+    return { value: t.ms, unit: "ms", reps: t.reps, higherIsBetter: false, check, firstMs: how === "eager" ? undefined : firstMs };
+  } finally {
+    torch.setEagerMode("strict");
+    model.dispose();
+  }
 }
 
 /**
