@@ -8,6 +8,7 @@ export * from "./ops/index.js";
 export * as nn from "./nn/index.js";
 export * as optim from "./optim/index.js";
 export * as safetensors from "./io/safetensors.js";
+export { cond, whileLoop } from "./compile/control_flow.js";
 export { compile, compiler, type Compiled, type CompiledStats, type CompileOptions, type CompilerStats } from "./compile/index.js";
 export {
   autograd,
@@ -43,6 +44,7 @@ export {
   DisposedError,
   DTypeError,
   GraphBreakError,
+  NotSupportedError,
   OutOfMemoryError,
   PluginError,
   ShapeError,

@@ -93,6 +93,11 @@ lower::Graph graphFrom(Napi::Value value, const char* call) {
     }
     Napi::Value body = item.Get("body");
     if (!body.IsUndefined()) node.body = stringFrom(body, call, (what + ".body").c_str());
+    Napi::Value regions = item.Get("regions");
+    if (!regions.IsUndefined()) {
+      Napi::Array list = arrayFrom(regions, call, what + ".regions");
+      for (uint32_t r = 0; r < list.Length(); ++r) node.regions.push_back(graphFrom(list.Get(r), call));
+    }
   }
   graph.outputs = idsFrom(object.Get("outputs"), call, "graph.outputs");
   Napi::Value aliases = object.Get("aliases");

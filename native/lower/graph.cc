@@ -81,6 +81,51 @@ void validateAliases(const Graph& graph, const std::vector<const TensorType*>& t
   }
 }
 
+bool sameType(const TensorType& a, const TensorType& b) { return a.element == b.element && a.dims == b.dims; }
+
+void checkTypes(const std::vector<TensorType>& got, const std::vector<TensorType>& want, const std::string& what) {
+  bool same = got.size() == want.size();
+  for (size_t i = 0; same && i < got.size(); ++i) same = sameType(got[i], want[i]);
+  if (!same) fail(what + " do not match the op's types");
+}
+
+std::vector<TensorType> outputTypes(const Graph& graph) {
+  std::vector<TensorType> types(graph.inputs);
+  for (const Node& node : graph.nodes) types.insert(types.end(), node.results.begin(), node.results.end());
+  std::vector<TensorType> out;
+  for (int id : graph.outputs) out.push_back(types.at(static_cast<size_t>(id)));
+  return out;
+}
+
+// A region is validated as a graph; its inputs and outputs must fit the op it belongs to.
+void validateRegions(const Node& node, const std::vector<const TensorType*>& types, const std::string& where) {
+  if (node.regions.empty()) {
+    if (node.op == "case" || node.op == "while") fail(where + ": " + node.op + " without regions");
+    return;
+  }
+  std::vector<TensorType> operands;
+  for (int id : node.operands) operands.push_back(*types[static_cast<size_t>(id)]);
+  for (size_t r = 0; r < node.regions.size(); ++r) validate(node.regions[r]);
+  if (node.op == "case") {
+    if (operands.empty() || !sameType(operands[0], {4, {}})) fail(where + ": the index must be a tensor<i32>");
+    std::vector<TensorType> captured(operands.begin() + 1, operands.end());
+    for (size_t r = 0; r < node.regions.size(); ++r) {
+      std::string what = where + ": branch " + std::to_string(r);
+      checkTypes(node.regions[r].inputs, captured, what + " inputs");
+      checkTypes(outputTypes(node.regions[r]), node.results, what + " outputs");
+    }
+  } else if (node.op == "while") {
+    if (node.regions.size() != 2) fail(where + ": while needs a cond and a body region");
+    checkTypes(node.results, operands, where + ": results");
+    checkTypes(node.regions[0].inputs, operands, where + ": cond inputs");
+    checkTypes(outputTypes(node.regions[0]), {{1, {}}}, where + ": cond outputs (one tensor<i1>)");
+    checkTypes(node.regions[1].inputs, operands, where + ": body inputs");
+    checkTypes(outputTypes(node.regions[1]), operands, where + ": body outputs");
+  } else {
+    fail(where + ": " + node.op + " takes no regions");
+  }
+}
+
 }  // namespace
 
 void validate(const Graph& graph) {
@@ -110,6 +155,7 @@ void validate(const Graph& graph) {
     }
     if ((node.op == "reduce" || node.op == "scatter" || node.op == "sort") && node.body.empty())
       fail(where + ": " + node.op + " without a body");
+    validateRegions(node, types, where);
     defined += static_cast<int>(node.results.size());
     for (const auto& r : node.results) types.push_back(&r);
   }

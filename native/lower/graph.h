@@ -34,6 +34,8 @@ struct Attr {
   std::vector<uint8_t> bytes;
 };
 
+struct Graph;
+
 struct Node {
   std::string op;  // StableHLO op name without the dialect: "add", "reduce", …
   std::vector<int> operands;
@@ -41,6 +43,10 @@ struct Node {
   std::vector<Attr> attrs;
   // Reduce only: the fixed body ("add", "max", "min", "mul", "and", "or", "argmax", "argmin").
   std::string body;
+  // Control flow's regions, each a graph of its own (see validate for how they bind to operands):
+  // "case": one per branch; its inputs are operands 1.. (read from above), operand 0 the index.
+  // "while": cond then body; their inputs are the block arguments, one per operand.
+  std::vector<Graph> regions = {};
 };
 
 // Output `output` (a position in Graph::outputs) may reuse the memory of input `input`: printed as

@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "runtime.h"
 
@@ -134,9 +136,11 @@ std::string resultsString(const std::vector<TensorType>& types) {
 
 class Printer {
  public:
-  explicit Printer(const Graph& g) : g_(g) {}
+  // `prefix` keeps the names of a region's values apart from those around it; `indent` is its depth.
+  Printer(const Graph& g, std::ostream& out, std::string prefix = "", std::string indent = "    ")
+      : g_(g), out_(out), prefix_(std::move(prefix)), indent_(std::move(indent)) {}
 
-  std::string module() {
+  void module() {
     for (size_t i = 0; i < g_.inputs.size(); ++i) names_.push_back("%arg" + std::to_string(i));
     types_ = g_.inputs;
     out_ << "\"builtin.module\"() ({\n  \"func.func\"() ({\n";
@@ -160,7 +164,29 @@ class Printer {
     out_ << "  }) {" << argAttrs() << "function_type = " << typeList(g_.inputs) << " -> " << resultsString(outTypes)
          << ", sym_name = \"main\", sym_visibility = \"public\"} : () -> ()\n";
     out_ << "}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()\n";
-    return out_.str();
+  }
+
+  // The graph as a region: its inputs are `inputNames` (block arguments when `blockArgs`, else
+  // values from above), its outputs the operands of stablehlo.return.
+  void region(const std::vector<std::string>& inputNames, bool blockArgs) {
+    names_ = inputNames;
+    types_ = g_.inputs;
+    if (blockArgs) {
+      out_ << indent_ << "^bb0(";
+      for (size_t i = 0; i < names_.size(); ++i) out_ << (i ? ", " : "") << names_[i] << ": " << typeString(types_[i]);
+      out_ << "):\n";
+    }
+    for (size_t n = 0; n < g_.nodes.size(); ++n) {
+      node(n);
+      for (const auto& r : g_.nodes[n].results) types_.push_back(r);
+    }
+    std::vector<TensorType> outTypes;
+    out_ << indent_ << "\"stablehlo.return\"(";
+    for (size_t i = 0; i < g_.outputs.size(); ++i) {
+      out_ << (i ? ", " : "") << names_[static_cast<size_t>(g_.outputs[i])];
+      outTypes.push_back(typeOf(g_.outputs[i]));
+    }
+    out_ << ") : " << typeList(outTypes) << " -> ()\n";
   }
 
  private:
@@ -184,8 +210,9 @@ class Printer {
     // Appended rather than "%" + std::to_string(n): g++ 12 at -O2 and above inlines that operator+
     // (an insert at the front) into a -Wrestrict false positive (GCC bug 105329).
     std::string base = "%";
+    base += prefix_;
     base += std::to_string(n);
-    out_ << "    " << base;
+    out_ << indent_ << base;
     if (node.results.size() > 1) {
       out_ << ":" << node.results.size();
       for (size_t k = 0; k < node.results.size(); ++k) names_.push_back(base + "#" + std::to_string(k));
@@ -194,12 +221,15 @@ class Printer {
     }
     out_ << " = \"" << qualifiedName(node.op) << "\"(";
     std::vector<TensorType> operandTypes;
-    for (size_t i = 0; i < node.operands.size(); ++i) {
+    // A case's operands after the index are what its branches read from above.
+    const size_t printed = node.op == "case" ? std::min<size_t>(1, node.operands.size()) : node.operands.size();
+    for (size_t i = 0; i < printed; ++i) {
       out_ << (i ? ", " : "") << names_[node.operands[i]];
       operandTypes.push_back(typeOf(node.operands[i]));
     }
     out_ << ")";
     if (!node.body.empty()) body(node, n, operandTypes);
+    if (!node.regions.empty()) regions(node, n);
     if (!node.attrs.empty()) {
       out_ << " {";
       for (size_t i = 0; i < node.attrs.size(); ++i) out_ << (i ? ", " : "") << attrString(node.attrs[i], node);
@@ -210,12 +240,31 @@ class Printer {
 
   const TensorType& typeOf(int id) const { return types_[static_cast<size_t>(id)]; }
 
+  void regions(const Node& node, size_t n) {
+    out_ << " (";
+    for (size_t r = 0; r < node.regions.size(); ++r) {
+      // A name that does not start with a digit: MLIR allows only all-digit numbered names.
+      std::string prefix = prefix_ + "c" + std::to_string(n) + "r" + std::to_string(r) + "_";
+      std::vector<std::string> inputs;
+      const bool blockArgs = node.op != "case";
+      if (blockArgs) {
+        for (size_t i = 0; i < node.regions[r].inputs.size(); ++i) inputs.push_back("%" + prefix + "a" + std::to_string(i));
+      } else {
+        for (size_t i = 1; i < node.operands.size(); ++i) inputs.push_back(names_[static_cast<size_t>(node.operands[i])]);
+      }
+      out_ << (r ? ", " : "") << "{\n";
+      Printer(node.regions[r], out_, prefix, indent_ + "  ").region(inputs, blockArgs);
+      out_ << indent_ << "}";
+    }
+    out_ << ")";
+  }
+
   // The fixed reduce bodies: N accumulators, then N elements, as 0-d tensors.
   void body(const Node& node, size_t n, const std::vector<TensorType>& operandTypes) {
     if (node.body == "sort_ascending" || node.body == "sort_descending") return sortBody(node, n, operandTypes);
     if (node.op == "select_and_scatter") return selectScatterBodies(node, n, operandTypes);
     size_t count = operandTypes.size() / 2;
-    std::string p = "%r" + std::to_string(n) + "_";
+    std::string p = "%r" + prefix_ + std::to_string(n) + "_";
     std::vector<std::string> scalar;
     for (size_t i = 0; i < count; ++i) scalar.push_back(typeString({operandTypes[i].element, {}}));
     out_ << " ({\n    ^bb0(";
@@ -295,7 +344,7 @@ class Printer {
   // A sort comparator on the first operand (lhs, rhs per operand): "less" for ascending, "greater" for
   // descending, with NaN above every number (last ascending, first descending) and ties unordered.
   void sortBody(const Node& node, size_t n, const std::vector<TensorType>& operandTypes) {
-    std::string p = "%r" + std::to_string(n) + "_";
+    std::string p = "%r" + prefix_ + std::to_string(n) + "_";
     out_ << " ({\n    ^bb0(";
     for (size_t i = 0; i < operandTypes.size(); ++i)
       for (const char* side : {"a", "b"})
@@ -329,7 +378,7 @@ class Printer {
   // window; the scatter region adds.
   void selectScatterBodies(const Node& node, size_t n, const std::vector<TensorType>& operandTypes) {
     if (node.body != "GE" && node.body != "LE") fail(node, n, "unknown select_and_scatter body '" + node.body + "'");
-    std::string p = "%r" + std::to_string(n) + "_";
+    std::string p = "%r" + prefix_ + std::to_string(n) + "_";
     std::string v = typeString({operandTypes.at(0).element, {}});
     out_ << " ({\n    ^bb0(" << p << "a: " << v << ", " << p << "b: " << v << "):\n";
     out_ << "      " << p << "s = \"stablehlo.compare\"(" << p << "a, " << p << "b) {comparison_direction = "
@@ -347,7 +396,9 @@ class Printer {
   const Graph& g_;
   std::vector<std::string> names_;
   std::vector<TensorType> types_;
-  std::ostringstream out_;
+  std::ostream& out_;
+  std::string prefix_;
+  std::string indent_;
 };
 
 }  // namespace
@@ -360,7 +411,9 @@ std::string typeString(const TensorType& type) {
 
 std::string printModule(const Graph& graph) {
   validate(graph);
-  return Printer(graph).module();
+  std::ostringstream out;
+  Printer(graph, out).module();
+  return out.str();
 }
 
 }  // namespace tpjrt::lower

@@ -9,7 +9,9 @@ import { type DType, type DTypeKind, dtypes } from "../dtype.js";
 import { DTypeError, ShapeError } from "../runtime/errors.js";
 import type { Precision } from "../matmul_precision.js";
 import type { NativeAttr } from "../runtime/native.js";
+import { type ControlPrimParams, controlPrims } from "./prims_control.js";
 import { precisionConfig, type WindowPrimParams, windowPrims } from "./prims_window.js";
+import type { Graph } from "../trace/graph.js";
 
 export interface Aval {
   readonly shape: readonly number[];
@@ -22,7 +24,7 @@ type None = Record<string, never>;
 type ScalarValue = number | bigint | boolean;
 
 /** The static parameters of each primitive. */
-export interface PrimParams extends WindowPrimParams {
+export interface PrimParams extends WindowPrimParams, ControlPrimParams {
   add: None; sub: None; mul: None; div: None; rem: None; pow: None; max: None; min: None; atan2: None;
   and: None; or: None; xor: None; shl: None; shr_arith: None; shr_logical: None;
   not: None; neg: None; abs: None; sign: None; exp: None; expm1: None; log: None; log1p: None;
@@ -79,6 +81,8 @@ export interface Lowering {
   op: string;
   attrs?: NativeAttr[];
   body?: string;
+  /** Sub-graphs printed as the op's regions (control flow; see NativeNode.regions). */
+  regions?: readonly Graph[];
 }
 
 export interface PrimDef<P extends Prim> {
@@ -453,4 +457,5 @@ export const prims = {
   scatter: scatterDef,
   sort: sortDef,
   ...windowPrims,
+  ...controlPrims,
 } satisfies { [P in Prim]: PrimDef<P> };

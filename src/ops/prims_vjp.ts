@@ -16,6 +16,7 @@
  * - floor, ceil, round, sign, comparisons, integer and bitwise primitives: no gradient (zeros).
  */
 import { dtypes, opmath } from "../dtype.js";
+import { NotSupportedError } from "../runtime/errors.js";
 import { bind1, type Tracer } from "../trace/tracer.js";
 import * as e from "./emit.js";
 import type { Aval, Prim, PrimParams } from "./prims.js";
@@ -272,6 +273,14 @@ const rules = {
   argmin: argRule(),
   ...indexingVjps,
   ...windowVjps,
+  case: () => {
+    throw new NotSupportedError(
+      "torch.cond: gradients through torch.cond inside torch.compile are not supported yet; call the branch's ops without torch.cond (torch.where) or run torch.cond eagerly to differentiate it",
+    );
+  },
+  while: () => {
+    throw new NotSupportedError("torch.whileLoop: a loop has no gradient (as in PyTorch); detach its inputs or compute the gradient outside the loop");
+  },
 } satisfies { [P in Prim]: VjpRule<P> };
 
 /** The VJP rule of a primitive. */

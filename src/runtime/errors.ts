@@ -56,6 +56,11 @@ export class ArgumentError extends TorchError {
   override name = "ArgumentError";
 }
 
+/** A valid request the library does not support yet (a gradient through torch.cond inside torch.compile). */
+export class NotSupportedError extends TorchError {
+  override name = "NotSupportedError";
+}
+
 /** The native addon is missing or cannot be loaded. */
 export class AddonError extends TorchError {
   override name = "AddonError";

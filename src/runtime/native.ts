@@ -89,6 +89,12 @@ export interface NativeNode {
   results: NativeTensorType[];
   attrs?: NativeAttr[];
   body?: string;
+  /**
+   * Control flow's regions, each a graph of its own. "case": one per branch, operand 0 the i32 index,
+   * and each branch's inputs are operands 1.. (read from above). "while": cond (one i1 output) then
+   * body; their inputs are the loop's block arguments, one per operand.
+   */
+  regions?: NativeGraph[];
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * @file The Graph IR: typed inputs, nodes (primitive, static params, input value ids, output avals)
  * and outputs. Value ids: inputs are 0..n-1, then every node's outputs in order. `toNative` turns
- * it into the addon's wire form through the prim table's lowerings.
+ * it into the addon's wire form through the prim table's lowerings. Control-flow nodes hold whole
+ * sub-graphs in their params (src/ops/prims_control.ts), lowered as the op's regions.
  */
 import { dtypes } from "../dtype.js";
 import { checkTensorSize } from "../ops/dims.js";
-import { type Aval, type Prim, type PrimParams, prims } from "../ops/prims.js";
+import { type Aval, type Lowering, type Prim, type PrimParams, prims } from "../ops/prims.js";
 import type { NativeGraph, NativeNode } from "../runtime/native.js";
 
 export interface Node<P extends Prim = Prim> {
@@ -53,7 +54,7 @@ export class Graph {
    * iota) are not looked up: their params may be large and they cost nothing to repeat.
    */
   addNode<P extends Prim>(prim: P, params: PrimParams[P], inputs: readonly number[], outputs: readonly Aval[]): number[] {
-    const key = inputs.length === 0 ? undefined : `${prim}|${inputs.join(",")}|${JSON.stringify(params, bigintsAsText)}`;
+    const key = inputs.length === 0 ? undefined : `${prim}|${inputs.join(",")}|${JSON.stringify(params, keyText)}`;
     const earlier = key === undefined ? undefined : this.#seen.get(key);
     if (earlier !== undefined) return earlier;
     this.nodes.push({ prim, params, inputs, outputs } as Node);
@@ -94,7 +95,15 @@ export class Graph {
   }
 }
 
-const bigintsAsText = (_key: string, value: unknown): unknown => (typeof value === "bigint" ? `${value}n` : value);
+/** Sub-graphs (control flow's regions) are keyed by identity: the same region objects, the same node. */
+const graphIds = new WeakMap<Graph, number>();
+let graphCount = 0;
+const keyText = (_key: string, value: unknown): unknown => {
+  if (typeof value === "bigint") return `${value}n`;
+  if (!(value instanceof Graph)) return value;
+  if (!graphIds.has(value)) graphIds.set(value, graphCount++);
+  return `graph#${graphIds.get(value)}`;
+};
 
 const wireType = (a: Aval) => ({ type: dtypes[a.dtype].pjrt, dims: [...a.shape] });
 
@@ -102,11 +111,12 @@ const wireType = (a: Aval) => ({ type: dtypes[a.dtype].pjrt, dims: [...a.shape] 
 export function toNative(graph: Graph): NativeGraph {
   const nodes = graph.nodes.map((node): NativeNode => {
     for (const a of node.outputs) checkTensorSize(node.prim, a.shape, a.dtype);
-    const def = prims[node.prim] as { lower: (p: unknown, ins: readonly Aval[]) => { op: string; attrs?: NativeNode["attrs"]; body?: string } };
+    const def = prims[node.prim] as { lower: (p: unknown, ins: readonly Aval[]) => Lowering };
     const lowered = def.lower(node.params, node.inputs.map((id) => graph.avals[id]!));
     const out: NativeNode = { op: lowered.op, operands: [...node.inputs], results: node.outputs.map(wireType) };
     if (lowered.attrs) out.attrs = lowered.attrs;
     if (lowered.body) out.body = lowered.body;
+    if (lowered.regions) out.regions = lowered.regions.map(toNative);
     return out;
   });
   const native: NativeGraph = { inputs: graph.inputs.map(wireType), nodes, outputs: [...graph.outputs] };

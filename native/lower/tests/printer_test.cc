@@ -206,7 +206,55 @@ TEST(scatter_and_sort_bodies_are_regions) {
   }
 }
 
+Node withRegions(Node n, std::vector<Graph> regions) {
+  n.regions = std::move(regions);
+  return n;
+}
+
+// case(index, x): branch 0 negates x (read from above), branch 1 returns it; an index out of range runs the last.
+Graph caseGraph() {
+  Graph negate{{t(I32, {2})}, {node("negate", {0}, {t(I32, {2})})}, {1}};
+  Graph same{{t(I32, {2})}, {}, {0}};
+  return {{t(I32, {}), t(I32, {2})}, {withRegions(node("case", {0, 1}, {t(I32, {2})}), {negate, same})}, {2}};
+}
+
+// while (x < 100) x = x + x.
+Graph doublingLoop() {
+  Attr lt = make("comparison_direction", AttrKind::Enum);
+  lt.text = "LT";
+  Graph cond{{t(I32, {})},
+             {node("constant", {}, {t(I32, {})}, {dense<int32_t>({100})}), node("compare", {0, 1}, {t(PRED, {})}, {lt})},
+             {2}};
+  Graph body{{t(I32, {})}, {node("add", {0, 0}, {t(I32, {})})}, {1}};
+  return {{t(I32, {})}, {withRegions(node("while", {0}, {t(I32, {})}), {cond, body})}, {1}};
+}
+
+TEST(case_and_while_print_their_regions_and_run) {
+  std::string text = printModule(caseGraph());
+  CHECK(text.find(R"(%0 = "stablehlo.case"(%arg0) ({
+      %c0r0_0 = "stablehlo.negate"(%arg1) : (tensor<2xi32>) -> tensor<2xi32>
+      "stablehlo.return"(%c0r0_0) : (tensor<2xi32>) -> ()
+    }, {
+      "stablehlo.return"(%arg1) : (tensor<2xi32>) -> ()
+    }) : (tensor<i32>) -> tensor<2xi32>)") != std::string::npos);
+  CHECK(run<int32_t>(caseGraph(), {{0}, {3, -4}}) == std::vector<int32_t>({-3, 4}));
+  CHECK(run<int32_t>(caseGraph(), {{1}, {3, -4}}) == std::vector<int32_t>({3, -4}));
+  CHECK(run<int32_t>(caseGraph(), {{7}, {3, -4}}) == std::vector<int32_t>({3, -4}));
+  CHECK(printModule(doublingLoop()).find("^bb0(%c0r1_a0: tensor<i32>):") != std::string::npos);
+  CHECK(run<int32_t>(doublingLoop(), {{3}}) == std::vector<int32_t>({192}));
+  CHECK(run<int32_t>(doublingLoop(), {{500}}) == std::vector<int32_t>({500}));
+}
+
 TEST(malformed_graphs_are_usage_errors) {
+  Graph badBody = doublingLoop();
+  badBody.nodes[0].regions[1].nodes[0].results[0] = t(F32, {});
+  CHECK_EQ(codeOf(badBody), kUsageError);
+  Graph noRegions = doublingLoop();
+  noRegions.nodes[0].regions.clear();
+  CHECK_EQ(codeOf(noRegions), kUsageError);
+  Graph floatIndex = caseGraph();
+  floatIndex.inputs[0] = t(F32, {});
+  CHECK_EQ(codeOf(floatIndex), kUsageError);
   CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {node("negate", {3}, {t(F32, {2})})}, {1}}), kUsageError);
   CHECK_EQ(codeOf(Graph{{t(99, {2})}, {}, {0}}), kUsageError);
   CHECK_EQ(codeOf(Graph{{t(F32, {2})}, {}, {}}), kUsageError);
