@@ -1,7 +1,7 @@
-// Hot loops (element-wise ops, row reductions) compiled twice on x86-64: for the baseline ISA and for
-// AVX2+FMA, the second chosen when the CPU has it. The plugin is built with -ffp-contract=off, so both
-// versions do the same operations in the same order and give identical results (up to the payload of
-// a NaN); only the vector width differs.
+// Hot loops (element-wise ops, row reductions) compiled three times on x86-64: for the baseline ISA,
+// for AVX2+FMA and for AVX-512 with 512-bit vectors, the widest the CPU has chosen. The plugin is built
+// with -ffp-contract=off, so every version does the same operations in the same order and gives
+// identical results (up to the payload of a NaN); only the vector width differs.
 //
 // A loop body is a function (template) marked TPJRT_LOOP_BODY (always inlined, so that each version is
 // vectorised for its own ISA); isaVersion<&body<...>>() returns the version for this CPU, isaLoop the
@@ -26,10 +26,11 @@ struct IsaVersions<Body> {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define TPJRT_HAS_AVX2_LOOPS 1
   __attribute__((target("avx2,fma"))) static R avx2(A... a) { return Body(a...); }
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,prefer-vector-width=512"))) static R avx512(A... a) { return Body(a...); }
 #endif
   static auto pick() {
 #ifdef TPJRT_HAS_AVX2_LOOPS
-    if (avx2LoopsEnabled()) return &avx2;
+    if (avx2LoopsEnabled()) return cpuHasAvx512f() ? &avx512 : &avx2;
 #endif
     return &baseline;
   }

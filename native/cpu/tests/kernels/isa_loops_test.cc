@@ -1,5 +1,5 @@
-// Every element-wise loop and row reduction gives the same bits in its AVX2 version as in its baseline
-// version (kernels/isa_loops.h): each op runs on inputs with specials and a tail that is not a whole
+// Every element-wise loop and row reduction gives the same bits in its vector version (AVX-512 or AVX2,
+// whichever this CPU picks) as in its baseline version (kernels/isa_loops.h): each op runs on inputs with specials and a tail that is not a whole
 // vector, once with the loops this CPU picks and once with the baseline loops, and the outputs must
 // match byte for byte (NaNs match any NaN). On a CPU without AVX2 both runs take the baseline loops and
 // the test says so.
@@ -104,6 +104,7 @@ void checkBothVersionsAgree(const std::string& text, const std::vector<Literal>&
 TEST(the_cpu_picks_avx2_loops_when_it_has_avx2) {
   CHECK(avx2LoopsEnabled() == cpuHasAvx2Fma());
   if (!cpuHasAvx2Fma()) std::printf("note: this CPU has no AVX2+FMA, so both versions compared below are the baseline loops\n");
+  else std::printf("note: the vector loops compared below are the %s versions\n", cpuHasAvx512f() ? "AVX-512" : "AVX2");
 }
 
 TEST(unary_loops_agree) {
