@@ -185,10 +185,7 @@ export class Tensor<D extends DType = DType> {
         return undefined;
       }
       const keeper = keep(new Tensor(t.#held.buffer, t.#held.buffers, t.device, t.dtype, t.shape));
-      const grad = t.#grad;
-      t.#grad = null;
-      grad?.dispose();
-      t.#gradFn?.unref();
+      t.#dropGradAndHistory();
       t.#held.buffer = DISPOSED;
       untrack(t, t.#held);
       return keeper;
@@ -427,14 +424,19 @@ export class Tensor<D extends DType = DType> {
       keep(this);
       return;
     }
-    const grad = this.#grad;
-    this.#grad = null;
-    grad?.dispose();
-    this.#gradFn?.unref();
+    this.#dropGradAndHistory();
     held.buffer = DISPOSED;
     if (buffer === TRACED) return;
     untrack(this, held);
     if (buffer !== PENDING) held.buffers.dispose(buffer);
+  }
+
+  /** Disposes the grad and lets go of the autograd history (part of disposing this tensor). */
+  #dropGradAndHistory(): void {
+    const grad = this.#grad;
+    this.#grad = null;
+    grad?.dispose();
+    this.#gradFn?.unref();
   }
 
   [Symbol.dispose](): void {

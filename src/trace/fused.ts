@@ -173,9 +173,7 @@ export function flushFused(): void {
 }
 
 /** A tensor's pending value is needed where the recorder is not installed (inside untraced). */
-setPendingFlush(() => {
-  flushFused();
-});
+setPendingFlush(flushFused);
 
 /**
  * "fused": record eager ops and run them as one executable when a value is needed (TorchTPU's fused

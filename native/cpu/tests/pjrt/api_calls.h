@@ -222,8 +222,11 @@ inline size_t numOutputs(PJRT_LoadedExecutable* loaded) {
 }
 
 inline PJRT_Error* tryExecute(PJRT_LoadedExecutable* executable, const std::vector<PJRT_Buffer*>& inputs,
-                       std::vector<PJRT_Buffer*>& outputs, PJRT_Event** done = nullptr, bool withOptions = true) {
+                       std::vector<PJRT_Buffer*>& outputs, PJRT_Event** done = nullptr, bool withOptions = true,
+                       const std::vector<int64_t>& nonDonatable = {}) {
   ARGS(PJRT_ExecuteOptions, options);
+  options.non_donatable_input_indices = nonDonatable.data();
+  options.num_non_donatable_input_indices = nonDonatable.size();
   outputs.assign(numOutputs(executable), nullptr);
   PJRT_Buffer* const* argumentList = inputs.data();
   PJRT_Buffer** outputList = outputs.data();

@@ -86,28 +86,10 @@ int64_t aliasBytes(PJRT_LoadedExecutable* loaded) {
   return args.alias_size_in_bytes;
 }
 
-PJRT_Error* tryExecuteKeeping(PJRT_LoadedExecutable* executable, const std::vector<PJRT_Buffer*>& inputs,
-                              const std::vector<int64_t>& nonDonatable, std::vector<PJRT_Buffer*>& outputs) {
-  ARGS(PJRT_ExecuteOptions, options);
-  options.non_donatable_input_indices = nonDonatable.data();
-  options.num_non_donatable_input_indices = nonDonatable.size();
-  outputs.assign(numOutputs(executable), nullptr);
-  PJRT_Buffer* const* argumentList = inputs.data();
-  PJRT_Buffer** outputList = outputs.data();
-  ARGS(PJRT_LoadedExecutable_Execute_Args, args);
-  args.executable = executable;
-  args.options = &options;
-  args.argument_lists = &argumentList;
-  args.num_devices = 1;
-  args.num_args = inputs.size();
-  args.output_lists = &outputList;
-  return api().PJRT_LoadedExecutable_Execute(&args);
-}
-
 std::vector<PJRT_Buffer*> executeKeeping(PJRT_LoadedExecutable* executable, const std::vector<PJRT_Buffer*>& inputs,
                                          const std::vector<int64_t>& nonDonatable) {
   std::vector<PJRT_Buffer*> outputs;
-  CHECK_OK(tryExecuteKeeping(executable, inputs, nonDonatable, outputs));
+  CHECK_OK(tryExecute(executable, inputs, outputs, nullptr, true, nonDonatable));
   return outputs;
 }
 
