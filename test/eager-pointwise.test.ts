@@ -4,6 +4,8 @@
 // native call.
 import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
+import { addon } from "../src/runtime/addon.js";
+import { onCompile } from "../src/trace/eager.js";
 import { eagerSuite, expectTensor, missing, scoped, valuesOf } from "./eager/helpers.js";
 
 const test = missing ? it.skip : it;
@@ -128,6 +130,36 @@ describe("eager pointwise ops (more)", () => {
       expectTensor(torch.lerp(torch.tensor([0.5, 10]), torch.tensor([10.5, 20]), 0.75), { dtype: "float32", shape: [2], values: [8, 17.5] });
       const v = valuesOf(torch.addcdiv(torch.tensor([1.5]), torch.tensor([3.0]), torch.tensor([4.0]), { value: 2 }));
       expect(v).toEqual([3]);
+    }));
+
+  test("abs and clamp are one primitive each in the forward; their gradient at NaN is PyTorch's 0 (the VJP rules')", () =>
+    scoped(() => {
+      // the modules eager dispatch compiles: the NaN handling lives in the VJP rules, not in every forward
+      const printed: string[] = [];
+      const previous = onCompile((_, graph) => printed.push(addon().printGraph(graph)));
+      const x = torch.tensor([NaN, -2, -1, -0, 0, 0.5, 1, 3, Infinity, -Infinity, 7, -7, 2], { shape: [13] }).requiresGrad_();
+      let ys: torch.Tensor[];
+      try {
+        ys = [torch.abs(x), torch.clamp(x, -1, 1), torch.clamp(x, { min: -1 }), torch.clamp(x, { max: 1 })];
+      } finally {
+        onCompile(previous);
+      }
+      const ops = printed.map((m) => [...m.matchAll(/"stablehlo\.(\w+)"/g)].map((o) => o[1]).filter((o) => o !== "constant"));
+      expect(ops).toEqual([["abs"], ["clamp"], ["clamp"], ["clamp"]]);
+      // NaN propagates in the forward (also from a bound), and gets gradient 0 whatever the cotangent's sign
+      expect(valuesOf(ys[0]!)).toEqual([NaN, 2, 1, 0, 0, 0.5, 1, 3, Infinity, Infinity, 7, 7, 2]);
+      expect(valuesOf(ys[1]!)).toEqual([NaN, -1, -1, -0, 0, 0.5, 1, 1, 1, -1, 1, -1, 1]);
+      expect(valuesOf(torch.clamp(torch.tensor([1, -1]), { min: torch.tensor([NaN, 0]) }))).toEqual([NaN, 0]);
+      const ct = torch.tensor([-3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], { dtype: "float32" });
+      const grads = ys.map((y) => valuesOf(torch.autograd.grad([y], [x], { gradOutputs: [ct] })[0]!));
+      expect(grads[0]).toEqual([-0, -1, -1, 0, 0, 1, 1, 1, 1, -1, 1, -1, 1]); // −3 · sgn(NaN), sgn(−0) = +0
+      expect(grads[1]).toEqual([0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0]);
+      expect(grads[2]).toEqual([0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1]);
+      expect(grads[3]).toEqual([0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1, 0]);
+      // compositions whose gradient is sgn(x − y): 0 where the difference is NaN, as PyTorch's l1Loss
+      const t = torch.tensor([0, 0, 0], { dtype: "float32" });
+      const input = torch.tensor([NaN, 2, -1]).requiresGrad_();
+      expect(valuesOf(torch.autograd.grad([torch.nn.functional.l1Loss(input, t, { reduction: "sum" })], [input])[0]!)).toEqual([0, 1, -1]);
     }));
 
   test("PyTorch's calling convention: positional arguments in PyTorch's order or one options object, keyword-only ones as options", () =>

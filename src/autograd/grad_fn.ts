@@ -195,7 +195,7 @@ function neededInputs(entry: UnitInfo, wrt: readonly boolean[]): readonly number
       return primals.flatMap((a, i) => (wrt[i] ? [grads[i] ?? e.full(0, a.dtype, a.shape)] : []));
     }));
   } catch (error) {
-    // No gradient (torch.cond inside torch.compile): the forward runs, a backward throws this again.
+    // No gradient (torch.whileLoop inside torch.compile): the forward runs, a backward throws this again.
     if (!(error instanceof NotSupportedError)) throw error;
     plans.set(key, []);
     return [];

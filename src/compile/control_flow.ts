@@ -26,7 +26,8 @@ let traced = 0;
  * `trueFn(...operands)` when `pred` is true, else `falseFn(...operands)`. `pred` is a boolean, a
  * number, or a one-element tensor of any dtype (true when nonzero, as `bool(tensor)` in PyTorch).
  * Both branches return a tensor or an array of tensors with the same shapes and dtypes. Inside
- * torch.compile a tensor `pred` is read on the device: both branches are traced and one runs.
+ * torch.compile a tensor `pred` is read on the device: both branches are traced and one runs, and a
+ * gradient goes through the branch taken (the case primitive's VJP, src/ops/prims_vjp_control.ts).
  */
 export function cond(pred: boolean | number | Tensor, trueFn: (...operands: any[]) => Outputs, falseFn: (...operands: any[]) => Outputs, operands: readonly unknown[] = []): Outputs {
   const op = "torch.cond";

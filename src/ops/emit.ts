@@ -38,6 +38,8 @@ export const ceil = (a: T): T => bind1("ceil", [a], none);
 export const isFinite = (a: T): T => bind1("is_finite", [a], none);
 export const compare = (a: T, b: T, direction: CompareDirection): T => bind1("compare", [a, b], { direction });
 export const select = (p: T, a: T, b: T): T => bind1("select", [p, a, b], none);
+/** x clamped to [lo, hi] (operands of one shape and dtype; NaN in any of them gives NaN; lo > hi gives hi). */
+export const clamp = (lo: T, x: T, hi: T): T => bind1("clamp", [lo, x, hi], none);
 export const convert = (a: T, dtype: DType): T => (a.dtype === dtype ? a : bind1("convert", [a], { dtype }));
 export const reshape = (a: T, shape: Dims): T => bind1("reshape", [a], { shape });
 export const transpose = (a: T, perm: Dims): T => bind1("transpose", [a], { perm });

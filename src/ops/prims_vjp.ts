@@ -1,25 +1,26 @@
 /**
  * @file The VJP column of the primitive table: one rule per primitive (src/ops/prims.ts has the shape
- * rules and lowerings; the window and indexing rows' rules live in prims_vjp_window.ts and
- * prims_vjp_indexing.ts). Every gradient in the library is composed from these rows.
+ * rules and lowerings; the window, indexing and control-flow rows' rules live in prims_vjp_window.ts,
+ * prims_vjp_indexing.ts and prims_vjp_control.ts). Every gradient in the library is composed from these rows.
  *
  * Where PyTorch's gradient convention is not the calculus of the composition, the rule follows
  * PyTorch (docs/autograd.md, "Gradient conventions"):
- * - abs at 0: 0 (sign(0));
+ * - abs: the cotangent times sgn(x), 0 at 0 and at NaN (PyTorch's sgn(NaN) = 0);
  * - maximum/minimum of two equal values: half the gradient to each;
  * - reduce_max/reduce_min (amax/amin): split evenly among all elements equal to the result (a NaN
  *   result gives NaN gradients to its row, as amax's do; with nanSplit, max()/min()'s rule: split
  *   among the NaNs);
  * - pow: 0 for the base where the exponent is 0, 0 for the exponent where the base is 0 and the
  *   exponent ≥ 0;
- * - clamp at a bound: the gradient goes to the input (lo ≤ x ≤ hi inclusive);
+ * - clamp at a bound: the gradient goes to the input (lo ≤ x ≤ hi inclusive); at NaN it is 0 (the
+ *   comparisons fail);
  * - floor, ceil, round, sign, comparisons, integer and bitwise primitives: no gradient (zeros).
  */
 import { dtypes, opmath } from "../dtype.js";
-import { NotSupportedError } from "../runtime/errors.js";
 import { bind1, type Tracer } from "../trace/tracer.js";
 import * as e from "./emit.js";
 import type { Aval, Prim, PrimParams } from "./prims.js";
+import { controlVjps } from "./prims_vjp_control.js";
 import { indexingVjps } from "./prims_vjp_indexing.js";
 import { windowVjps } from "./prims_vjp_window.js";
 import type { Cotangent, VjpArgs, VjpRule } from "./vjp_types.js";
@@ -176,6 +177,9 @@ function extremumRule<P extends "max" | "min">(losing: "LT" | "GT"): VjpRule<P> 
 
 const trunc = (q: T): T => e.mul(e.sign(q), e.floor(e.abs(q)));
 
+/** PyTorch's sgn of a real x, (0 < x) − (x < 0): sign(x), but +0 at ±0 and at NaN (StableHLO's sign(NaN) is NaN). */
+const sgn = (x: T): T => e.select(cmp(e.abs(x), zerosLike(x), "GT"), e.sign(x), zerosLike(x));
+
 const clampRule: VjpRule<"clamp"> = ({ inputs: [lo, x, hi], cts: [ct] }) => {
   const g = ct!;
   return [
@@ -229,7 +233,7 @@ const rules = {
   }),
   and: none, or: none, xor: none, shl: none, shr_arith: none, shr_logical: none, not: none,
   neg: unary((_x, _y, ct) => e.neg(ct)),
-  abs: unary((x, _y, ct) => e.mul(ct, e.sign(x))),
+  abs: unary((x, _y, ct) => e.mul(ct, sgn(x))),
   sign: none,
   exp: unary((_x, y, ct) => e.mul(ct, y)),
   expm1: unary((_x, y, ct) => e.mul(ct, e.add(y, scalar(1, y)))),
@@ -273,14 +277,7 @@ const rules = {
   argmin: argRule(),
   ...indexingVjps,
   ...windowVjps,
-  case: () => {
-    throw new NotSupportedError(
-      "torch.cond: gradients through torch.cond inside torch.compile are not supported yet; call the branch's ops without torch.cond (torch.where) or run torch.cond eagerly to differentiate it",
-    );
-  },
-  while: () => {
-    throw new NotSupportedError("torch.whileLoop: a loop has no gradient (as in PyTorch); detach its inputs or compute the gradient outside the loop");
-  },
+  ...controlVjps,
 } satisfies { [P in Prim]: VjpRule<P> };
 
 /** The VJP rule of a primitive. */

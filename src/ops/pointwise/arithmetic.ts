@@ -139,10 +139,8 @@ export function absolute(a: Tensor): Tensor {
   return run("abs", [a], "", ([x]) => {
     const t = x as T;
     noBool("abs", t);
-    if (dtypes[t.dtype].kind !== "float") return dtypes[t.dtype].kind === "uint" ? t : e.abs(t);
-    // PyTorch's gradient at NaN is 0 (sgn(NaN) = 0): NaN lanes are a constant, and abs sees 0 there
-    const nan = isNanT(t);
-    return e.select(nan, c(t, NaN), e.abs(e.select(nan, c(t, 0), t)));
+    // one abs primitive (its VJP rule gives PyTorch's gradient 0 at NaN: sgn(NaN) = 0)
+    return dtypes[t.dtype].kind === "uint" ? t : e.abs(t);
   });
 }
 

@@ -67,19 +67,15 @@ export function clampTo(name: string, a: Tensor, lo: TensorOrScalar | null, hi: 
     const dtype = promote(x, ...bounds);
     if (dtype === "bool") throw new DTypeError(`${name}: not implemented for bool tensors`);
     const shape = broadcastShapes(name, shapeOf(x), ...bounds.map(shapeOf));
-    // selects, so that a value at a bound keeps its gradient (PyTorch's clamp is inclusive) and a
-    // bound gets the gradient where it wins; NaN stays NaN
-    let r = lift(x, dtype, shape);
-    if (l !== undefined) {
-      const low = lift(l, dtype, shape);
-      r = e.select(e.compare(r, low, "LT"), low, r);
-    }
-    if (h !== undefined) {
-      const high = lift(h, dtype, shape);
-      r = e.select(e.compare(r, high, "GT"), high, r);
-    }
-    // NaN input: NaN with gradient 0, as PyTorch's (x ≥ min and x ≤ max fails)
-    return isFloating(dtype) ? e.select(isNanT(r), c(r, NaN), r) : r;
+    // one clamp primitive: its VJP rule gives PyTorch's gradient (inclusive bounds, 0 at NaN); NaN
+    // (in x or a bound) gives NaN, and an absent bound is ±inf
+    const x0 = lift(x, dtype, shape);
+    const low = l === undefined ? undefined : lift(l, dtype, shape);
+    const high = h === undefined ? undefined : lift(h, dtype, shape);
+    if (isFloating(dtype)) return e.clamp(low ?? c(x0, -Infinity), x0, high ?? c(x0, Infinity));
+    // integers have no gradient: max and min, or the clamp primitive when both bounds are given
+    if (low !== undefined && high !== undefined) return e.clamp(low, x0, high);
+    return low !== undefined ? e.max(x0, low) : e.min(x0, high!);
   });
 }
 
