@@ -1,10 +1,11 @@
 // torch.compile's persistent cache: executables written to TORCH_PJRT_CACHE_DIR by one process and
 // loaded by the next; corrupt, foreign or rejected entries compiled again and rewritten; keys that
-// change with the matmul precision and the shapes; the cache off; its folder; config errors.
+// change with the matmul precision and the shapes; the cache off; its folder; config errors; the size
+// limit (least recently used entries deleted first, nothing else in the folder touched).
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
@@ -12,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 
 import * as torch from "../src/index.js";
 import { cacheDir } from "../src/compile/disk_cache.js";
+import { trim } from "../src/compile/disk_lru.js";
 import { resolveDevice } from "../src/runtime/clients.js";
 import type { NativeClient, NativeExecutable } from "../src/runtime/native.js";
 import { packageRoot } from "../src/runtime/paths.js";
@@ -29,6 +31,11 @@ const entries = (dir: string): string[] => {
   } catch {
     return [];
   }
+};
+/** Sets the modification time of `file` to `ago` seconds ago. */
+const age = (file: string, ago: number): void => {
+  const t = Date.now() / 1000 - ago;
+  utimesSync(file, t, t);
 };
 
 // ---- float64 references --------------------------------------------------------------------------
@@ -153,7 +160,9 @@ describe.skipIf(missing !== undefined)(`persistent compile cache${missing ? ` (s
   const saved = process.env.TORCH_PJRT_CACHE_DIR;
   afterEach(() => {
     process.env.TORCH_PJRT_CACHE_DIR = saved;
+    delete process.env.TORCH_PJRT_CACHE_MAX_BYTES;
     torch.compiler.config.persistentCache = true;
+    torch.compiler.config.cacheMaxBytes = undefined;
     torch.setFloat32MatmulPrecision("highest");
   });
 
@@ -311,6 +320,114 @@ describe.skipIf(missing !== undefined)(`persistent compile cache${missing ? ` (s
       client.native = real;
     }
   });
+
+  // ---- the size limit: `products` on inputs widened by n zero columns (of a) and rows (of b) has the
+  // same value and an entry of its own per n
+
+  const widened = (n: number): { value: number; diskHit: boolean } => {
+    const zeros = Array<number>(n).fill(0);
+    torch.compiler.reset();
+    const a = torch.tensor(A.map((r) => [...r, ...zeros]));
+    const b = torch.tensor([...B, ...zeros.map(() => B[0]!.map(() => 0))]);
+    const value = products(a, b, torch.tensor(C)).item() as number;
+    return { value, diskHit: torch.compiler.stats().diskHits === 1 };
+  };
+  /** The entry file of each width 0..3 and its size, learned in a folder of their own. */
+  const widths = [0, 1, 2, 3];
+  let learned: { name: string; size: number }[] | undefined;
+  const entryFiles = (): { name: string; size: number }[] => {
+    if (learned !== undefined) return learned;
+    const dir = useDir();
+    learned = widths.map((n) => {
+      const before = entries(dir);
+      expect(widened(n)).toEqual({ value: expect.closeTo(productsRef, 5), diskHit: false });
+      const [name] = entries(dir).filter((f) => !before.includes(f));
+      return { name: name!, size: statSync(join(dir, name!)).size };
+    });
+    return learned;
+  };
+  /** Files that are not the cache's entries: a user's file, a name close to an entry's, a stray temporary file, a folder. */
+  const foreign = (dir: string): Record<string, string> => {
+    const files = { "notes.txt": "x".repeat(100_000), "abc.pjrt": "not an entry", [`${"a".repeat(64)}.pjrt.1.x.tmp`]: "half written" };
+    for (const [name, text] of Object.entries(files)) {
+      writeFileSync(join(dir, name), text);
+      age(join(dir, name), 1000);
+    }
+    mkdirSync(join(dir, `${"b".repeat(64)}.pjrt`));
+    return files;
+  };
+  const expectForeignKept = (dir: string, files: Record<string, string>): void => {
+    for (const [name, text] of Object.entries(files)) expect(readFileSync(join(dir, name), "utf8")).toBe(text);
+    expect(statSync(join(dir, `${"b".repeat(64)}.pjrt`)).isDirectory()).toBe(true);
+  };
+  const sorted = (names: string[]): string[] => [...names].sort();
+
+  it("deletes the least recently used entries first to stay under cacheMaxBytes, and nothing else in the folder", () => {
+    const e = entryFiles();
+    const dir = useDir();
+    for (const n of [0, 1, 2]) widened(n);
+    [300, 200, 100].forEach((ago, n) => age(join(dir, e[n]!.name), ago));
+    const files = foreign(dir);
+    const others = sorted([...Object.keys(files), `${"b".repeat(64)}.pjrt`]);
+    // room for three entries: writing the fourth deletes the oldest only
+    torch.compiler.config.cacheMaxBytes = e[1]!.size + e[2]!.size + e[3]!.size;
+    expect(widened(3)).toEqual({ value: expect.closeTo(productsRef, 5), diskHit: false });
+    expect(entries(dir)).toEqual(sorted([...others, e[1]!.name, e[2]!.name, e[3]!.name]));
+    // room for exactly the entry written: every other entry goes, oldest first, that one stays
+    torch.compiler.config.cacheMaxBytes = e[0]!.size;
+    expect(widened(0)).toEqual({ value: expect.closeTo(productsRef, 5), diskHit: false });
+    expect(entries(dir)).toEqual(sorted([...others, e[0]!.name]));
+    expectForeignKept(dir, files);
+    expect(widened(0).diskHit).toBe(true);
+  });
+
+  it("keeps an entry that was just loaded: a hit makes it the most recently used", () => {
+    const e = entryFiles();
+    const dir = useDir();
+    for (const n of [0, 1]) widened(n);
+    age(join(dir, e[0]!.name), 200);
+    age(join(dir, e[1]!.name), 100);
+    const before = statSync(join(dir, e[0]!.name)).mtimeMs;
+    expect(widened(0)).toEqual({ value: expect.closeTo(productsRef, 5), diskHit: true });
+    expect(statSync(join(dir, e[0]!.name)).mtimeMs).toBeGreaterThan(before + 150_000);
+    torch.compiler.config.cacheMaxBytes = e[0]!.size + e[2]!.size; // one of the two older entries must go
+    widened(2);
+    expect(entries(dir)).toEqual(sorted([e[0]!.name, e[2]!.name]));
+    expect(widened(0).diskHit).toBe(true);
+  });
+
+  it("does not keep an executable larger than the limit; 0 turns the cache off; Infinity and TORCH_PJRT_CACHE_MAX_BYTES", () => {
+    const e = entryFiles();
+    const dir = useDir();
+    const files = foreign(dir);
+    torch.compiler.config.cacheMaxBytes = e[0]!.size - 1;
+    expect(widened(0)).toEqual({ value: expect.closeTo(productsRef, 5), diskHit: false });
+    expect(entries(dir)).not.toContain(e[0]!.name);
+    torch.compiler.config.cacheMaxBytes = undefined;
+    widened(0);
+    expect(entries(dir)).toContain(e[0]!.name);
+    // 0: neither read nor written, and nothing deleted
+    torch.compiler.config.cacheMaxBytes = 0;
+    expect(widened(0).diskHit).toBe(false);
+    widened(1);
+    expect(entries(dir)).toContain(e[0]!.name);
+    expect(entries(dir)).not.toContain(e[1]!.name);
+    // Infinity: nothing is deleted
+    torch.compiler.config.cacheMaxBytes = Infinity;
+    for (const n of widths) widened(n);
+    expect(entries(dir)).toEqual(expect.arrayContaining(e.map((x) => x.name)));
+    expectForeignKept(dir, files);
+    // the env variable, read at each use, when the config is not set
+    torch.compiler.config.cacheMaxBytes = undefined;
+    process.env.TORCH_PJRT_CACHE_MAX_BYTES = String(e[3]!.size);
+    age(join(dir, e[3]!.name), 100);
+    rmSync(join(dir, e[2]!.name));
+    widened(2);
+    expect(entries(dir).filter((f) => e.some((x) => x.name === f))).toEqual([e[2]!.name]);
+    expectForeignKept(dir, files);
+    process.env.TORCH_PJRT_CACHE_MAX_BYTES = "1 GiB";
+    expect(() => widened(0)).toThrow(/env TORCH_PJRT_CACHE_MAX_BYTES must be a whole number of bytes, 0 or more .*got "1 GiB"; unset it for the default \(1 GiB\)/);
+  });
 });
 
 describe("persistent cache folder and config", () => {
@@ -336,5 +453,57 @@ describe("persistent cache folder and config", () => {
       torch.compiler.config.persistentCache = 1 as never;
     }).toThrow(/torch\.compiler\.config\.persistentCache must be a boolean, got 1/);
     expect(torch.compiler.config.persistentCache).toBe(true);
+  });
+
+  it("trimming never deletes the entry just written, even when it is the oldest, and takes a folder that is gone", () => {
+    const dir = freshDir();
+    const names = ["c", "d", "e"].map((ch) => `${ch.repeat(64)}.pjrt`);
+    names.forEach((name, i) => {
+      writeFileSync(join(dir, name), "x".repeat(100));
+      age(join(dir, name), 300 - 100 * i);
+    });
+    trim(dir, 250, names[0]!);
+    expect(entries(dir)).toEqual([names[0], names[2]]);
+    trim(dir, 150, names[0]!);
+    expect(entries(dir)).toEqual([names[0]]);
+    trim(dir, 0, names[0]!);
+    expect(entries(dir)).toEqual([names[0]]);
+    expect(() => trim(join(dir, "gone"), 0, names[0]!)).not.toThrow();
+  });
+
+  it("cacheMaxBytes is a whole number of bytes, 0 or more, or Infinity; else env TORCH_PJRT_CACHE_MAX_BYTES, else 1 GiB", () => {
+    const config = torch.compiler.config;
+    try {
+      expect(config.cacheMaxBytes).toBe(2 ** 30);
+      for (const bad of [-1, 1.5, NaN, -Infinity, "1024", null, true]) {
+        expect(() => {
+          config.cacheMaxBytes = bad as never;
+        }).toThrow(torch.ArgumentError);
+      }
+      expect(() => {
+        config.cacheMaxBytes = -1;
+      }).toThrow(/torch\.compiler\.config\.cacheMaxBytes must be a whole number of bytes, 0 or more \(2 \*\* 30 is 1 GiB; 0 turns the persistent cache off; Infinity removes the limit\), got -1$/);
+      expect(() => {
+        config.cacheMaxBytes = "1024" as never;
+      }).toThrow(/cacheMaxBytes must be .*, got "1024"$/);
+      expect(config.cacheMaxBytes).toBe(2 ** 30);
+      for (const [text, bytes] of [["1000", 1000], [" 0 ", 0], ["Infinity", Infinity], ["", 2 ** 30]] as const) {
+        vi.stubEnv("TORCH_PJRT_CACHE_MAX_BYTES", text);
+        expect(config.cacheMaxBytes).toBe(bytes);
+      }
+      for (const bad of ["-1", "1.5", "1e9", "1GB", "inf"]) {
+        vi.stubEnv("TORCH_PJRT_CACHE_MAX_BYTES", bad);
+        expect(() => config.cacheMaxBytes).toThrow(torch.ArgumentError);
+        expect(() => config.cacheMaxBytes).toThrow(`env TORCH_PJRT_CACHE_MAX_BYTES must be a whole number of bytes, 0 or more`);
+      }
+      config.cacheMaxBytes = 5000; // the config wins over the env
+      expect(config.cacheMaxBytes).toBe(5000);
+      vi.stubEnv("TORCH_PJRT_CACHE_MAX_BYTES", "7");
+      config.cacheMaxBytes = undefined;
+      expect(config.cacheMaxBytes).toBe(7);
+    } finally {
+      vi.unstubAllEnvs();
+      config.cacheMaxBytes = undefined;
+    }
   });
 });

@@ -135,7 +135,34 @@ describe("compiled functions", () => {
     expect(() => (torch.compiler.config.cacheSizeLimit = 0)).toThrow(/positive integer/);
   });
 
-  it("fall back to eager past the cache size limit, and forget everything on reset", () => {
+  it("with { disable: true } run fn as is and count its calls, nothing else", () => {
+    const body = (x: torch.Tensor, k: number) => x.mul(k).add(1);
+    const off = torch.compile(body, { disable: true });
+    const on = torch.compile(body);
+    const zero = { calls: 0, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0, recompileReasons: [], graphBreaks: [], diskHits: 0 };
+    torch.compiler.reset();
+    torch.tidy(() => {
+      expect(off(torch.tensor([1, 2]), 3).tolist()).toEqual([4, 7]);
+      expect(off(torch.tensor([5]), 2).tolist()).toEqual([11]);
+      expect(off(torch.tensor([1, 2]), 3).tolist()).toEqual([4, 7]);
+    });
+    expect(off.stats()).toEqual({ ...zero, calls: 3 });
+    expect(torch.compiler.stats()).toEqual({ calls: 3, hits: 0, compiles: 0, compileMs: 0, eagerCalls: 0, diskHits: 0 });
+    const snapshot = off.stats();
+    snapshot.calls = 100;
+    expect(off.stats().calls).toBe(3);
+    // the enabled function counts its calls the same way, beside its compiles and hits
+    torch.tidy(() => {
+      for (let i = 0; i < 2; i++) expect(on(torch.tensor([1, 2]), 3).tolist()).toEqual([4, 7]);
+    });
+    expect(on.stats()).toMatchObject({ calls: 2, compiles: 1, hits: 1 });
+    expect(Object.keys(on.stats()).sort()).toEqual(Object.keys(off.stats()).sort());
+    expect(torch.compiler.stats()).toMatchObject({ calls: 5, compiles: 1, hits: 1, eagerCalls: 0 });
+    torch.compiler.reset();
+    expect(off.stats().calls).toBe(3); // reset forgets executables and the global counters, as for an enabled function
+  });
+
+    it("fall back to eager past the cache size limit, and forget everything on reset", () => {
     const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
     const limit = torch.compiler.config.cacheSizeLimit;
     torch.compiler.config.cacheSizeLimit = 2;

@@ -4,9 +4,10 @@
  * sha256 of the module text, the plugin build (platform name and version, library path, size and
  * time), the compile options with the device kind, and this package's version.
  *
- * Nothing here throws into the user's call: an unreadable, corrupt or rejected entry is compiled anew
- * and written again, an unwritable folder is one warning, a plugin that cannot serialize executables
- * is not cached. Files are written whole (a temporary file renamed), so readers never see half of one.
+ * Nothing here throws into the user's call, except a malformed env TORCH_PJRT_CACHE_MAX_BYTES: an
+ * unreadable, corrupt or rejected entry is compiled anew and written again, an unwritable folder is
+ * one warning, a plugin that cannot serialize executables is not cached. Files are written whole (a temporary file renamed), so readers never see half of one.
+ * The folder's size limit and its least-recently-used eviction are in disk_lru.ts.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import type { NativeExecutable } from "../runtime/native.js";
 import type { CacheEntry } from "../trace/cache.js";
 import { type CompileJob, compileJob, entryOf, prepareCompile } from "../trace/eager.js";
 import type { Graph } from "../trace/graph.js";
+import { entryName, touch, trim } from "./disk_lru.js";
 import { compilerConfig } from "./stats.js";
 
 /** Starts every entry file; the digit is the file format's version. */
@@ -106,12 +108,16 @@ function readEntry(file: string, key: Buffer): Uint8Array | undefined {
 
 const unwritable = new Set<string>();
 
-function writeEntry(dir: string, file: string, key: Buffer, payload: Uint8Array): void {
+/** Writes the entry, unless it alone is over the size limit, then trims the folder to the limit. */
+function writeEntry({ dir, name, file, key, maxBytes }: Where, payload: Uint8Array): void {
+  const data = Buffer.concat([magic, key, sha256(payload), payload]);
+  if (data.length > maxBytes) return;
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(temporary, Buffer.concat([magic, key, sha256(payload), payload]));
+    writeFileSync(temporary, data);
     renameSync(temporary, file);
+    trim(dir, maxBytes, name);
   } catch (error) {
     try {
       unlinkSync(temporary);
@@ -144,15 +150,27 @@ function load(job: CompileJob, bytes: Uint8Array): NativeExecutable | undefined 
   return undefined;
 }
 
+interface Where {
+  readonly dir: string;
+  readonly name: string;
+  readonly file: string;
+  readonly key: Buffer;
+  readonly text: string;
+  readonly maxBytes: number;
+}
+
 /** Where an entry is, when the cache is on and the job's module text can be printed. */
-function locate(job: CompileJob): { dir: string; file: string; key: Buffer; text: string } | undefined {
+function locate(job: CompileJob): Where | undefined {
   if (!compilerConfig.persistentCache) return undefined;
   const dir = cacheDir();
   if (dir === undefined) return undefined;
+  const maxBytes = compilerConfig.cacheMaxBytes;
+  if (maxBytes === 0) return undefined;
   try {
     const text = addon().printGraph(job.wire);
     const key = keyOf(job, text);
-    return { dir, file: join(dir, `${key.toString("hex")}.pjrt`), key, text };
+    const name = entryName(key);
+    return { dir, name, file: join(dir, name), key, text, maxBytes };
   } catch {
     return undefined; // the compile that follows reports what is wrong with the graph
   }
@@ -167,7 +185,10 @@ export function compileGraphCached(op: string, graph: Graph, single: boolean, de
   const where = locate(job);
   const stored = where === undefined ? undefined : readEntry(where.file, where.key);
   const loaded = stored === undefined ? undefined : load(job, stored);
-  if (loaded !== undefined) return { entry: entryOf(job, loaded), fromDisk: true };
+  if (loaded !== undefined) {
+    touch(where!.file);
+    return { entry: entryOf(job, loaded), fromDisk: true };
+  }
   const native = compileJob(job, where?.text);
   if (where !== undefined) {
     let bytes: Uint8Array | undefined;
@@ -176,7 +197,7 @@ export function compileGraphCached(op: string, graph: Graph, single: boolean, de
     } catch {
       // this plugin does not serialize executables
     }
-    if (bytes !== undefined) writeEntry(where.dir, where.file, where.key, bytes);
+    if (bytes !== undefined) writeEntry(where, bytes);
   }
   return { entry: entryOf(job, native), fromDisk: false };
 }

@@ -54,9 +54,9 @@ export function compile(target: Module | ((...args: never[]) => unknown), option
   if (typeof target !== "function") throw new ArgumentError(`torch.compile: expected a function or an nn.Module, got ${target === null ? "null" : typeof target}`);
   const state = new CompiledFunction(target, target.name || "fn", options);
   const lower = (...args: unknown[]): Lowered => state.lower(args);
-  if (options.disable) return Object.assign((...args: never[]) => target(...args), { stats: () => state.stats(), lower });
+  const run = options.disable ? (args: unknown[]) => state.callDisabled(args) : (args: unknown[]) => strictly(() => state.call(args));
   // inside another compiled function's trace, a compiled function is traced into that graph
-  const compiled = (...args: unknown[]): unknown => (tracing() !== undefined ? target(...(args as never[])) : strictly(() => state.call(args)));
+  const compiled = (...args: unknown[]): unknown => (tracing() !== undefined ? target(...(args as never[])) : run(args));
   Object.defineProperty(compiled, "name", { value: target.name });
   return Object.assign(compiled, { stats: () => state.stats(), lower });
 }
