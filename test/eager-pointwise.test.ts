@@ -162,6 +162,31 @@ describe("eager pointwise ops (more)", () => {
       expect(valuesOf(torch.autograd.grad([torch.nn.functional.l1Loss(input, t, { reduction: "sum" })], [input])[0]!)).toEqual([0, 1, -1]);
     }));
 
+  test("pow by 2, 3, 0.5 and -1 is PyTorch's multiplies, sqrt and division: its exact bits, not a power function's", () =>
+    scoped(() => {
+      const printed: string[] = [];
+      const previous = onCompile((_, graph) => printed.push(addon().printGraph(graph)));
+      // values whose correctly rounded cube differs from x·x·x in float32 (a quarter of them do)
+      const xs = Array.from({ length: 512 }, (_, i) => Math.fround(-5 + (i * 10.01) / 512));
+      const x = torch.tensor(xs, { dtype: "float32" });
+      let ys: torch.Tensor[];
+      try {
+        ys = [2, 3, 0.5, -1].map((p) => torch.pow(x, p));
+      } finally {
+        onCompile(previous);
+      }
+      const ops = printed.map((m) => [...m.matchAll(/"stablehlo\.(\w+)"/g)].map((o) => o[1]).filter((o) => o !== "constant" && o !== "broadcast_in_dim"));
+      expect(ops).toEqual([["multiply"], ["multiply", "multiply"], ["sqrt"], ["divide"]]);
+      const f = Math.fround;
+      expect(valuesOf(ys[0]!)).toEqual(xs.map((v) => f(v * v)));
+      expect(valuesOf(ys[1]!)).toEqual(xs.map((v) => f(f(v * v) * v)));
+      expect(xs.filter((v) => f(f(v * v) * v) !== f(v ** 3)).length).toBeGreaterThan(50); // so the check above can fail
+      expect(valuesOf(ys[2]!)).toEqual(xs.map((v) => f(Math.sqrt(v))));
+      expect(valuesOf(ys[3]!)).toEqual(xs.map((v) => f(1 / v)));
+      // −0 ** 0.5 is −0 and −inf ** 0.5 NaN, as PyTorch's sqrt gives (a power function gives +0 and +inf)
+      expect(valuesOf(torch.pow(torch.tensor([-0, -Infinity]), 0.5))).toEqual([-0, NaN]);
+    }));
+
   test("PyTorch's calling convention: positional arguments in PyTorch's order or one options object, keyword-only ones as options", () =>
     scoped(() => {
       const x = torch.tensor([-1.5, 0.25, 2]);

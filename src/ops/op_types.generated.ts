@@ -1588,13 +1588,13 @@ export interface OpTypes {
     /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
     (input: Tensor, target: Tensor, logInput: boolean, full: boolean, options?: { eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
   };
-  /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). */
+  /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
   pow: {
-    /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). */
+    /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
     (options: { input: Tensor | ScalarArg; exponent: Tensor | ScalarArg }): Tensor;
-    /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). */
+    /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
     (input: Tensor | ScalarArg, options: { exponent: Tensor | ScalarArg }): Tensor;
-    /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). */
+    /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
     (input: Tensor | ScalarArg, exponent: Tensor | ScalarArg): Tensor;
   };
   /** In place: x = x ** exponent; returns x. */
@@ -3064,9 +3064,9 @@ export interface TensorMethods {
   permute(...dims: number[]): Tensor;
   /** Reorders the dims: result dim i is input dim `dims[i]` (`x.permute(2, 0, 1)` or a list). */
   permute(dims: readonly number[]): Tensor;
-  /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). */
+  /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
   pow(options: { exponent: Tensor | ScalarArg }): Tensor;
-  /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). */
+  /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
   pow(exponent: Tensor | ScalarArg): Tensor;
   /** In place: x = x ** exponent; returns x. */
   pow_(options: { exponent: Tensor | ScalarArg }): Tensor;

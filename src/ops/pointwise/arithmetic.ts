@@ -183,13 +183,28 @@ export function power(a: TensorOrScalar, b: TensorOrScalar): Tensor {
       throw new DTypeError(`pow: integers to negative integer powers are not allowed (exponent ${y}); use a float tensor`);
     }
     const [p, q] = prepare("pow", x!, y!, dtype);
-    return e.pow(p, q);
+    return (isFloating(dtype) && typeof y === "number" && powByScalar(p, y)) || e.pow(p, q);
   });
+}
+
+/**
+ * PyTorch's own shortcuts for a float tensor to a scalar power, which give its exact bits (a power
+ * function may round x³ differently from x·x·x) and cost a multiply instead of a pow: 2, 3, 0.5, -1;
+ * undefined for other exponents.
+ */
+function powByScalar(x: T, exponent: number): T | undefined {
+  switch (exponent) {
+    case 2: return e.mul(x, x);
+    case 3: return e.mul(e.mul(x, x), x);
+    case 0.5: return e.sqrt(x);
+    case -1: return e.div(c(x, 1), x);
+    default: return undefined;
+  }
 }
 
 export const pow = op(
   "pow(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor",
-  { doc: "input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error).", method: true },
+  { doc: "input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits.", method: true },
   ({ input, exponent }) => power(input, exponent),
 );
 
