@@ -214,7 +214,8 @@ describe("gradients through torch.cond inside torch.compile", () => {
     });
   }
 
-  it("equal the eager cond's and float64 finite differences, backward inside and outside the compiled function, one compile for both branches", () => {
+  /** fn compiled alone (backward outside it) and with its backward inside one compiled step. */
+  function compiledForwardAndStep() {
     const forward = torch.compile(fn, { fullgraph: true });
     const step = torch.compile(
       (x: Tensor, y: Tensor) => {
@@ -224,6 +225,11 @@ describe("gradients through torch.cond inside torch.compile", () => {
       },
       { fullgraph: true },
     );
+    return { forward, step };
+  }
+
+  it("equal the eager cond's and float64 finite differences, backward inside and outside the compiled function, one compile for both branches", () => {
+    const { forward, step } = compiledForwardAndStep();
     for (const { name, xs, ignored } of branches) {
       const eager = gradsOf((x, y) => fn(x, y).backward(), xs);
       const outside = gradsOf((x, y) => forward(x, y).backward(), xs);
@@ -328,15 +334,7 @@ describe("gradients through torch.cond inside torch.compile", () => {
   });
 
   it("leave no tensors, buffers or executables behind", () => {
-    const forward = torch.compile(fn, { fullgraph: true });
-    const step = torch.compile(
-      (x: Tensor, y: Tensor) => {
-        const loss = fn(x, y);
-        loss.backward();
-        return loss;
-      },
-      { fullgraph: true },
-    );
+    const { forward, step } = compiledForwardAndStep();
     const round = () => {
       for (const { xs } of branches) {
         gradsOf((x, y) => forward(x, y).backward(), xs);
