@@ -221,6 +221,70 @@ describe("compiled modules against PyTorch", () => {
   }
 });
 
+describe("a backward outside a compiled function", () => {
+  // f(x, w, u) = Σ detach(x)·x + noGrad(2x)·w: ∂/∂x = x (not 2x: detach's factor carries no gradient),
+  // ∂/∂w = 2x, and u, which f does not use, gets no gradient at all (PyTorch's None)
+  const f = (x: torch.Tensor, w: torch.Tensor, _u: torch.Tensor) => {
+    const twice = torch.noGrad(() => x.mul(2));
+    return x.detach().mul(x).add(twice.mul(w)).sum();
+  };
+  const xs = [1.5, -2, 3.25];
+  const ws = [0.5, 4, -1];
+
+  it("differentiates what autograd recorded: detach() and noGrad carry no gradient, an unused input's grad stays null", () =>
+    torch.tidy(() => {
+      for (const run of [f, torch.compile(f, { fullgraph: true })]) {
+        const x = torch.tensor(xs, { dtype: "float64", requiresGrad: true });
+        const w = torch.tensor(ws, { dtype: "float64", requiresGrad: true });
+        const u = torch.tensor([7], { dtype: "float64", requiresGrad: true });
+        const y = run(x, w, u);
+        expect(y.item()).toBeCloseTo(xs.reduce((a, v, i) => a + v * v + 2 * v * ws[i]!, 0), 12);
+        y.backward();
+        expect(x.grad!.tolist()).toEqual(xs);
+        expect(w.grad!.tolist()).toEqual(xs.map((v) => 2 * v));
+        expect(u.grad).toBeNull();
+      }
+    }));
+
+  it("gives a result made under noGrad no history, and an unused parameter no update from AdamW's weight decay", () =>
+    torch.tidy(() => {
+      const detached = torch.compile((x: torch.Tensor) => x.mul(3).detach());
+      const x = torch.tensor(xs, { dtype: "float64", requiresGrad: true });
+      const r = detached(x);
+      expect(r.requiresGrad).toBe(false);
+      expect(r.gradFn).toBeNull();
+      expect(r.tolist()).toEqual(xs.map((v) => 3 * v));
+      // a module with a layer its forward skips: PyTorch's optimizers pass over parameters whose grad is None
+      const weights = () => {
+        torch.manualSeed(3);
+        return { used: new nn.Linear(3, 2), unused: new nn.Linear(3, 2) };
+      };
+      const after = (compiled: boolean) => {
+        const { used, unused } = weights();
+        const forward = (t: torch.Tensor) => (used.call(t) as torch.Tensor).pow(2).sum();
+        const run = compiled ? torch.compile(forward) : forward;
+        const opt = new torch.optim.AdamW([...used.parameters(), ...unused.parameters()], { lr: 0.1, weightDecay: 0.5 });
+        run(torch.tensor([xs])).backward();
+        expect(unused.weight.grad).toBeNull();
+        opt.step();
+        const values = [used.weight, unused.weight].map((p) => p.tolist());
+        opt.dispose();
+        used.dispose();
+        unused.dispose();
+        return values;
+      };
+      const initial = weights();
+      const unusedBefore = initial.unused.weight.tolist();
+      initial.used.dispose();
+      initial.unused.dispose();
+      const [eagerUsed, eagerUnused] = after(false);
+      const [compiledUsed, compiledUnused] = after(true);
+      expect(eagerUnused).toEqual(unusedBefore);
+      expect(compiledUnused).toEqual(unusedBefore);
+      expect(compiledUsed).toEqual(eagerUsed);
+    }));
+});
+
 describe("a compiled training step", () => {
   it("forward, backward and SGD in one executable follow PyTorch's 20-step loss curve (1e-4)", async () => {
     const t = doc.training;

@@ -13,7 +13,7 @@ import type { Graph } from "../trace/graph.js";
 import { dispatch } from "../trace/eager.js";
 import { tracing } from "../trace/inline.js";
 import { trace, type Tracer } from "../trace/tracer.js";
-import { graphVjp } from "./graph_vjp.js";
+import { graphVjp, inputsReachingOutputs } from "./graph_vjp.js";
 import { isGradEnabled, noGrad } from "./grad_mode.js";
 
 /** Where an input's gradient goes: the output of another GradFn, or a leaf's `.grad`. */
@@ -206,10 +206,20 @@ function neededInputs(entry: UnitInfo, wrt: readonly boolean[]): readonly number
   return needed;
 }
 
-/** Records a unit that just ran (called by eager dispatch when an input requires grad). */
-export function recordUnit(op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[]): void {
+/**
+ * Records a unit that just ran (called by eager dispatch when an input requires grad). For a compiled
+ * function's whole graph (`wholeFunction`), an input that no output depends on gets no gradient
+ * (its grad stays null, as in PyTorch): a parameter the function does not use, or one it reads only
+ * under noGrad or through detach().
+ */
+export function recordUnit(op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[], wholeFunction = false): void {
   if (!isGradEnabled()) return;
-  const wrt = inputs.map((t) => t.requiresGrad);
+  let wrt = inputs.map((t) => t.requiresGrad);
+  if (wholeFunction) {
+    const reaching = (entry.reaching ??= inputsReachingOutputs(entry.graph));
+    wrt = wrt.map((w, i) => w && reaching[i]!);
+    if (!wrt.some((w) => w)) return;
+  }
   if (!outputs.some(isFloat)) return;
   const fn = new GradFn(op, statics, entry, inputs, wrt, neededInputs(entry, wrt));
   outputs.forEach((t, k) => {

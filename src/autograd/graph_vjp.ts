@@ -20,6 +20,25 @@ export function replay(graph: Graph, inputs: readonly Tracer[]): Tracer[] {
 }
 
 /**
+ * Per input of `graph`, whether a float output depends on it through float values: a gradient can
+ * reach it. A value that passes through an integer (stopGradient's bitcasts, an argmax) carries none.
+ */
+export function inputsReachingOutputs(graph: Graph): boolean[] {
+  const live: boolean[] = [];
+  const avalOf: { dtype: keyof typeof dtypes }[] = [...graph.inputs];
+  for (const node of graph.nodes) avalOf.push(...node.outputs);
+  for (const id of graph.outputs) if (isFloat(avalOf[id]!)) live[id] = true;
+  let next = avalOf.length;
+  for (let i = graph.nodes.length - 1; i >= 0; i--) {
+    const node = graph.nodes[i]!;
+    next -= node.outputs.length;
+    if (!node.outputs.some((_, k) => live[next + k])) continue;
+    for (const id of node.inputs) if (isFloat(avalOf[id]!)) live[id] = true;
+  }
+  return graph.inputs.map((_, i) => live[i] === true);
+}
+
+/**
  * The cotangents of `graph`'s inputs (null where none reaches one, or `wrt` leaves it out) given one
  * cotangent per output (null: zero), computed from `inputs` in the current trace.
  */

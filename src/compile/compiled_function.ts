@@ -3,7 +3,7 @@
  * that must hold to reuse it, running it (inputs gathered, outputs written back), recompiles with
  * their reasons, and the fall back to eager (a graph break, or too many signatures).
  */
-import { noGrad } from "../autograd/grad_mode.js";
+import { isGradEnabled, noGrad } from "../autograd/grad_mode.js";
 import { fromHost } from "../creation.js";
 import { ArgumentError, GraphBreakError } from "../runtime/errors.js";
 import { gradSlot, isTraced, rebind, Tensor } from "../tensor.js";
@@ -257,9 +257,11 @@ export class CompiledFunction {
         throw new ArgumentError(`torch.compile: \`${this.name}\` returned a Promise; compile a synchronous function (await outside it)`);
       }
       const outputIds: number[] = [];
+      // results autograd may differentiate (no grads written, grad on): one made under noGrad carries no gradient
+      const gradientResults = ft.grads.size === 0 && isGradEnabled();
       const slotOf = (t: Tensor, what: string): Slot => {
         if (t.isDisposed) throw new ArgumentError(`torch.compile: \`${this.name}\` ${what} a tensor it disposed`);
-        const id = ft.valueOf(t).id;
+        const id = (gradientResults && what === "returned" ? ft.gradientValueOf(t) : ft.valueOf(t)).id;
         const input = ft.inputIds.indexOf(id);
         if (input >= 0) return { input };
         let out = outputIds.indexOf(id);

@@ -9,6 +9,8 @@
 import { hostBytesToData, gradSlot, isTraced, type Tensor, tracedTensor } from "../tensor.js";
 import type { DType } from "../dtype.js";
 import type { GradFn } from "../autograd/grad_fn.js";
+import { isGradEnabled } from "../autograd/grad_mode.js";
+import { stopGradient } from "../ops/emit.js";
 import { GraphBreakError } from "../runtime/errors.js";
 import type { UnitInfo } from "../trace/cache.js";
 import { Graph } from "../trace/graph.js";
@@ -54,6 +56,13 @@ export class FunctionTrace implements TraceInliner {
   /** The device every op ran on (the first op's). */
   device: string | undefined;
   readonly #values = new Map<Tensor, Tracer>();
+  /**
+   * Tensors made under noGrad (detach() among them): where one flows into an op run with grad on, or
+   * is returned, the graph carries no gradient through it (a stopGradient, made once per value), so that
+   * a backward outside the compiled function differentiates what autograd recorded, as in PyTorch.
+   */
+  readonly #madeUnderNoGrad = new WeakSet<Tensor>();
+  readonly #stopped = new Map<number, Tracer>();
 
   constructor(
     readonly name: string,
@@ -98,8 +107,20 @@ export class FunctionTrace implements TraceInliner {
   inline(op: string, statics: string, inputs: readonly Tensor[], body: (xs: Tracer[]) => Tracer | readonly Tracer[], device: string): { unit: UnitInfo; outputs: Tensor[] } {
     this.#onDevice(device);
     const unit = unitOf(unitKey(op, statics, inputs, device), inputs, body, device);
-    const outs = inlineGraph(this.graph, unit.graph, inputs.map((t) => this.valueOf(t)));
-    return { unit, outputs: outs.map((o) => this.#traced(o, device)) };
+    const grad = isGradEnabled();
+    const values = inputs.map((t) => (grad ? this.gradientValueOf(t) : this.valueOf(t)));
+    const outputs = inlineGraph(this.graph, unit.graph, values).map((o) => this.#traced(o, device));
+    if (!grad) for (const t of outputs) this.#madeUnderNoGrad.add(t);
+    return { unit, outputs };
+  }
+
+  /** valueOf(t), through a stopGradient when t was made under noGrad. */
+  gradientValueOf(t: Tensor): Tracer {
+    const v = this.valueOf(t);
+    if (!this.#madeUnderNoGrad.has(t)) return v;
+    let stopped = this.#stopped.get(v.id);
+    if (stopped === undefined) this.#stopped.set(v.id, (stopped = stopGradient(v)));
+    return stopped;
   }
 
   constant(storage: ArrayBufferView, dtype: DType, shape: readonly number[], device: string): Tensor {

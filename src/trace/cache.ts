@@ -24,6 +24,8 @@ export interface UnitInfo {
   readonly graph: Graph;
   /** Autograd's plans for this unit's backward, by which inputs need gradients. */
   vjpPlans?: Map<string, readonly number[]>;
+  /** Per input, whether a float output depends on it through float values (src/autograd/graph_vjp.ts). */
+  reaching?: readonly boolean[];
 }
 
 export interface CacheEntry extends UnitInfo {

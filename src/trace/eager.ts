@@ -124,7 +124,7 @@ export function runEntry(op: string, entry: CacheEntry, inputs: readonly Tensor[
 }
 
 /** Sees every unit that ran on an input that requires grad (autograd's tape, src/autograd/grad_fn.ts), and compiled functions. */
-export type UnitRecorder = (op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[]) => void;
+export type UnitRecorder = (op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[], wholeFunction?: boolean) => void;
 let recorder: UnitRecorder | undefined;
 
 /** Installs the autograd recorder. */
@@ -134,7 +134,7 @@ export function setRecorder(fn: UnitRecorder): void {
 
 /** Records a unit that ran outside dispatch (a compiled function) when an input requires grad. */
 export function recordRun(op: string, unit: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[]): void {
-  if (recorder !== undefined && requiresGrad(inputs)) recorder(op, "", unit, inputs, outputs);
+  if (recorder !== undefined && requiresGrad(inputs)) recorder(op, "", unit, inputs, outputs, true);
 }
 
 function requiresGrad(inputs: readonly Tensor[]): boolean {
