@@ -246,6 +246,21 @@ describe("a backward outside a compiled function", () => {
       }
     }));
 
+  it("returns a result returned twice as the same tensor twice, both carrying its gradient", () =>
+    torch.tidy(() => {
+      const pair = torch.compile((x: torch.Tensor, w: torch.Tensor) => {
+        const y = x.mul(w);
+        return [y, y];
+      });
+      const x = torch.tensor(xs, { dtype: "float64", requiresGrad: true });
+      const w = torch.tensor(ws, { dtype: "float64", requiresGrad: true });
+      const [a, b] = pair(x, w);
+      expect(a).toBe(b);
+      a!.sum().add(b!.mul(3).sum()).backward();
+      expect(x.grad!.tolist()).toEqual(ws.map((v) => 4 * v));
+      expect(w.grad!.tolist()).toEqual(xs.map((v) => 4 * v));
+    }));
+
   it("gives a result made under noGrad no history, and an unused parameter no update from AdamW's weight decay", () =>
     torch.tidy(() => {
       const detached = torch.compile((x: torch.Tensor) => x.mul(3).detach());

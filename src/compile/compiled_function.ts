@@ -323,7 +323,14 @@ export class CompiledFunction {
         }
         return noGrad(() => t.clone());
       };
+      // a value returned twice is the same tensor twice, as the function's own return was (and both carry its gradient)
+      const returned = new Map<number, Tensor>();
       const rebuild = (tpl: Template): unknown => {
+        if ("slot" in tpl && "out" in tpl.slot) {
+          const out = tpl.slot.out;
+          if (!returned.has(out)) returned.set(out, take(tpl.slot, false));
+          return returned.get(out);
+        }
         if ("slot" in tpl) return take(tpl.slot, false);
         if ("ref" in tpl) return resolve(tpl.ref, args);
         if ("array" in tpl) return tpl.array.map(rebuild);
