@@ -13,6 +13,10 @@ const skipReason = oracle.ok ? "" : ` (skipped: ${oracle.reason})`;
 
 const values = (t: Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>, Number);
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+const close = (got: readonly number[], want: readonly number[], tol: number, what: string): void => {
+  expect(got.length, what).toBe(want.length);
+  got.forEach((g, i) => expect(Math.abs(g - want[i]!), `${what}[${i}]: ${g} vs ${want[i]}`).toBeLessThanOrEqual(tol));
+};
 
 /** Steps of the Collatz map from n down to 1, in float64 JS arithmetic. */
 function collatzSteps(n: number): number {
@@ -67,6 +71,26 @@ describe("torch.cond eagerly", () => {
     const y = torch.cond(x.sum().gt(0), (a: Tensor) => a.mul(a).sum(), (a: Tensor) => a.sum(), [x]) as Tensor;
     y.backward();
     expect(values(x.grad!)).toEqual([1, -2.5, 4]);
+  });
+
+  it("gives zeros to the operands the branch taken ignores when pred is a tensor, as PyTorch 2.13; none when pred is a boolean", () => {
+    // PyTorch: torch.cond(torch.tensor(True), lambda a, b: a.sin(), lambda a, b: b.cos(), (x, y)) leaves
+    // y.grad zeros; with pred True (a Python bool) it calls the branch and y.grad stays None; an output
+    // that ignores every operand still requires grad; integer operands get nothing.
+    const xs = [0.25, -1.5, 2];
+    for (const pred of [torch.tensor(true), torch.tensor(1.5), true] as const) {
+      torch.tidy(() => {
+        const x = torch.tensor(xs, { dtype: "float64", requiresGrad: true });
+        const y = torch.tensor([3, 4, 5], { dtype: "float64", requiresGrad: true });
+        const n = torch.tensor([1, 2, 3]);
+        const [sin, constant] = torch.cond(pred, (a: Tensor, _b: Tensor, k: Tensor) => [a.sin().mul(k), k.to("float64")], (_a: Tensor, b: Tensor, k: Tensor) => [b.cos(), k.to("float64")], [x, y, n]) as Tensor[];
+        expect([sin!.requiresGrad, constant!.requiresGrad]).toEqual([true, pred !== true]);
+        sin!.sum().backward();
+        close(values(x.grad!), xs.map((v, i) => Math.cos(v) * (i + 1)), 1e-15, "x.grad");
+        if (pred === true) expect(y.grad).toBeNull();
+        else expect(values(y.grad!)).toEqual([0, 0, 0]);
+      });
+    }
   });
 
   it("rejects a pred of several elements and branches that return non-tensors", () => {
@@ -163,10 +187,6 @@ describe("torch.cond inside torch.compile", () => {
 
 describe("gradients through torch.cond inside torch.compile", () => {
   const f64 = (xs: readonly number[]): Tensor => torch.tensor([...xs], { dtype: "float64" });
-  const close = (got: readonly number[], want: readonly number[], tol: number, what: string): void => {
-    expect(got.length, what).toBe(want.length);
-    got.forEach((g, i) => expect(Math.abs(g - want[i]!), `${what}[${i}]: ${g} vs ${want[i]}`).toBeLessThanOrEqual(tol));
-  };
 
   /** Central finite differences of `loss()` with respect to every element of `t` (float64, changed in place and put back). */
   function finiteDiff(loss: () => number, t: Tensor, h = 1e-6): number[] {
@@ -246,9 +266,10 @@ describe("gradients through torch.cond inside torch.compile", () => {
           expect(got, what).not.toBeNull();
           close(got!, numeric[key], 1e-7, `${what} vs finite differences`);
           // PyTorch 2.13's torch.cond gives zeros to an operand or closed-over parameter the branch taken
-          // ignores; eagerly, only the branch that ran is differentiated, so those get no gradient.
+          // ignores. Eagerly an ignored operand gets zeros too, but the other branch never runs, so the
+          // parameters only it closes over are not seen and get no gradient.
           if (ignored.includes(key)) {
-            expect(eager[key], what).toBeNull();
+            expect(eager[key], what).toEqual(key === "y" ? got!.map(() => 0) : null);
             expect(got, what).toEqual(got!.map(() => 0));
           } else {
             close(got!, eager[key]!, 1e-12, `${what} vs eager`);

@@ -23,6 +23,9 @@ export type GradHook = (grad: Tensor) => Tensor | void;
 
 let sequence = 0;
 
+/** The sequence number the next GradFn gets: every GradFn recorded after this call has one at least as large. */
+export const nextGradFnSequence = (): number => sequence;
+
 const unitIds = new WeakMap<UnitInfo, number>();
 let nextUnitId = 0;
 /** A number that names one eager unit signature. */
@@ -224,5 +227,35 @@ export function recordUnit(op: string, statics: string, entry: UnitInfo, inputs:
   const fn = new GradFn(op, statics, entry, inputs, wrt, neededInputs(entry, wrt));
   outputs.forEach((t, k) => {
     if (isFloat(t)) gradSlot.setHistory(t, fn, k);
+  });
+}
+
+/**
+ * Of `candidates`, those whose gradient the recorded history of `outputs` does not reach, looking only
+ * at GradFns recorded since `since` (a nextGradFnSequence()), so the walk covers one region of work.
+ */
+export function unreachedBy(outputs: readonly Tensor[], candidates: readonly Tensor[], since: number): Tensor[] {
+  const leaves = new Set<Tensor>(outputs);
+  const slots = new Set<string>();
+  const seen = new Set<GradFn>();
+  const slotKey = (fn: GradFn, k: number) => `${fn.sequence}:${k}`;
+  const stack: GradFn[] = [];
+  for (const t of outputs) {
+    const { gradFn, outputIndex } = gradSlot.get(t);
+    if (gradFn !== null) slots.add(slotKey(gradFn, outputIndex)), stack.push(gradFn);
+  }
+  while (stack.length > 0) {
+    const fn = stack.pop()!;
+    if (fn.sequence < since || seen.has(fn)) continue;
+    seen.add(fn);
+    for (const edge of fn.nextFunctions) {
+      if (edge === null) continue;
+      if ("leaf" in edge) leaves.add(edge.leaf);
+      else slots.add(slotKey(edge.gradFn, edge.outputIndex)), stack.push(edge.gradFn);
+    }
+  }
+  return candidates.filter((t) => {
+    const { gradFn, outputIndex } = gradSlot.get(t);
+    return gradFn === null ? !leaves.has(t) : !slots.has(slotKey(gradFn, outputIndex));
   });
 }

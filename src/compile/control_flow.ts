@@ -5,7 +5,9 @@
  * (src/compile/region_trace.ts) and the op becomes one `case` or `while` node, so a data-dependent
  * choice or trip count is decided on the device without a graph break or a recompile.
  */
-import { noGrad } from "../autograd/grad_mode.js";
+import { nextGradFnSequence, unreachedBy } from "../autograd/grad_fn.js";
+import { isGradEnabled, noGrad } from "../autograd/grad_mode.js";
+import { dtypes } from "../dtype.js";
 import * as e from "../ops/emit.js";
 import { ArgumentError, ShapeError } from "../runtime/errors.js";
 import { Tensor } from "../tensor.js";
@@ -41,9 +43,26 @@ export function cond(pred: boolean | number | Tensor, trueFn: (...operands: any[
   const trace = tracing();
   if (trace === undefined) {
     const v = pred.item();
-    return checkedOutputs(op, "the branch", v !== false && v !== 0 && v !== 0n ? trueFn(...operands) : falseFn(...operands));
+    const since = nextGradFnSequence();
+    const out = checkedOutputs(op, "the branch", v !== false && v !== 0 && v !== 0n ? trueFn(...operands) : falseFn(...operands));
+    return withZeroGradients(op, operands, out, since);
   }
   return tracedCond(trace, pred, trueFn, falseFn, operands);
+}
+
+/**
+ * An eager `cond` on a tensor predicate gives zeros, not null, to the floating operands that require
+ * grad and that the branch taken ignores, as PyTorch's does (and as a traced cond does): `out` comes
+ * back through one identity unit that also takes those operands, so its backward gives them zeros.
+ */
+function withZeroGradients(op: string, operands: readonly unknown[], out: Outputs, since: number): Outputs {
+  if (!isGradEnabled()) return out;
+  const wanting = operands.filter((x): x is Tensor => x instanceof Tensor && x.requiresGrad && dtypes[x.dtype].kind === "float");
+  const outs = out instanceof Tensor ? [out] : out;
+  const ignored = unreachedBy(outs, wanting, since);
+  if (ignored.length === 0) return out;
+  const passed = dispatch(op, `${outs.length}`, [...outs, ...ignored], (xs) => xs.slice(0, outs.length), outs[0]?.device ?? ignored[0]!.device);
+  return out instanceof Tensor ? (passed as Tensor[])[0]! : (passed as Tensor[]);
 }
 
 /**
