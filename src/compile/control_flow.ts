@@ -57,7 +57,7 @@ export function cond(pred: boolean | number | Tensor, trueFn: (...operands: any[
  */
 function withZeroGradients(op: string, operands: readonly unknown[], out: Outputs, since: number): Outputs {
   if (!isGradEnabled()) return out;
-  const wanting = operands.filter((x): x is Tensor => x instanceof Tensor && x.requiresGrad && dtypes[x.dtype].kind === "float");
+  const wanting = operands.filter((x): x is Tensor => x instanceof Tensor).filter((x) => x.requiresGrad && dtypes[x.dtype].kind === "float");
   const outs = out instanceof Tensor ? [out] : out;
   const ignored = unreachedBy(outs, wanting, since);
   if (ignored.length === 0) return out;
