@@ -6,10 +6,9 @@
  */
 import { dtypes } from "../dtype.js";
 import * as e from "../ops/emit.js";
-import { ArgumentError, NotSupportedError } from "../runtime/errors.js";
+import { ArgumentError } from "../runtime/errors.js";
 import { gradSlot, type Tensor } from "../tensor.js";
 import type { UnitInfo } from "../trace/cache.js";
-import type { Graph } from "../trace/graph.js";
 import { dispatch } from "../trace/eager.js";
 import { tracing } from "../trace/inline.js";
 import { trace, type Tracer } from "../trace/tracer.js";
@@ -189,20 +188,12 @@ function neededInputs(entry: UnitInfo, wrt: readonly boolean[]): readonly number
   if (needed !== undefined) return needed;
   const primals = entry.graph.inputs;
   const outs = entry.outputs.filter(isFloat);
-  let graph: Graph;
-  try {
-    ({ graph } = trace([...primals, ...outs], (tracers) => {
-      let k = primals.length;
-      const cts = entry.outputs.map((o) => (isFloat(o) ? tracers[k++]! : null));
-      const grads = graphVjp(entry.graph, tracers.slice(0, primals.length), cts, wrt);
-      return primals.flatMap((a, i) => (wrt[i] ? [grads[i] ?? e.full(0, a.dtype, a.shape)] : []));
-    }));
-  } catch (error) {
-    // No gradient (torch.whileLoop inside torch.compile): the forward runs, a backward throws this again.
-    if (!(error instanceof NotSupportedError)) throw error;
-    plans.set(key, []);
-    return [];
-  }
+  const { graph } = trace([...primals, ...outs], (tracers) => {
+    let k = primals.length;
+    const cts = entry.outputs.map((o) => (isFloat(o) ? tracers[k++]! : null));
+    const grads = graphVjp(entry.graph, tracers.slice(0, primals.length), cts, wrt);
+    return primals.flatMap((a, i) => (wrt[i] ? [grads[i] ?? e.full(0, a.dtype, a.shape)] : []));
+  });
   const used = new Set<number>([...graph.outputs, ...graph.nodes.flatMap((n) => n.inputs)]);
   needed = primals.map((_, i) => i).filter((i) => used.has(i));
   plans.set(key, needed);

@@ -69,7 +69,8 @@ function withZeroGradients(op: string, operands: readonly unknown[], out: Output
  * Runs `bodyFn` while `condFn` returns true, starting from `carriedInputs`: `condFn(...carried)`
  * returns a bool scalar tensor (or a boolean); `bodyFn(...carried)` returns the next carried tensors,
  * as many as `carriedInputs` with the same shapes and dtypes. Returns the last carried tensors.
- * Inside torch.compile it is one loop on the device; the trip count may depend on the data.
+ * Inside torch.compile it is one loop on the device; the trip count may depend on the data, and its
+ * gradient recomputes the iterations (n(n+1)/2 extra body evaluations for n trips; docs/compile.md).
  */
 export function whileLoop(condFn: (...carried: Tensor[]) => Tensor | boolean, bodyFn: (...carried: Tensor[]) => Outputs, carriedInputs: readonly Tensor[]): Tensor[] {
   const op = "torch.whileLoop";

@@ -56,7 +56,7 @@ export class ArgumentError extends TorchError {
   override name = "ArgumentError";
 }
 
-/** A valid request the library does not support yet (a gradient through torch.cond inside torch.compile). */
+/** A valid request the library does not support yet (no API raises it at present). */
 export class NotSupportedError extends TorchError {
   override name = "NotSupportedError";
 }
