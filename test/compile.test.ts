@@ -246,6 +246,21 @@ describe("a backward outside a compiled function", () => {
       }
     }));
 
+  it("gives zeros, as eager and PyTorch 2.13 do, to inputs that reach the result only through an op whose gradient is zero by convention (floor division)", () =>
+    torch.tidy(() => {
+      // PyTorch: torch.div(x, y, rounding_mode="floor").sum().backward() leaves zeros on x and y
+      const g = (x: torch.Tensor, y: torch.Tensor) => torch.div(x, y, { roundingMode: "floor" }).sum();
+      for (const run of [g, torch.compile(g, { fullgraph: true })]) {
+        const x = torch.tensor(xs, { dtype: "float64", requiresGrad: true });
+        const y = torch.tensor(ws, { dtype: "float64", requiresGrad: true });
+        const r = run(x, y);
+        expect(r.item()).toBe(xs.reduce((a, v, i) => a + Math.floor(v / ws[i]!), 0));
+        r.backward();
+        expect(x.grad?.tolist()).toEqual([0, 0, 0]);
+        expect(y.grad?.tolist()).toEqual([0, 0, 0]);
+      }
+    }));
+
   it("returns a result returned twice as the same tensor twice, both carrying its gradient", () =>
     torch.tidy(() => {
       const pair = torch.compile((x: torch.Tensor, w: torch.Tensor) => {

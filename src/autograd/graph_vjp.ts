@@ -21,7 +21,8 @@ export function replay(graph: Graph, inputs: readonly Tracer[]): Tracer[] {
 
 /**
  * Per input of `graph`, whether a float output depends on it through float values: a gradient can
- * reach it. A value that passes through an integer (stopGradient's bitcasts, an argmax) carries none.
+ * reach it. A value that passes through an integer (emit.detached's bitcasts, an argmax) carries none;
+ * emit.stopGradient's marked bitcasts count as a path (its gradient is zero, not none).
  */
 export function inputsReachingOutputs(graph: Graph): boolean[] {
   const live: boolean[] = [];
@@ -33,7 +34,8 @@ export function inputsReachingOutputs(graph: Graph): boolean[] {
     const node = graph.nodes[i]!;
     next -= node.outputs.length;
     if (!node.outputs.some((_, k) => live[next + k])) continue;
-    for (const id of node.inputs) if (isFloat(avalOf[id]!)) live[id] = true;
+    const zeroGradient = node.prim === "bitcast_convert" && (node.params as { zeroGradient?: boolean }).zeroGradient === true;
+    for (const id of node.inputs) if (zeroGradient || isFloat(avalOf[id]!)) live[id] = true;
   }
   return graph.inputs.map((_, i) => live[i] === true);
 }

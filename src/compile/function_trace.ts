@@ -10,7 +10,7 @@ import { hostBytesToData, gradSlot, isTraced, type Tensor, tracedTensor } from "
 import type { DType } from "../dtype.js";
 import type { GradFn } from "../autograd/grad_fn.js";
 import { isGradEnabled } from "../autograd/grad_mode.js";
-import { stopGradient } from "../ops/emit.js";
+import { detached } from "../ops/emit.js";
 import { GraphBreakError } from "../runtime/errors.js";
 import type { UnitInfo } from "../trace/cache.js";
 import { Graph } from "../trace/graph.js";
@@ -58,7 +58,7 @@ export class FunctionTrace implements TraceInliner {
   readonly #values = new Map<Tensor, Tracer>();
   /**
    * Tensors made under noGrad (detach() among them): where one flows into an op run with grad on, or
-   * is returned, the graph carries no gradient through it (a stopGradient, made once per value), so that
+   * is returned, the graph carries no gradient through it (emit.detached, made once per value), so that
    * a backward outside the compiled function differentiates what autograd recorded, as in PyTorch.
    */
   readonly #madeUnderNoGrad = new WeakSet<Tensor>();
@@ -114,12 +114,12 @@ export class FunctionTrace implements TraceInliner {
     return { unit, outputs };
   }
 
-  /** valueOf(t), through a stopGradient when t was made under noGrad. */
+  /** valueOf(t), through emit.detached when t was made under noGrad. */
   gradientValueOf(t: Tensor): Tracer {
     const v = this.valueOf(t);
     if (!this.#madeUnderNoGrad.has(t)) return v;
     let stopped = this.#stopped.get(v.id);
-    if (stopped === undefined) this.#stopped.set(v.id, (stopped = stopGradient(v)));
+    if (stopped === undefined) this.#stopped.set(v.id, (stopped = detached(v)));
     return stopped;
   }
 

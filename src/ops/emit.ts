@@ -69,14 +69,24 @@ export function dotGeneral(a: T, b: T, lhsBatch: Dims, rhsBatch: Dims, lhsContra
 }
 
 /**
- * `x` itself, with no gradient flowing through it: a bit-for-bit round trip through an integer type
- * (bitcast_convert has no VJP). For PyTorch's gradient conventions that the calculus of a composition
- * does not give: every use is in docs/autograd.md ("Where the gradient is not the composition's").
+ * `x` itself with a zero gradient: a bit-for-bit round trip through an integer type (bitcast_convert
+ * has no VJP), marked so that an input whose only path to a result runs through it still gets a
+ * gradient, of zeros. For PyTorch's gradient conventions that the calculus of a composition does not
+ * give: every use is in docs/autograd.md ("Where the gradient is not the composition's").
  */
-export function stopGradient(x: T): T {
+export const stopGradient = (x: T): T => roundTripBits(x, true);
+
+/**
+ * `x` itself carrying no gradient at all: inside torch.compile, a value made by detach() or under
+ * noGrad. An input whose only path to a result runs through it gets none (null), as in PyTorch.
+ */
+export const detached = (x: T): T => roundTripBits(x, false);
+
+function roundTripBits(x: T, zeroGradient: boolean): T {
   if (dtypes[x.dtype].kind !== "float") return x;
   const bits = ({ 2: "int16", 4: "int32", 8: "int64" } as const)[dtypes[x.dtype].itemSize as 2 | 4 | 8];
-  return bind1("bitcast_convert", [bind1("bitcast_convert", [x], { dtype: bits })], { dtype: x.dtype });
+  const mark = zeroGradient ? { zeroGradient } : {};
+  return bind1("bitcast_convert", [bind1("bitcast_convert", [x], { dtype: bits, ...mark })], { dtype: x.dtype, ...mark });
 }
 
 /** A constant filled with one value. */

@@ -34,7 +34,8 @@ export interface PrimParams extends WindowPrimParams, ControlPrimParams {
   select: None;
   clamp: None;
   convert: { dtype: DType };
-  bitcast_convert: { dtype: DType };
+  /** zeroGradient: half of emit.stopGradient (see inputsReachingOutputs). */
+  bitcast_convert: { dtype: DType; zeroGradient?: boolean };
   /** One value repeated (a splat) or every element, in row-major order. */
   constant: { value: ScalarValue | readonly ScalarValue[]; dtype: DType; shape: Dims };
   iota: { dtype: DType; shape: Dims; dim: number };
