@@ -550,6 +550,21 @@ describe("real XLA runs the emitted case and while", () => {
     }
   }, 120_000);
 
+  const libtpu = torch.runtime.plugins().find((p) => p.name === "tpu")?.found === true;
+  it.skipIf(!libtpu)(`libtpu compiles a training step through a cond and a while loop for v5e:2x2${libtpu ? "" : " (skipped: libtpu not found; pip install libtpu==0.0.42.1 in .venv)"}`, async () => {
+    const w = torch.tensor([0.8, -1.3, 0.6], { requiresGrad: true });
+    const step = torch.compile((x: Tensor, n: Tensor) => {
+      const [v] = torch.whileLoop((_v: Tensor, k: Tensor) => k.lt(n), (v: Tensor, k: Tensor) => [torch.cond(v.sum().gt(0), (a: Tensor) => a.sin().mul(w), (a: Tensor) => a.cos(), [v]) as Tensor, k.add(1)], [x, torch.zerosLike(n)]);
+      const loss = v!.mul(v!).sum();
+      loss.backward();
+      return loss;
+    });
+    const lowered = step.lower(torch.tensor([0.3, -0.9, 1.7], { requiresGrad: true }), torch.tensor(2));
+    const { outputs, memory } = await lowered.compileFor("tpu", { topology: "v5e:2x2" });
+    expect(outputs.map((o) => `${o.dtype}[${o.shape.join(",")}]`)).toEqual(["float32[]", "float32[3]", "float32[3]"]); // loss, x.grad, w.grad
+    expect(memory.argument_size_in_bytes).toBeGreaterThan(0);
+  }, 120_000);
+
   it.skipIf(!oracle.ok)(`agrees on a case's gradient (a case of the branches' VJPs)${skipReason}`, async () => {
     const step = torch.compile((x: Tensor) => {
       const loss = torch.cond(x.sum().gt(0), (a: Tensor) => a.sin().mul(a).sum(), (a: Tensor) => a.exp().sum(), [x]) as Tensor;
