@@ -410,10 +410,10 @@ describe("torch.whileLoop inside torch.compile", () => {
 
 describe("gradients through torch.whileLoop inside torch.compile", () => {
   const f64 = (xs: readonly number[]): Tensor => torch.tensor([...xs], { dtype: "float64" });
-  // n steps of v ← sin(v)·w + v/2, n an int64 input read only on the device; w is closed over
+  // n steps of v ← v + sin(v)·w/20, n an int64 input read only on the device; w is closed over
   const w = f64([0.8, -1.3, 0.6]).requiresGrad_();
   const run = (x: Tensor, n: Tensor): Tensor => {
-    const [v] = torch.whileLoop((_v: Tensor, k: Tensor) => k.lt(n), (v: Tensor, k: Tensor) => [v.sin().mul(w).add(v.mul(0.5)), k.add(1)], [x, torch.zerosLike(n)]);
+    const [v] = torch.whileLoop((_v: Tensor, k: Tensor) => k.lt(n), (v: Tensor, k: Tensor) => [v.add(v.sin().mul(w).mul(0.05)), k.add(1)], [x, torch.zerosLike(n)]);
     return v!.mul(v!).sum();
   };
   const xs = [0.3, -0.9, 1.7];
@@ -421,12 +421,12 @@ describe("gradients through torch.whileLoop inside torch.compile", () => {
   /** Gradients of x and w in float64 JS arithmetic, by the chain rule along the n iterations. */
   function reference(n: number): { x: number[]; w: number[] } {
     const states = [xs];
-    for (let i = 0; i < n; i++) states.push(states[i]!.map((v, j) => Math.sin(v) * w0[j]! + v / 2));
+    for (let i = 0; i < n; i++) states.push(states[i]!.map((v, j) => v + Math.sin(v) * w0[j]! * 0.05));
     let ct = states[n]!.map((v) => 2 * v);
     const gw = xs.map(() => 0);
     for (let i = n - 1; i >= 0; i--) {
-      states[i]!.forEach((v, j) => (gw[j]! += ct[j]! * Math.sin(v)));
-      ct = states[i]!.map((v, j) => ct[j]! * (Math.cos(v) * w0[j]! + 0.5));
+      states[i]!.forEach((v, j) => (gw[j]! += ct[j]! * Math.sin(v) * 0.05));
+      ct = states[i]!.map((v, j) => ct[j]! * (1 + Math.cos(v) * w0[j]! * 0.05));
     }
     return { x: ct, w: gw };
   }
@@ -442,7 +442,8 @@ describe("gradients through torch.whileLoop inside torch.compile", () => {
       },
       { fullgraph: true },
     );
-    for (const n of [0, 1, 3, 6]) {
+    for (const n of [0, 1, 3, 6, 131]) {
+      // 131 trips: 44 checkpointed segments of 3, the last one 2 long
       const want = reference(n);
       for (const [how, go] of [
         ["eager", (x: Tensor, k: Tensor) => run(x, k).backward()],
@@ -452,12 +453,12 @@ describe("gradients through torch.whileLoop inside torch.compile", () => {
         torch.tidy(() => {
           const x = f64(xs).requiresGrad_();
           go(x, torch.tensor(n));
-          close(values(x.grad!), want.x, 1e-14, `${how}, n = ${n}: grad of x`);
+          close(values(x.grad!), want.x, 1e-13, `${how}, n = ${n}: grad of x`);
           // no iteration ran, so eagerly w was never used; the compiled loop gives it zeros, as a cond
           // gives an ignored operand. (PyTorch 2.13's while_loop gets a zero trip count wrong: it
           // differentiates one iteration anyway.)
           if (how === "eager" && n === 0) expect(w.grad).toBeNull();
-          else close(values(w.grad!), want.w, 1e-14, `${how}, n = ${n}: grad of w`);
+          else close(values(w.grad!), want.w, 1e-13, `${how}, n = ${n}: grad of w`);
           w.grad = null;
         });
       }

@@ -70,7 +70,7 @@ function withZeroGradients(op: string, operands: readonly unknown[], out: Output
  * returns a bool scalar tensor (or a boolean); `bodyFn(...carried)` returns the next carried tensors,
  * as many as `carriedInputs` with the same shapes and dtypes. Returns the last carried tensors.
  * Inside torch.compile it is one loop on the device; the trip count may depend on the data, and its
- * gradient recomputes the iterations (n(n+1)/2 extra body evaluations for n trips; docs/compile.md).
+ * gradient recomputes the iterations from checkpoints (docs/compile.md gives the cost).
  */
 export function whileLoop(condFn: (...carried: Tensor[]) => Tensor | boolean, bodyFn: (...carried: Tensor[]) => Outputs, carriedInputs: readonly Tensor[]): Tensor[] {
   const op = "torch.whileLoop";

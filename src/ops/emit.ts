@@ -45,6 +45,10 @@ export const reshape = (a: T, shape: Dims): T => bind1("reshape", [a], { shape }
 export const transpose = (a: T, perm: Dims): T => bind1("transpose", [a], { perm });
 export const broadcastInDim = (a: T, shape: Dims, dims: Dims): T => bind1("broadcast_in_dim", [a], { shape, dims });
 export const concatenate = (xs: readonly T[], dim: number): T => bind1("concatenate", xs, { dim });
+/** The `sizes` block of `x` starting at the int scalar `starts` (clamped to fit, as StableHLO does). */
+export const dynamicSlice = (x: T, starts: readonly T[], sizes: Dims): T => bind1("dynamic_slice", [x, ...starts], { sizes });
+/** `x` with `update` written at the int scalar `starts` (clamped to fit). */
+export const dynamicUpdateSlice = (x: T, update: T, starts: readonly T[]): T => bind1("dynamic_update_slice", [x, update, ...starts], none);
 export const iota = (dtype: DType, shape: Dims, dim: number): T => bind1("iota", [], { dtype, shape, dim });
 
 /** How a product (dot_general, convolution) is computed; see src/matmul_precision.ts. */

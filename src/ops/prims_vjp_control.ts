@@ -6,10 +6,12 @@
  *   what it needs of the branch's forward (src/autograd/graph_vjp.ts), and returns a cotangent for
  *   every floating input: zeros where the branch does not use it, as PyTorch's torch.cond gives
  *   zeros for an operand the branch taken ignores.
- * - while: by recomputation, in constant memory (a static-shape program cannot keep a buffer per
- *   iteration of a trip count known only on the device): a loop counts the trips n, then a loop over
- *   j = n-1 … 0 recomputes iteration j's state with j steps of the body from the start and steps the
- *   cotangents back through the body's VJP. That costs n(n+1)/2 more body evaluations.
+ * - while: a static-shape program cannot keep every iteration's values of a trip count known only on
+ *   the device, so the gradient recomputes them from checkpoints: one loop counts the trips n, a second
+ *   stores the state at the start of each of K segments of ⌈n/K⌉ iterations (K fixed when tracing: up
+ *   to 64 slots within kCheckpointBytes), then the segments are walked last to first, each iteration
+ *   recomputed from its segment's checkpoint and the cotangents stepped back through the body's VJP.
+ *   That costs about 2n + n·⌈n/K⌉/2 body evaluations: linear up to K trips.
  */
 import { dtypes } from "../dtype.js";
 import { graphVjp, replay } from "../autograd/graph_vjp.js";
@@ -22,11 +24,24 @@ import type { Cotangent, VjpRule } from "./vjp_types.js";
 
 const isFloat = (a: Aval): boolean => dtypes[a.dtype].kind === "float";
 const int32 = (v: number): Tracer => e.full(v, "int32", []);
+/** Memory a while loop's gradient may spend on checkpoints of its state. */
+const kCheckpointBytes = 64 * 2 ** 20;
 
 /** `graph`'s outputs computed from `inputs` in the current trace. */
 function apply(graph: Graph, inputs: readonly Tracer[]): Tracer[] {
   const values = replay(graph, inputs);
   return graph.outputs.map((id) => values[id]!);
+}
+
+/** The state after `count` (an int32 scalar) applications of `step` to `x`: one more while node. */
+function steps(count: Tracer, x: readonly Tracer[], step: (s: readonly Tracer[]) => Tracer[]): Tracer[] {
+  return loop([int32(0), count, ...x], ([i, n]) => e.compare(i!, n!, "LT"), ([i, n, ...s]) => [e.add(i!, int32(1)), n!, ...step(s)]).slice(2);
+}
+
+/** Checkpoint slots for a loop's changing values: up to 64, within kCheckpointBytes. */
+function checkpointSlots(values: readonly Tracer[]): number {
+  const bytes = values.reduce((sum, v) => sum + v.shape.reduce((n, d) => n * d, 1) * dtypes[v.dtype].itemSize, 0);
+  return Math.max(1, Math.min(64, Math.floor(kCheckpointBytes / Math.max(1, bytes))));
 }
 
 /** A `while` node on `state`, its cond and body traced from these functions. */
@@ -55,16 +70,41 @@ export const controlVjps = {
     const wrt = state.map(isFloat);
     const floats = state.flatMap((_, i) => (wrt[i] ? [i] : []));
     const zerosOf = (i: number) => e.full(0, state[i]!.dtype, state[i]!.shape);
-    const [trips] = loop([int32(0), ...state], ([, ...s]) => apply(cond, s)[0]!, ([n, ...s]) => [e.add(n!, int32(1)), ...apply(body, s)]);
-    // iteration j = trips - 1 down to 0: recompute its state from the start, then step the cotangents back through the body
-    const back = loop([trips!, ...floats.map((i) => cts[i] ?? zerosOf(i)), ...state], ([j]) => e.compare(j!, int32(0), "GT"), ([j, ...rest]) => {
-      const start = rest.slice(floats.length);
-      const previous = e.sub(j!, int32(1));
-      const [, , ...atPrevious] = loop([int32(0), previous, ...start], ([i, k]) => e.compare(i!, k!, "LT"), ([i, k, ...s]) => [e.add(i!, int32(1)), k!, ...apply(body, s)]);
-      const given = state.map((_, i) => (wrt[i] ? rest[floats.indexOf(i)]! : null));
-      const grads = graphVjp(body, atPrevious, given, wrt);
-      return [previous, ...floats.map((i) => grads[i] ?? zerosOf(i)), ...start];
+    const step = (s: readonly Tracer[]) => apply(body, s);
+    // The values the body changes are checkpointed; the rest (what the loop closes over) stay the inputs.
+    const moving = state.flatMap((_, i) => (body.outputs[i] !== i ? [i] : []));
+    const slots = checkpointSlots(moving.map((i) => state[i]!));
+    const [trips] = loop([int32(0), ...state], ([, ...s]) => apply(cond, s)[0]!, ([n, ...s]) => [e.add(n!, int32(1)), ...step(s)]);
+    const stride = e.max(int32(1), e.div(e.add(trips!, int32(slots - 1)), int32(slots)));
+    const segments = e.div(e.add(trips!, e.sub(stride, int32(1))), stride);
+    const lengthOf = (segment: Tracer, n: Tracer, s: Tracer) => e.min(s, e.sub(n, e.mul(segment, s)));
+    const slotStart = (segment: Tracer, x: Tracer) => [segment, ...x.shape.map(() => int32(0))];
+
+    // forward: segment g's first state into slot g, then the segment's steps
+    const empty = moving.map((i) => e.full(0, state[i]!.dtype, [slots, ...state[i]!.shape]));
+    const stored = loop([int32(0), trips!, stride, ...empty, ...state], ([g, n, s]) => e.compare(e.mul(g!, s!), n!, "LT"), ([g, n, s, ...rest]) => {
+      const x = rest.slice(moving.length);
+      const kept = rest.slice(0, moving.length).map((buffer, k) => e.dynamicUpdateSlice(buffer, e.reshape(x[moving[k]!]!, [1, ...x[moving[k]!]!.shape]), slotStart(g!, x[moving[k]!]!)));
+      return [e.add(g!, int32(1)), n!, s!, ...kept, ...steps(lengthOf(g!, n!, s!), x, step)];
     });
-    return state.map((_, i) => (wrt[i] ? back[1 + floats.indexOf(i)]! : null));
+    const checkpoints = stored.slice(3, 3 + moving.length);
+
+    // backward: segments last to first; in each, iterations last to first, each recomputed from the segment's checkpoint
+    const F = floats.length;
+    const back = loop([segments, trips!, stride, ...floats.map((i) => cts[i] ?? zerosOf(i)), ...checkpoints, ...state], ([g]) => e.compare(g!, int32(0), "GT"), ([g, n, s, ...rest]) => {
+      const segment = e.sub(g!, int32(1));
+      const buffers = rest.slice(F, F + moving.length);
+      const start = rest.slice(F + moving.length);
+      moving.forEach((i, k) => (start[i] = e.reshape(e.dynamicSlice(buffers[k]!, slotStart(segment, start[i]!), [1, ...start[i]!.shape]), start[i]!.shape)));
+      const inner = loop([lengthOf(segment, n!, s!), ...rest.slice(0, F), ...start], ([j]) => e.compare(j!, int32(0), "GT"), ([j, ...r]) => {
+        const previous = e.sub(j!, int32(1));
+        const from = r.slice(F);
+        const given = state.map((_, i) => (wrt[i] ? r[floats.indexOf(i)]! : null));
+        const grads = graphVjp(body, steps(previous, from, step), given, wrt);
+        return [previous, ...floats.map((i) => grads[i] ?? zerosOf(i)), ...from];
+      });
+      return [segment, n!, s!, ...inner.slice(1, 1 + F), ...rest.slice(F)];
+    });
+    return state.map((_, i) => (wrt[i] ? back[3 + floats.indexOf(i)]! : null));
   },
 } satisfies { [P in keyof ControlPrimParams]: VjpRule<P> };

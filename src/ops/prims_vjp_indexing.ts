@@ -23,8 +23,6 @@ const onesLike = (t: T): T => e.full(1, t.dtype, t.shape);
 const indicator = (p: T, like: T): T => e.convert(p, like.dtype);
 const isSorted = (dims: Dims): boolean => dims.every((d, i) => i === 0 || dims[i - 1]! < d);
 
-const dynamicUpdateSlice = (x: T, update: T, starts: readonly T[]): T => bind1("dynamic_update_slice", [x, update, ...starts], none);
-const dynamicSlice = (x: T, starts: readonly T[], sizes: Dims): T => bind1("dynamic_slice", [x, ...starts], { sizes });
 
 // --- index vectors ------------------------------------------------------------------------------------
 
@@ -180,12 +178,12 @@ const sort: VjpRule<"sort"> = ({ inputs, cts, params: { dim, descending } }) => 
 /** The cotangent written into zeros at the slice's starts, which dynamic_update_slice clamps as dynamic_slice does. */
 const dynamicSliceVjp: VjpRule<"dynamic_slice"> = ({ inputs: [x, ...starts], cts: [ct] }) => {
   if (!ct || !isFloat(x!)) return [];
-  return [dynamicUpdateSlice(zerosLike(x!), ct, starts)];
+  return [e.dynamicUpdateSlice(zerosLike(x!), ct, starts)];
 };
 
 const dynamicUpdateSliceVjp: VjpRule<"dynamic_update_slice"> = ({ inputs: [x, update, ...starts], cts: [ct] }) => {
   if (!ct || !isFloat(x!)) return [];
-  return [dynamicUpdateSlice(ct, zerosLike(update!), starts), dynamicSlice(ct, starts, update!.shape)];
+  return [e.dynamicUpdateSlice(ct, zerosLike(update!), starts), e.dynamicSlice(ct, starts, update!.shape)];
 };
 
 export const indexingVjps = {
