@@ -364,6 +364,32 @@ describe("PyTorch's calling convention: positional arguments or one options obje
     return first!;
   };
 
+  test("requiresGrad, as PyTorch's factories take it: a leaf that requires grad with the same values, and a DTypeError for integer dtypes", () => {
+    const leaf = (t: torch.Tensor) => [t.requiresGrad, t.gradFn === null];
+    const x = torch.ones([3], { dtype: "float64" });
+    for (const [name, make] of [
+      ["rand", (generator: torch.Generator, requiresGrad: boolean) => torch.rand([2, 3], { generator, requiresGrad })],
+      ["randn", (generator: torch.Generator, requiresGrad: boolean) => torch.randn(2, 3, { generator, requiresGrad })],
+      ["randLike", (generator: torch.Generator, requiresGrad: boolean) => torch.randLike(x, { generator, requiresGrad })],
+      ["randnLike", (generator: torch.Generator, requiresGrad: boolean) => torch.randnLike(x, { generator, requiresGrad })],
+      ["randint", (generator: torch.Generator, requiresGrad: boolean) => torch.randint(0, 9, [4], { generator, dtype: "float32", requiresGrad })],
+      ["randintLike", (generator: torch.Generator, requiresGrad: boolean) => torch.randintLike(x, 9, { generator, requiresGrad })],
+      ["randperm", (generator: torch.Generator, requiresGrad: boolean) => torch.randperm(5, { generator, dtype: "float32", requiresGrad })],
+      ["normal", (generator: torch.Generator, requiresGrad: boolean) => torch.normal(2, 3, [4], { generator, requiresGrad })],
+    ] as const) {
+      const [plain, tracked] = [false, true].map((requiresGrad) => make(new torch.Generator({ seed: 5 }), requiresGrad));
+      expect(leaf(plain!), name).toEqual([false, true]);
+      expect(leaf(tracked!), name).toEqual([true, true]);
+      torch.tidy(() => tracked!.mul(2).sum().backward());
+      const grad = values(tracked!.grad!);
+      expect(values(tracked!), name).toEqual(values(plain!));
+      expect(grad, name).toEqual(grad.map(() => 2));
+    }
+    x.dispose();
+    expect(() => torch.randint(0, 9, [4], { requiresGrad: true })).toThrow(/randint: only tensors of floating point dtype can require gradients, got int64/);
+    expect(() => torch.randperm(4, { requiresGrad: true })).toThrow(torch.DTypeError);
+  });
+
   test("rand, randn, randint, randperm", () => {
     const u = same(
       (generator) => torch.rand(2, 3, { generator }),
@@ -508,7 +534,7 @@ describe("random op errors", () => {
       [() => torch.randperm(257, { dtype: "uint8" }), torch.ArgumentError, /do not fit in uint8/],
       [() => torch.randperm(3, { dtype: "bool" }), torch.DTypeError, /bool/],
       [() => torch.normal(0, -1, [2]), torch.ArgumentError, /std >= 0/],
-      [() => torch.normal(0, 1 as never), torch.ArgumentError, /no signature fits[\s\S]*normal\(mean: float, std: float, size: int\[\], \*, generator\?: torch.Generator, dtype\?: dtype, device\?: device\): missing the required argument "size"/],
+      [() => torch.normal(0, 1 as never), torch.ArgumentError, /no signature fits[\s\S]*normal\(mean: float, std: float, size: int\[\], \*, generator\?: torch.Generator, dtype\?: dtype, device\?: device, requiresGrad: bool = false\): missing the required argument "size"/],
       [() => torch.bernoulli(i), torch.DTypeError, /floating/],
       [() => torch.bernoulli(f, { p: 2 }), torch.ArgumentError, /0 <= p <= 1/],
       [() => torch.multinomial(f, 4), torch.ArgumentError, /without replacement/],
@@ -517,7 +543,7 @@ describe("random op errors", () => {
       [() => f.uniform_(2, 1), torch.ArgumentError, /'from' <= 'to'/],
       [() => dropout(f, { p: 1.5 }), torch.ArgumentError, /between 0 and 1/],
       [() => torch.rand(2, { generator: {} as never }), torch.ArgumentError, /torch.Generator/],
-      [() => torch.rand(2, { seed: 1 } as never), torch.ArgumentError, /rand\(\.\.\.size, \*, generator\?, dtype\?, device\?\): got an unknown option "seed"/],
+      [() => torch.rand(2, { seed: 1 } as never), torch.ArgumentError, /rand\(\.\.\.size, \*, generator\?, dtype\?, device\?, requiresGrad = false\): got an unknown option "seed"/],
       [() => torch.multinomial(f, 2, { replacment: true } as never), torch.ArgumentError, /unknown option "replacment"; did you mean "replacement"\?/],
       [() => f.uniform_({ low: 0 } as never), torch.ArgumentError, /Tensor\.uniform_\(from = 0, to = 1, \*, generator\?\): got an unknown option "low"/],
     ];

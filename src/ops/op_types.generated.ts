@@ -254,6 +254,11 @@ export interface OpTypes {
     /** 1 with probability `input` (or `p` for every element), else 0, in input's dtype. */
     (input: Tensor, p: number | null, options?: { generator?: Generator | null }): Tensor;
   };
+  /** `to("bfloat16")`: the tensor as bfloat16, itself when it is bfloat16 already. */
+  bfloat16: {
+    /** `to("bfloat16")`: the tensor as bfloat16, itself when it is bfloat16 already. */
+    (input: Tensor): Tensor;
+  };
   /** y[…, o] = Σᵢⱼ input1[…, i] · weight[o, i, j] · input2[…, j] + bias[o]: input1 [*, in1] and input2 [*, in2] with the same leading dims, weight [out, in1, in2]; half inputs accumulate in float32. */
   bilinear: {
     /** y[…, o] = Σᵢⱼ input1[…, i] · weight[o, i, j] · input2[…, j] + bias[o]: input1 [*, in1] and input2 [*, in2] with the same leading dims, weight [out, in1, in2]; half inputs accumulate in float32. */
@@ -330,6 +335,11 @@ export interface OpTypes {
     /** [b, n, k] × [b, k, m] → [b, n, m]; no broadcasting. */
     (input: Tensor, mat2: Tensor): Tensor;
   };
+  /** `to("bool")`: the tensor as bool, itself when it is bool already. */
+  bool: {
+    /** `to("bool")`: the tensor as bool, itself when it is bool already. */
+    (input: Tensor): Tensor;
+  };
   /** The shape the given shapes broadcast to (`broadcastShapes([2, 1], [3])`), without making tensors; each shape is a list (PyTorch also takes a bare int). */
   broadcastShapes: {
     /** The shape the given shapes broadcast to (`broadcastShapes([2, 1], [3])`), without making tensors; each shape is a list (PyTorch also takes a bare int). */
@@ -358,6 +368,11 @@ export interface OpTypes {
     /** The bucket of each value of `input` among the 1-d sorted `boundaries` (searchsorted with the arguments swapped); int64, or int32 with `outInt32`. */
     (input: Tensor | ScalarArg, boundaries: Tensor, options?: { outInt32?: boolean; right?: boolean }): Tensor;
   };
+  /** `to("uint8")`: the tensor as uint8, itself when it is uint8 already. */
+  byte: {
+    /** `to("uint8")`: the tensor as uint8, itself when it is uint8 already. */
+    (input: Tensor): Tensor;
+  };
   /** Joins tensors along the existing dim `dim`; the sizes must match in the other dims, dtypes are promoted, and 1-d empty tensors are skipped as in PyTorch. */
   cat: {
     /** Joins tensors along the existing dim `dim`; the sizes must match in the other dims, dtypes are promoted, and 1-d empty tensors are skipped as in PyTorch. */
@@ -378,6 +393,11 @@ export interface OpTypes {
     (input: Tensor, options?: { alpha?: number }): Tensor;
     /** x where x > 0, else alpha · (exp(x / alpha) − 1) (float tensors; alpha must not be 0). */
     (input: Tensor, alpha: number): Tensor;
+  };
+  /** `to("int8")`: the tensor as int8, itself when it is int8 already. */
+  char: {
+    /** `to("int8")`: the tensor as int8, itself when it is int8 already. */
+    (input: Tensor): Tensor;
   };
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
   chunk: {
@@ -633,6 +653,11 @@ export interface OpTypes {
     /** Inner product of two vectors of the same size and dtype (0-d result). */
     (input: Tensor, tensor: Tensor): Tensor;
   };
+  /** `to("float64")`: the tensor as float64, itself when it is float64 already. */
+  double: {
+    /** `to("float64")`: the tensor as float64, itself when it is float64 already. */
+    (input: Tensor): Tensor;
+  };
   /** Zeroes each element with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result, and the mask draws from `generator`, which PyTorch does not take. */
   dropout: {
     /** Zeroes each element with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result, and the mask draws from `generator`, which PyTorch does not take. */
@@ -786,6 +811,11 @@ export interface OpTypes {
     /** The elements in reverse order along `dims` (`x.flip(0, 1)` or a list; torch.flip here also takes one int). */
     (input: Tensor, dims: readonly number[]): Tensor;
   };
+  /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
+  float: {
+    /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
+    (input: Tensor): Tensor;
+  };
   /** The largest integer ≤ input, in the input's dtype (integers unchanged). */
   floor: {
     /** The largest integer ≤ input, in the input's dtype (integers unchanged). */
@@ -901,6 +931,11 @@ export interface OpTypes {
     /** input > other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
+  half: {
+    /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
+    (input: Tensor): Tensor;
+  };
   /** relu6(x + 3) / 6 (float tensors). */
   hardsigmoid: {
     /** relu6(x + 3) / 6 (float tensors). */
@@ -978,6 +1013,11 @@ export interface OpTypes {
   indexSelect: {
     /** The slices of `input` at the 0-d or 1-d integer `index` along `dim` (out-of-range indices clamp instead of raising). */
     (input: Tensor, dim: number, index: Tensor): Tensor;
+  };
+  /** `to("int32")`: the tensor as int32, itself when it is int32 already. */
+  int: {
+    /** `to("int32")`: the tensor as int32, itself when it is int32 already. */
+    (input: Tensor): Tensor;
   };
   /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them), with nearest, linear (3-d input) or bilinear (4-d input) interpolation. PyTorch's recomputeScaleFactor and antialias are not supported. */
   interpolate: {
@@ -1181,6 +1221,11 @@ export interface OpTypes {
     (input: Tensor, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
     /** log(sum(exp(x))) over `dim`, computed stably (the maximum is taken out first); integer inputs give float32, float16/bfloat16 accumulate in float32. */
     (input: Tensor, dim: number | readonly number[], keepdim: boolean): Tensor;
+  };
+  /** `to("int64")`: the tensor as int64, itself when it is int64 already. */
+  long: {
+    /** `to("int64")`: the tensor as int64, itself when it is int64 already. */
+    (input: Tensor): Tensor;
   };
   /** input < other, elementwise (bool), with broadcasting and type promotion. */
   lt: {
@@ -1456,6 +1501,55 @@ export interface OpTypes {
     /** In place: x = −x; returns x. */
     (input: Tensor): Tensor;
   };
+  /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+  newEmpty: {
+    /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+    (input: Tensor, options: { size: readonly number[]; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+    (input: Tensor, ...size: number[]): Tensor;
+    /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+    (input: Tensor, ...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
+    /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+    (input: Tensor, size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given. */
+  newFull: {
+    /** full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given. */
+    (input: Tensor, options: { size: readonly number[]; fillValue: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given. */
+    (input: Tensor, size: readonly number[], options: { fillValue: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given. */
+    (input: Tensor, size: readonly number[], fillValue: ScalarArg, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** ones of shape `size`, with this tensor's dtype and device unless given. */
+  newOnes: {
+    /** ones of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, options: { size: readonly number[]; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** ones of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, ...size: number[]): Tensor;
+    /** ones of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, ...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
+    /** ones of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** torch.tensor(data) with this tensor's dtype and device unless given (PyTorch's new_tensor). */
+  newTensor: {
+    /** torch.tensor(data) with this tensor's dtype and device unless given (PyTorch's new_tensor). */
+    (input: Tensor, options: { data: TensorData; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** torch.tensor(data) with this tensor's dtype and device unless given (PyTorch's new_tensor). */
+    (input: Tensor, data: TensorData, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+  newZeros: {
+    /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, options: { size: readonly number[]; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, ...size: number[]): Tensor;
+    /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, ...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
+    /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+    (input: Tensor, size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
   /** Negative log likelihood of class indices (int64 target): input holds log-probabilities [C], [N, C] or [N, C, d1, …]. PyTorch's deprecated size_average and reduce are left out, so ignoreIndex and reduction are keyword-only. */
   nllLoss: {
     /** Negative log likelihood of class indices (int64 target): input holds log-probabilities [C], [N, C] or [N, C, d1, …]. PyTorch's deprecated size_average and reduce are left out, so ignoreIndex and reduction are keyword-only. */
@@ -1492,13 +1586,13 @@ export interface OpTypes {
     /** Normal samples with the given mean and std: tensors (shapes broadcast, the result's dtype is theirs) or numbers; with two numbers, `size` gives the shape. */
     (mean: number, std: Tensor, options?: { generator?: Generator | null }): Tensor;
     /** Normal samples with the given mean and std: tensors (shapes broadcast, the result's dtype is theirs) or numbers; with two numbers, `size` gives the shape. */
-    (options: { mean: number; std: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (options: { mean: number; std: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Normal samples with the given mean and std: tensors (shapes broadcast, the result's dtype is theirs) or numbers; with two numbers, `size` gives the shape. */
-    (mean: number, options: { std: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (mean: number, options: { std: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Normal samples with the given mean and std: tensors (shapes broadcast, the result's dtype is theirs) or numbers; with two numbers, `size` gives the shape. */
-    (mean: number, std: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (mean: number, std: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Normal samples with the given mean and std: tensors (shapes broadcast, the result's dtype is theirs) or numbers; with two numbers, `size` gives the shape. */
-    (mean: number, std: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (mean: number, std: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** Fills the tensor in place with normal values of the given mean and std (a floating tensor); returns it. */
   normal_: {
@@ -1616,71 +1710,71 @@ export interface OpTypes {
   /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
   rand: {
     /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
-    (options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
     (...size: number[]): Tensor;
     /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
-    (...args: [...size: number[], options: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }]): Tensor;
+    (...args: [...size: number[], options: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
     /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
-    (size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
   randint: {
     /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
-    (options: { high: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (options: { high: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
-    (high: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (high: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
-    (high: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (high: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
-    (options: { low: number; high: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (options: { low: number; high: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
-    (low: number, options: { high: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (low: number, options: { high: number; size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
-    (low: number, high: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (low: number, high: number, options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Integers uniform in [low, high) (low = 0 unless given) of shape `size`, int64 unless `dtype`. */
-    (low: number, high: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (low: number, high: number, size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** randint with the shape of `input`, and its dtype and device unless given: integers uniform in [low, high) (low = 0 unless given). */
   randintLike: {
     /** randint with the shape of `input`, and its dtype and device unless given: integers uniform in [low, high) (low = 0 unless given). */
-    (input: Tensor, options: { high: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (input: Tensor, options: { high: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** randint with the shape of `input`, and its dtype and device unless given: integers uniform in [low, high) (low = 0 unless given). */
-    (input: Tensor, high: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (input: Tensor, high: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** randint with the shape of `input`, and its dtype and device unless given: integers uniform in [low, high) (low = 0 unless given). */
-    (input: Tensor, options: { low: number; high: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (input: Tensor, options: { low: number; high: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** randint with the shape of `input`, and its dtype and device unless given: integers uniform in [low, high) (low = 0 unless given). */
-    (input: Tensor, low: number, options: { high: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (input: Tensor, low: number, options: { high: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** randint with the shape of `input`, and its dtype and device unless given: integers uniform in [low, high) (low = 0 unless given). */
-    (input: Tensor, low: number, high: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (input: Tensor, low: number, high: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** rand with the shape of `input`, and its dtype and device unless given. */
   randLike: {
     /** rand with the shape of `input`, and its dtype and device unless given. */
-    (input: Tensor, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (input: Tensor, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** Standard normal floats of shape `size` (`randn(2, 3)` or `randn([2, 3])`). */
   randn: {
     /** Standard normal floats of shape `size` (`randn(2, 3)` or `randn([2, 3])`). */
-    (options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (options: { size: readonly number[]; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** Standard normal floats of shape `size` (`randn(2, 3)` or `randn([2, 3])`). */
     (...size: number[]): Tensor;
     /** Standard normal floats of shape `size` (`randn(2, 3)` or `randn([2, 3])`). */
-    (...args: [...size: number[], options: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }]): Tensor;
+    (...args: [...size: number[], options: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
     /** Standard normal floats of shape `size` (`randn(2, 3)` or `randn([2, 3])`). */
-    (size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (size: readonly number[], options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** randn with the shape of `input`, and its dtype and device unless given. */
   randnLike: {
     /** randn with the shape of `input`, and its dtype and device unless given. */
-    (input: Tensor, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (input: Tensor, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** A random permutation of 0..n−1 (int64 unless `dtype`): positions sorted by 64 random bits each (a stable sort, so always a permutation; a tie, probability about n²/2⁶⁵, keeps two in order). */
   randperm: {
     /** A random permutation of 0..n−1 (int64 unless `dtype`): positions sorted by 64 random bits each (a stable sort, so always a permutation; a tie, probability about n²/2⁶⁵, keeps two in order). */
-    (options: { n: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (options: { n: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** A random permutation of 0..n−1 (int64 unless `dtype`): positions sorted by 64 random bits each (a stable sort, so always a permutation; a tie, probability about n²/2⁶⁵, keeps two in order). */
-    (n: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    (n: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** 1 / input, elementwise; integer and bool inputs give float32. */
   reciprocal: {
@@ -1719,6 +1813,21 @@ export interface OpTypes {
     (input: Tensor, ...repeats: number[]): Tensor;
     /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
     (input: Tensor, repeats: readonly number[]): Tensor;
+  };
+  /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+  repeatInterleave: {
+    /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+    (input: Tensor, options: { repeats: number; dim?: number | null; outputSize?: number | null }): Tensor;
+    /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+    (input: Tensor, repeats: number, options?: { dim?: number | null; outputSize?: number | null }): Tensor;
+    /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+    (input: Tensor, repeats: number, dim: number | null, options?: { outputSize?: number | null }): Tensor;
+    /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+    (input: Tensor, repeats: Tensor, options?: { dim?: number | null; outputSize?: number | null }): Tensor;
+    /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+    (input: Tensor, repeats: Tensor, dim: number | null, options?: { outputSize?: number | null }): Tensor;
+    /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+    (repeats: Tensor, options?: { outputSize?: number | null }): Tensor;
   };
   /** The same values in a new shape (`x.reshape(2, -1)` or a list; one size may be -1, inferred). Always a copy here, never a view. */
   reshape: {
@@ -1811,6 +1920,11 @@ export interface OpTypes {
     (input: Tensor, items: IndexItem | readonly IndexItem[] | null, options: { value: Tensor | ScalarArg }): Tensor;
     /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
     (input: Tensor, items: IndexItem | readonly IndexItem[] | null, value: Tensor | ScalarArg): Tensor;
+  };
+  /** `to("int16")`: the tensor as int16, itself when it is int16 already. */
+  short: {
+    /** `to("int16")`: the tensor as int16, itself when it is int16 already. */
+    (input: Tensor): Tensor;
   };
   /** 1 / (1 + e^−input), elementwise; integer and bool inputs give float32. */
   sigmoid: {
@@ -2132,6 +2246,11 @@ export interface OpTypes {
     /** input rounded toward zero, in the input's dtype (integers unchanged). */
     (input: Tensor): Tensor;
   };
+  /** The tensor with `other`'s dtype (`to(other.dtype)`). */
+  typeAs: {
+    /** The tensor with `other`'s dtype (`to(other.dtype)`). */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** The slices along `dim`, each without that dim. */
   unbind: {
     /** The slices along `dim`, each without that dim. */
@@ -2244,14 +2363,16 @@ export interface OpTypes {
     /** Joins tensors row-wise along dim 0; 0-d and 1-d tensors become rows first. */
     (tensors: readonly Tensor[]): Tensor;
   };
-  /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). */
+  /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
   where: {
-    /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). */
+    /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
     (condition: Tensor, options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }): Tensor;
-    /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). */
+    /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
     (condition: Tensor, input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
-    /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). */
+    /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
     (condition: Tensor, input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+    /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
+    (condition: Tensor): Tensor[];
   };
   /** In place: fills x with zeros; returns x. */
   zero_: {
@@ -2309,6 +2430,7 @@ export interface OpBodies {
   "baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; batch1: Tensor; batch2: Tensor; beta: number; alpha: number }; returns: Tensor };
   "batchNorm(input: Tensor, runningMean: Tensor | None, runningVar: Tensor | None, weight?: Tensor, bias?: Tensor, training: bool = false, momentum: float = 0.1, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; runningMean: Tensor | null; runningVar: Tensor | null; weight: Tensor | undefined; bias: Tensor | undefined; training: boolean; momentum: number; eps: number }; returns: Tensor };
   "bernoulli(input: Tensor, p?: float, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number | undefined; generator: Generator | undefined }; returns: Tensor };
+  "bfloat16(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias?: Tensor) -> Tensor": { args: { input1: Tensor; input2: Tensor; weight: Tensor; bias: Tensor | undefined }; returns: Tensor };
   "binaryCrossEntropy(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", posWeight?: Tensor) -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none"; posWeight: Tensor | undefined }; returns: Tensor };
@@ -2319,13 +2441,16 @@ export interface OpBodies {
   "bitwiseRightShift(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "bitwiseXor(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "bmm(input: Tensor, mat2: Tensor) -> Tensor": { args: { input: Tensor; mat2: Tensor }; returns: Tensor };
+  "bool(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "broadcastShapes(...shapes: int[]) -> int[]": { args: { shapes: readonly (readonly number[])[] }; returns: number[] };
   "broadcastTensors(...tensors: Tensor) -> Tensor[]": { args: { tensors: readonly Tensor[] }; returns: Tensor[] };
   "broadcastTo(input: Tensor, size: int[]) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "bucketize(input: Tensor | Scalar, boundaries: Tensor, *, outInt32: bool = false, right: bool = false) -> Tensor": { args: { input: Tensor | ScalarArg; boundaries: Tensor; outInt32: boolean; right: boolean }; returns: Tensor };
+  "byte(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cat(tensors: Tensor[], dim: int = 0) -> Tensor": { args: { tensors: readonly Tensor[]; dim: number }; returns: Tensor };
   "ceil(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "celu(input: Tensor, alpha: float = 1) -> Tensor": { args: { input: Tensor; alpha: number }; returns: Tensor };
+  "char(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "chunk(input: Tensor, chunks: int, dim: int = 0) -> Tensor[]": { args: { input: Tensor; chunks: number; dim: number }; returns: Tensor[] };
   "clamp(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
   "clamp_(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
@@ -2356,6 +2481,7 @@ export interface OpBodies {
   "div(input: Tensor | Scalar, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
   "div_(input: Tensor, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
   "dot(input: Tensor, tensor: Tensor) -> Tensor": { args: { input: Tensor; tensor: Tensor }; returns: Tensor };
+  "double(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "dropout(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean; generator: Generator | undefined }; returns: Tensor };
   "einsum(equation: str, ...operands: Tensor) -> Tensor": { args: { equation: string; operands: readonly Tensor[] }; returns: Tensor };
   "elu(input: Tensor, alpha: float = 1) -> Tensor": { args: { input: Tensor; alpha: number }; returns: Tensor };
@@ -2377,6 +2503,7 @@ export interface OpBodies {
   "fill_(input: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
   "flatten(input: Tensor, startDim: int = 0, endDim: int = -1) -> Tensor": { args: { input: Tensor; startDim: number; endDim: number }; returns: Tensor };
   "flip(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
+  "float(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "floor(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "floorDivide(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "fmax(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
@@ -2392,6 +2519,7 @@ export interface OpBodies {
   "glu(input: Tensor, dim: int = -1) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
   "groupNorm(input: Tensor, numGroups: int, weight?: Tensor, bias?: Tensor, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; numGroups: number; weight: Tensor | undefined; bias: Tensor | undefined; eps: number }; returns: Tensor };
   "gt(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "half(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardsigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardswish(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardtanh(input: Tensor, minVal: float = -1, maxVal: float = 1) -> Tensor": { args: { input: Tensor; minVal: number; maxVal: number }; returns: Tensor };
@@ -2402,6 +2530,7 @@ export interface OpBodies {
   "indexPut(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
   "indexPut_(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
   "indexSelect(input: Tensor, dim: int, index: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor }; returns: Tensor };
+  "int(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "interpolate(input: Tensor, size?: int | int[], scaleFactor?: float | float[], mode: \"nearest\" | \"linear\" | \"bilinear\" = \"nearest\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined; mode: "nearest" | "linear" | "bilinear"; alignCorners: boolean | undefined }; returns: Tensor };
   "isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equalNan: bool = false) -> Tensor": { args: { input: Tensor; other: Tensor; rtol: number; atol: number; equalNan: boolean }; returns: Tensor };
   "isfinite(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2429,6 +2558,7 @@ export interface OpBodies {
   "logSoftmax(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
   "logspace(start: float, end: float, steps: int, base: float = 10, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: number; end: number; steps: number; base: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "logsumexp(input: Tensor, dim: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[]; keepdim: boolean }; returns: Tensor };
+  "long(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "lt(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "marginRankingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input1: Tensor; input2: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "maskedFill(input: Tensor, mask: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; mask: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
@@ -2465,6 +2595,11 @@ export interface OpBodies {
   "ne(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "neg(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "neg_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "newEmpty(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "newFull(input: Tensor, size: int[], fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "newOnes(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "newTensor(input: Tensor, data: TensorData, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; data: TensorData; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "newZeros(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "nllLoss(input: Tensor, target: Tensor, weight?: Tensor, *, ignoreIndex: int = -100, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; ignoreIndex: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "nonzero(input: Tensor, *, asTuple: false = false) -> Tensor": { args: { input: Tensor; asTuple: false }; returns: Tensor };
   "nonzero(input: Tensor, *, asTuple: true) -> Tensor[]": { args: { input: Tensor; asTuple: true }; returns: Tensor[] };
@@ -2472,7 +2607,7 @@ export interface OpBodies {
   "normal(mean: Tensor, std: Tensor, *, generator?: Generator) -> Tensor": { args: { mean: Tensor; std: Tensor; generator: Generator | undefined }; returns: Tensor };
   "normal(mean: Tensor, std: float = 1, *, generator?: Generator) -> Tensor": { args: { mean: Tensor; std: number; generator: Generator | undefined }; returns: Tensor };
   "normal(mean: float, std: Tensor, *, generator?: Generator) -> Tensor": { args: { mean: number; std: Tensor; generator: Generator | undefined }; returns: Tensor };
-  "normal(mean: float, std: float, size: int[], *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { mean: number; std: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
+  "normal(mean: float, std: float, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { mean: number; std: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "normal_(input: Tensor, mean: float = 0, std: float = 1, *, generator?: Generator) -> Tensor": { args: { input: Tensor; mean: number; std: number; generator: Generator | undefined }; returns: Tensor };
   "normalize(input: Tensor, p: float = 2, dim: int = 1, eps: float = 1e-12) -> Tensor": { args: { input: Tensor; p: number; dim: number; eps: number }; returns: Tensor };
   "oneHot(input: Tensor, numClasses: int = -1) -> Tensor": { args: { input: Tensor; numClasses: number }; returns: Tensor };
@@ -2486,21 +2621,24 @@ export interface OpBodies {
   "pow(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; exponent: Tensor | ScalarArg }; returns: Tensor };
   "pow_(input: Tensor, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor; exponent: Tensor | ScalarArg }; returns: Tensor };
   "prod(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
-  "rand(...size: int, *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randint(high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randint(low: int, high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { low: number; high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randintLike(input: Tensor, high: int, *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { input: Tensor; high: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randintLike(input: Tensor, low: int, high: int, *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { input: Tensor; low: number; high: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randLike(input: Tensor, *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { input: Tensor; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randn(...size: int, *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randnLike(input: Tensor, *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { input: Tensor; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
-  "randperm(n: int, *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor": { args: { n: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
+  "rand(...size: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randint(high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randint(low: int, high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { low: number; high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randintLike(input: Tensor, high: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; high: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randintLike(input: Tensor, low: int, high: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; low: number; high: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randLike(input: Tensor, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randn(...size: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randnLike(input: Tensor, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "randperm(n: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { n: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "reciprocal(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "relu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "relu_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "relu6(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "remainder(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "repeat(input: Tensor, ...repeats: int) -> Tensor": { args: { input: Tensor; repeats: readonly number[] }; returns: Tensor };
+  "repeatInterleave(input: Tensor, repeats: int, dim?: int, *, outputSize?: int) -> Tensor": { args: { input: Tensor; repeats: number; dim: number | undefined; outputSize: number | undefined }; returns: Tensor };
+  "repeatInterleave(input: Tensor, repeats: Tensor, dim?: int, *, outputSize?: int) -> Tensor": { args: { input: Tensor; repeats: Tensor; dim: number | undefined; outputSize: number | undefined }; returns: Tensor };
+  "repeatInterleave(repeats: Tensor, *, outputSize?: int) -> Tensor": { args: { repeats: Tensor; outputSize: number | undefined }; returns: Tensor };
   "reshape(input: Tensor, ...shape: int) -> Tensor": { args: { input: Tensor; shape: readonly number[] }; returns: Tensor };
   "rmsNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, eps?: float) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; eps: number | undefined }; returns: Tensor };
   "roll(input: Tensor, shifts: int | int[], dims?: int | int[]) -> Tensor": { args: { input: Tensor; shifts: number | readonly number[]; dims: number | readonly number[] | undefined }; returns: Tensor };
@@ -2514,6 +2652,7 @@ export interface OpBodies {
   "searchsorted(sortedSequence: Tensor, input: Tensor | Scalar, *, outInt32: bool = false, right: bool = false, side?: \"left\" | \"right\", sorter?: Tensor) -> Tensor": { args: { sortedSequence: Tensor; input: Tensor | ScalarArg; outInt32: boolean; right: boolean; side: "left" | "right" | undefined; sorter: Tensor | undefined }; returns: Tensor };
   "selu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "setIndex(input: Tensor, items: IndexItem | IndexItem[] | None, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; items: IndexItem | readonly IndexItem[] | null; value: Tensor | ScalarArg }; returns: Tensor };
+  "short(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sigmoid_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sign(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2560,6 +2699,7 @@ export interface OpBodies {
   "tripletMarginLoss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1, p: float = 2, eps: float = 1e-6, swap: bool = false, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { anchor: Tensor; positive: Tensor; negative: Tensor; margin: number; p: number; eps: number; swap: boolean; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "triu(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "trunc(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "typeAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "unbind(input: Tensor, dim: int = 0) -> Tensor[]": { args: { input: Tensor; dim: number }; returns: Tensor[] };
   "unflatten(input: Tensor, dim: int, sizes: int[]) -> Tensor": { args: { input: Tensor; dim: number; sizes: readonly number[] }; returns: Tensor };
   "unfold(input: Tensor, kernelSize: int | int[], dilation: int | int[] = 1, padding: int | int[] = 0, stride: int | int[] = 1) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }; returns: Tensor };
@@ -2575,6 +2715,7 @@ export interface OpBodies {
   "view(input: Tensor, ...size: int) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "vstack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "where(condition: Tensor, input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { condition: Tensor; input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "where(condition: Tensor) -> Tensor[]": { args: { condition: Tensor }; returns: Tensor[] };
   "zero_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "zeros(...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "zerosLike(input: Tensor, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
@@ -2670,6 +2811,8 @@ export interface TensorMethods {
   bernoulli(options?: { p?: number | null; generator?: Generator | null }): Tensor;
   /** 1 with probability `input` (or `p` for every element), else 0, in input's dtype. */
   bernoulli(p: number | null, options?: { generator?: Generator | null }): Tensor;
+  /** `to("bfloat16")`: the tensor as bfloat16, itself when it is bfloat16 already. */
+  bfloat16(): Tensor;
   /** input & other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseAnd(options: { other: Tensor | ScalarArg }): Tensor;
   /** input & other, elementwise with broadcasting (integer and bool tensors). */
@@ -2694,12 +2837,18 @@ export interface TensorMethods {
   bitwiseXor(other: Tensor | ScalarArg): Tensor;
   /** [b, n, k] × [b, k, m] → [b, n, m]; no broadcasting. */
   bmm(mat2: Tensor): Tensor;
+  /** `to("bool")`: the tensor as bool, itself when it is bool already. */
+  bool(): Tensor;
   /** expand to the shape `size` (-1 keeps a dim). */
   broadcastTo(options: { size: readonly number[] }): Tensor;
   /** expand to the shape `size` (-1 keeps a dim). */
   broadcastTo(size: readonly number[]): Tensor;
+  /** `to("uint8")`: the tensor as uint8, itself when it is uint8 already. */
+  byte(): Tensor;
   /** The smallest integer ≥ input, in the input's dtype (integers unchanged). */
   ceil(): Tensor;
+  /** `to("int8")`: the tensor as int8, itself when it is int8 already. */
+  char(): Tensor;
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
   chunk(options: { chunks: number; dim?: number }): Tensor[];
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
@@ -2784,6 +2933,8 @@ export interface TensorMethods {
   div_(other: Tensor | ScalarArg, options?: { roundingMode?: "trunc" | "floor" | null }): Tensor;
   /** Inner product of two vectors of the same size and dtype (0-d result). */
   dot(tensor: Tensor): Tensor;
+  /** `to("float64")`: the tensor as float64, itself when it is float64 already. */
+  double(): Tensor;
   /** input == other, elementwise (bool), with broadcasting and type promotion. */
   eq(options: { other: Tensor | ScalarArg }): Tensor;
   /** input == other, elementwise (bool), with broadcasting and type promotion. */
@@ -2828,6 +2979,8 @@ export interface TensorMethods {
   flip(...dims: number[]): Tensor;
   /** The elements in reverse order along `dims` (`x.flip(0, 1)` or a list; torch.flip here also takes one int). */
   flip(dims: readonly number[]): Tensor;
+  /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
+  float(): Tensor;
   /** The largest integer ≤ input, in the input's dtype (integers unchanged). */
   floor(): Tensor;
   /** input // other, rounded toward −infinity (div with roundingMode "floor"); either operand may be a scalar. */
@@ -2854,6 +3007,8 @@ export interface TensorMethods {
   gt(options: { other: Tensor | ScalarArg }): Tensor;
   /** input > other, elementwise (bool), with broadcasting and type promotion. */
   gt(other: Tensor | ScalarArg): Tensor;
+  /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
+  half(): Tensor;
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
   index(options?: { items?: readonly IndexItem[] | null }): Tensor;
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
@@ -2878,6 +3033,8 @@ export interface TensorMethods {
   indexPut_(indices: readonly (Tensor | null)[], values: Tensor | ScalarArg, accumulate: boolean): Tensor;
   /** The slices of `input` at the 0-d or 1-d integer `index` along `dim` (out-of-range indices clamp instead of raising). */
   indexSelect(dim: number, index: Tensor): Tensor;
+  /** `to("int32")`: the tensor as int32, itself when it is int32 already. */
+  int(): Tensor;
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
   isclose(other: Tensor, options?: { rtol?: number; atol?: number; equalNan?: boolean }): Tensor;
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
@@ -2942,6 +3099,8 @@ export interface TensorMethods {
   logsumexp(dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
   /** log(sum(exp(x))) over `dim`, computed stably (the maximum is taken out first); integer inputs give float32, float16/bfloat16 accumulate in float32. */
   logsumexp(dim: number | readonly number[], keepdim: boolean): Tensor;
+  /** `to("int64")`: the tensor as int64, itself when it is int64 already. */
+  long(): Tensor;
   /** input < other, elementwise (bool), with broadcasting and type promotion. */
   lt(options: { other: Tensor | ScalarArg }): Tensor;
   /** input < other, elementwise (bool), with broadcasting and type promotion. */
@@ -3038,6 +3197,40 @@ export interface TensorMethods {
   neg(): Tensor;
   /** In place: x = −x; returns x. */
   neg_(): Tensor;
+  /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+  newEmpty(options: { size: readonly number[]; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+  newEmpty(...size: number[]): Tensor;
+  /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+  newEmpty(...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
+  /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
+  newEmpty(size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given. */
+  newFull(options: { size: readonly number[]; fillValue: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given. */
+  newFull(size: readonly number[], options: { fillValue: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given. */
+  newFull(size: readonly number[], fillValue: ScalarArg, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** ones of shape `size`, with this tensor's dtype and device unless given. */
+  newOnes(options: { size: readonly number[]; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** ones of shape `size`, with this tensor's dtype and device unless given. */
+  newOnes(...size: number[]): Tensor;
+  /** ones of shape `size`, with this tensor's dtype and device unless given. */
+  newOnes(...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
+  /** ones of shape `size`, with this tensor's dtype and device unless given. */
+  newOnes(size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** torch.tensor(data) with this tensor's dtype and device unless given (PyTorch's new_tensor). */
+  newTensor(options: { data: TensorData; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** torch.tensor(data) with this tensor's dtype and device unless given (PyTorch's new_tensor). */
+  newTensor(data: TensorData, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+  newZeros(options: { size: readonly number[]; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+  newZeros(...size: number[]): Tensor;
+  /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+  newZeros(...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
+  /** zeros of shape `size`, with this tensor's dtype and device unless given. */
+  newZeros(size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   /** int64 [n, ndim] coordinates of the nonzero elements in row-major order, or with `asTuple: true` one int64 [n] tensor per dim; NaN counts as nonzero. Reads the count back to the host. */
   nonzero(options?: { asTuple?: false }): Tensor;
   /** int64 [n, ndim] coordinates of the nonzero elements in row-major order, or with `asTuple: true` one int64 [n] tensor per dim; NaN counts as nonzero. Reads the count back to the host. */
@@ -3094,6 +3287,16 @@ export interface TensorMethods {
   repeat(...repeats: number[]): Tensor;
   /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
   repeat(repeats: readonly number[]): Tensor;
+  /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+  repeatInterleave(options: { repeats: number; dim?: number | null; outputSize?: number | null }): Tensor;
+  /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+  repeatInterleave(repeats: number, options?: { dim?: number | null; outputSize?: number | null }): Tensor;
+  /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+  repeatInterleave(repeats: number, dim: number | null, options?: { outputSize?: number | null }): Tensor;
+  /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+  repeatInterleave(repeats: Tensor, options?: { dim?: number | null; outputSize?: number | null }): Tensor;
+  /** Each slice along `dim` (each element of the flattened tensor when `dim` is not given) repeated `repeats` times in a row, or `repeats[i]` times for slice i (a 1-d integer tensor; the total is read back to the host unless `outputSize` gives it). With a tensor of counts alone, `repeatInterleave(arange(n), counts)`. */
+  repeatInterleave(repeats: Tensor, dim: number | null, options?: { outputSize?: number | null }): Tensor;
   /** The same values in a new shape (`x.reshape(2, -1)` or a list; one size may be -1, inferred). Always a copy here, never a view. */
   reshape(options: { shape: readonly number[] }): Tensor;
   /** The same values in a new shape (`x.reshape(2, -1)` or a list; one size may be -1, inferred). Always a copy here, never a view. */
@@ -3128,6 +3331,8 @@ export interface TensorMethods {
   setIndex(items: IndexItem | readonly IndexItem[] | null, options: { value: Tensor | ScalarArg }): Tensor;
   /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
   setIndex(items: IndexItem | readonly IndexItem[] | null, value: Tensor | ScalarArg): Tensor;
+  /** `to("int16")`: the tensor as int16, itself when it is int16 already. */
+  short(): Tensor;
   /** 1 / (1 + e^−input), elementwise; integer and bool inputs give float32. */
   sigmoid(): Tensor;
   /** In place: x = sigmoid(x) (float tensors); returns x. */
@@ -3264,6 +3469,8 @@ export interface TensorMethods {
   triu(diagonal: number): Tensor;
   /** input rounded toward zero, in the input's dtype (integers unchanged). */
   trunc(): Tensor;
+  /** The tensor with `other`'s dtype (`to(other.dtype)`). */
+  typeAs(other: Tensor): Tensor;
   /** The slices along `dim`, each without that dim. */
   unbind(options?: { dim?: number }): Tensor[];
   /** The slices along `dim`, each without that dim. */
@@ -3316,9 +3523,9 @@ export interface TensorMethods {
   view(...size: number[]): Tensor;
   /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
   view(size: readonly number[]): Tensor;
-  /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). */
+  /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
   where(condition: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
-  /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). */
+  /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
   where(condition: Tensor, other: Tensor | ScalarArg): Tensor;
   /** In place: fills x with zeros; returns x. */
   zero_(): Tensor;

@@ -10,6 +10,7 @@ import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
+import { withGrad } from "../creation/common.js";
 import { broadcastShapes, checkTensorSize, fmtShape } from "../dims.js";
 import { op } from "../signature/op.js";
 import { lift } from "../unit.js";
@@ -53,7 +54,7 @@ export const normal = op(
     "normal(mean: Tensor, std: Tensor, *, generator?: Generator) -> Tensor",
     "normal(mean: Tensor, std: float = 1, *, generator?: Generator) -> Tensor",
     "normal(mean: float, std: Tensor, *, generator?: Generator) -> Tensor",
-    "normal(mean: float, std: float, size: int[], *, generator?: Generator, dtype?: dtype, device?: device) -> Tensor",
+    "normal(mean: float, std: float, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor",
   ],
   {
     doc: "Normal samples with the given mean and std: tensors (shapes broadcast, the result's dtype is theirs) or numbers; with two numbers, `size` gives the shape.",
@@ -62,9 +63,9 @@ export const normal = op(
     ({ mean, std, generator }) => normalOf(mean, std, generator),
     ({ mean, std, generator }) => normalOf(mean, std, generator),
     ({ mean, std, generator }) => normalOf(mean, std, generator),
-    ({ mean, std, size, generator, dtype, device }) => {
+    ({ mean, std, size, generator, dtype, device, requiresGrad }) => {
       checkStd(std);
-      return normalFloats(mean, std, checkShape("normal", size), dtype, device, generator);
+      return withGrad(normalFloats(mean, std, checkShape("normal", size), dtype, device, generator), requiresGrad);
     },
   ],
 );
