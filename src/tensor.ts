@@ -220,8 +220,33 @@ export class Tensor<D extends DType = DType> {
     return this.shape.length;
   }
 
+  /** The number of dimensions (PyTorch's `dim()`, the same as `ndim`). */
+  dim(): number {
+    return this.shape.length;
+  }
+
   numel(): number {
     return numelOf(this.shape);
+  }
+
+  /** Bytes per element (PyTorch's `element_size()`). */
+  elementSize(): number {
+    return dtypes[this.dtype].itemSize;
+  }
+
+  /** Bytes per element (PyTorch's `itemsize`). */
+  get itemsize(): number {
+    return dtypes[this.dtype].itemSize;
+  }
+
+  /** Bytes of all elements (PyTorch's `nbytes`). */
+  get nbytes(): number {
+    return this.numel() * dtypes[this.dtype].itemSize;
+  }
+
+  /** Whether the dtype is a floating one (float16, bfloat16, float32, float64). */
+  isFloatingPoint(): boolean {
+    return dtypes[this.dtype].kind === "float";
   }
 
   /** The shape (PyTorch's `size()`), or the size of one dimension (negative counts from the end). */

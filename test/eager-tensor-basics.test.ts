@@ -138,6 +138,49 @@ describe("to, cpu, clone, detach, contiguous", () => {
     x.dispose();
   });
 
+  test("dtype shortcuts return the tensor itself when nothing changes, as PyTorch's (x.float() is x)", () => {
+    const x = torch.tensor([1.5, -2], { dtype: "float32" });
+    const n = torch.tensor([3], { dtype: "int64" });
+    expect(x.float()).toBe(x);
+    expect(n.long()).toBe(n);
+    expect(x.typeAs(x)).toBe(x);
+    const d = x.double();
+    const back = d.float();
+    expect(back).not.toBe(x);
+    expect([back.dtype, valuesOf(back)]).toEqual(["float32", [1.5, -2]]);
+    for (const t of [x, n, d, back]) t.dispose();
+  });
+
+  test("dim, elementSize, itemsize, nbytes and isFloatingPoint, as PyTorch's", () => {
+    // PyTorch: torch.zeros(2, 3, dtype=...).element_size() is 4, 2, 2, 8, 1 for float32, float16, bfloat16, int64, bool
+    for (const [dtype, size, floating] of [["float32", 4, true], ["float16", 2, true], ["bfloat16", 2, true], ["int64", 8, false], ["bool", 1, false]] as const) {
+      const t = torch.zeros([2, 3], { dtype });
+      expect([t.dim(), t.elementSize(), t.itemsize, t.nbytes, t.isFloatingPoint()], dtype).toEqual([2, size, size, 6 * size, floating]);
+      t.dispose();
+    }
+    const s = torch.tensor(1);
+    expect([s.dim(), s.nbytes]).toEqual([0, 8]);
+    s.dispose();
+  });
+
+  test("new* take this tensor's dtype and device unless given, and requiresGrad", () => {
+    const x = torch.tensor([1], { dtype: "float64", device: "cpu:1" });
+    const made = [x.newZeros(2, 3), x.newOnes([2]), x.newEmpty(4), x.newFull([2], 7), x.newTensor([1, 2]), x.newZeros([1], { dtype: "int32", device: "cpu:0" })];
+    expect(made.map((t) => [t.dtype, t.device, [...t.shape]])).toEqual([
+      ["float64", "cpu:1", [2, 3]],
+      ["float64", "cpu:1", [2]],
+      ["float64", "cpu:1", [4]],
+      ["float64", "cpu:1", [2]],
+      ["float64", "cpu:1", [2]],
+      ["int32", "cpu:0", [1]],
+    ]);
+    expect(made.map(valuesOf).slice(0, 5)).toEqual([[0, 0, 0, 0, 0, 0], [1, 1], [0, 0, 0, 0], [7, 7], [1, 2]]);
+    const leaf = x.newOnes([2], { requiresGrad: true });
+    expect([leaf.requiresGrad, leaf.gradFn]).toEqual([true, null]);
+    expect(() => x.newZeros([2], { dtype: "int64", requiresGrad: true })).toThrow(torch.DTypeError);
+    for (const t of [x, leaf, ...made]) t.dispose();
+  });
+
   test("bad targets are typed errors", () => {
     const x = torch.tensor([1]);
     expect(() => x.to("gpu" as never)).toThrow(torch.ArgumentError); // neither a dtype nor a device

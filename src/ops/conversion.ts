@@ -113,3 +113,25 @@ export const contiguous = op(
   { doc: "Every tensor here is dense and row-major; like clone, it returns a new tensor.", method: true },
   ({ input }) => copyOf(input),
 );
+
+// --- dtype shortcuts: x.float(), x.long(), ... as PyTorch's Tensor methods (x itself when it already has that dtype) ---
+
+const asDType = (dtype: DType) => ({ doc: `\`to("${dtype}")\`: the tensor as ${dtype}, itself when it is ${dtype} already.`, method: true });
+
+export const float = op("float(input: Tensor) -> Tensor", asDType("float32"), ({ input }) => convert(input, "float32", undefined, false));
+export const double = op("double(input: Tensor) -> Tensor", asDType("float64"), ({ input }) => convert(input, "float64", undefined, false));
+export const half = op("half(input: Tensor) -> Tensor", asDType("float16"), ({ input }) => convert(input, "float16", undefined, false));
+export const bfloat16 = op("bfloat16(input: Tensor) -> Tensor", asDType("bfloat16"), ({ input }) => convert(input, "bfloat16", undefined, false));
+export const long = op("long(input: Tensor) -> Tensor", asDType("int64"), ({ input }) => convert(input, "int64", undefined, false));
+export const int = op("int(input: Tensor) -> Tensor", asDType("int32"), ({ input }) => convert(input, "int32", undefined, false));
+export const short = op("short(input: Tensor) -> Tensor", asDType("int16"), ({ input }) => convert(input, "int16", undefined, false));
+export const char = op("char(input: Tensor) -> Tensor", asDType("int8"), ({ input }) => convert(input, "int8", undefined, false));
+export const byte = op("byte(input: Tensor) -> Tensor", asDType("uint8"), ({ input }) => convert(input, "uint8", undefined, false));
+export const bool = op("bool(input: Tensor) -> Tensor", asDType("bool"), ({ input }) => convert(input, "bool", undefined, false));
+
+export const typeAs = op(
+  "typeAs(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "The tensor with `other`'s dtype (`to(other.dtype)`).", method: true },
+  ({ input, other }) => convert(input, other.dtype, undefined, false),
+);
+

@@ -18,7 +18,7 @@ export { amax, amin, max, min, argmax, argmin } from "./reduction/extremes.js";
 export { reshape, view, flatten, unflatten, unsqueeze, squeeze } from "./shape/reshaping.js";
 export { transpose, permute, t, movedim } from "./shape/transposing.js";
 export { expand, expandAs, broadcastTo, broadcastTensors, broadcastShapes, meshgrid } from "./shape/broadcasting.js";
-export { tile } from "./shape/repeating.js";
+export { tile, repeatInterleave } from "./shape/repeating.js";
 export { cat, stack, hstack, vstack } from "./shape/joining.js";
 export { split, chunk, unbind, narrow } from "./shape/splitting.js";
 export { flip, roll } from "./shape/reordering.js";

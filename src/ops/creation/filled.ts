@@ -54,3 +54,29 @@ export const fullLike = op(
   { doc: "full of `input`'s shape with `fillValue`, with `input`'s dtype (not the value's) and device unless given." },
   ({ input, fillValue, dtype, device, requiresGrad }) => filled("fullLike", input.shape, fillValue, dtype ?? input.dtype, device ?? input.device, requiresGrad),
 );
+
+// --- Tensor.new*: a new tensor with this tensor's dtype and device unless given (PyTorch's new_zeros, ...) ---
+
+export const newZeros = op(
+  "newZeros(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor",
+  { doc: "zeros of shape `size`, with this tensor's dtype and device unless given.", method: true },
+  ({ input, size, dtype, device, requiresGrad }) => filled("newZeros", size, 0, dtype ?? input.dtype, device ?? input.device, requiresGrad),
+);
+
+export const newOnes = op(
+  "newOnes(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor",
+  { doc: "ones of shape `size`, with this tensor's dtype and device unless given.", method: true },
+  ({ input, size, dtype, device, requiresGrad }) => filled("newOnes", size, 1, dtype ?? input.dtype, device ?? input.device, requiresGrad),
+);
+
+export const newEmpty = op(
+  "newEmpty(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor",
+  { doc: "empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given.", method: true },
+  ({ input, size, dtype, device, requiresGrad }) => filled("newEmpty", size, 0, dtype ?? input.dtype, device ?? input.device, requiresGrad),
+);
+
+export const newFull = op(
+  "newFull(input: Tensor, size: int[], fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor",
+  { doc: "full of shape `size` with `fillValue`, with this tensor's dtype (not the value's) and device unless given.", method: true },
+  ({ input, size, fillValue, dtype, device, requiresGrad }) => filled("newFull", size, fillValue, dtype ?? input.dtype, device ?? input.device, requiresGrad),
+);

@@ -24,3 +24,10 @@ export interface TensorFactory {
 }
 
 export const tensor: TensorFactory = tensorOp as TensorFactory;
+
+export const newTensor = op(
+  "newTensor(input: Tensor, data: TensorData, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor",
+  { doc: "torch.tensor(data) with this tensor's dtype and device unless given (PyTorch's new_tensor).", method: true },
+  ({ input, data, dtype, device, requiresGrad }) => tensorOp(data, { dtype: dtype ?? input.dtype, device: device ?? input.device, requiresGrad }),
+);
+

@@ -6,6 +6,7 @@ import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { broadcastShapes } from "../dims.js";
+import { nonzero } from "../indexing/host.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import type { ScalarArg } from "../types.js";
@@ -13,19 +14,22 @@ import { lift, promote, run } from "../unit.js";
 import { shapeOf } from "./operands.js";
 
 export const where = op(
-  "where(condition: Tensor, input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor",
+  ["where(condition: Tensor, input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor", "where(condition: Tensor) -> Tensor[]"],
   {
-    doc: "input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other).",
+    doc: "input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`.",
     method: "input",
   },
-  ({ condition, input, other }) => {
-    if (condition.dtype !== "bool") throw new DTypeError(`where: condition must be a bool tensor, got ${condition.dtype}`);
-    return run("where", [condition, input, other], "", ([c, x, y]) => {
-      const dtype = promote(x!, y!);
-      const shape = broadcastShapes("where", shapeOf(c!), shapeOf(x!), shapeOf(y!));
-      return e.select(lift(c!, "bool", shape), lift(x!, dtype, shape), lift(y!, dtype, shape));
-    });
-  },
+  [
+    ({ condition, input, other }) => {
+      if (condition.dtype !== "bool") throw new DTypeError(`where: condition must be a bool tensor, got ${condition.dtype}`);
+      return run("where", [condition, input, other], "", ([c, x, y]) => {
+        const dtype = promote(x!, y!);
+        const shape = broadcastShapes("where", shapeOf(c!), shapeOf(x!), shapeOf(y!));
+        return e.select(lift(c!, "bool", shape), lift(x!, dtype, shape), lift(y!, dtype, shape));
+      });
+    },
+    ({ condition }) => nonzero(condition, { asTuple: true }),
+  ],
 );
 
 /** `value` of maskedFill and maskedFill_: a scalar or a 0-d tensor. */
