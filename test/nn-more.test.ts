@@ -339,6 +339,33 @@ function gramError(t: torch.Tensor, gain: number): number {
 }
 
 describe("nn.init", () => {
+  it("takes PyTorch's calling convention: values after the tensor positionally or by name, mode as PyTorch spells it", () => {
+    torch.tidy(() => {
+      const drawn = (fill: (t: torch.Tensor, generator: torch.Generator) => torch.Tensor) => values(fill(torch.empty([4, 6], { dtype: "float64" }), new torch.Generator().manualSeed(3)));
+      const same = (...fills: ((t: torch.Tensor, generator: torch.Generator) => torch.Tensor)[]) => {
+        const [first, ...rest] = fills.map(drawn);
+        for (const v of rest) expect(v).toEqual(first);
+        return first!;
+      };
+      const normal = same((t, generator) => nn.init.normal_(t, 0, 0.02, { generator }), (t, generator) => nn.init.normal_(t, { std: 0.02, generator }));
+      expect(normal.every((v) => Math.abs(v) < 0.2) && new Set(normal).size === normal.length).toBe(true);
+      const uniform = same((t, generator) => nn.init.uniform_(t, -0.5, 0.25, { generator }), (t, generator) => nn.init.uniform_(t, { a: -0.5, b: 0.25, generator }));
+      expect(uniform.every((v) => v >= -0.5 && v < 0.25)).toBe(true);
+      // fan_out = 4 for a [4, 6] weight: kaiming_uniform_ bound = gain·√(3 / fan) with gain = √2 (relu)
+      const kaiming = same(
+        (t, generator) => nn.init.kaimingUniform_(t, 0, "fan_out", "relu", { generator }),
+        (t, generator) => nn.init.kaimingUniform_(t, { mode: "fan_out", nonlinearity: "relu", generator }),
+        (t, generator) => nn.init.kaimingUniform_(t, { mode: "fanOut", nonlinearity: "relu", generator }),
+      );
+      expect(Math.max(...kaiming.map(Math.abs))).toBeLessThanOrEqual(Math.SQRT2 * Math.sqrt(3 / 4));
+      expect(Math.max(...kaiming.map(Math.abs))).toBeGreaterThan(0.8 * Math.SQRT2 * Math.sqrt(3 / 4));
+      same((t, generator) => nn.init.xavierNormal_(t, 2, { generator }), (t, generator) => nn.init.xavierNormal_(t, { gain: 2, generator }));
+      expect(values(nn.init.constant_(torch.empty([2]), { val: 1.5 }))).toEqual([1.5, 1.5]);
+      expect(() => nn.init.normal_(torch.empty([2]), { sd: 1 } as never)).toThrow(/nn\.init\.normal_\(tensor, mean = 0, std = 1, \*, generator\?\): got an unknown option "sd"/);
+      expect(() => nn.init.kaimingNormal_(torch.empty([2, 2]), { mode: "fan_up" as never })).toThrow(torch.ArgumentError);
+    });
+  });
+
   it("truncNormal_: samples in [a, b] with the truncated normal's mean and std", () => {
     torch.tidy(() => {
       const n = 100_000;

@@ -288,6 +288,11 @@ describe("Module", () => {
       for (const [i, v] of want.entries()) expect(Math.abs(y[0]![i]! - v)).toBeLessThan(1e-12);
       expect(() => m.to("int32")).toThrow(/Module.to: dtype must be a floating point dtype/);
       expect(() => m.to({ dtype: "float32", copy: true } as never)).toThrow(/unknown option "copy"/);
+      // PyTorch's shortcuts: half(), bfloat16(), float(), double(); integer buffers keep their dtype
+      for (const [convert, dtype] of [[() => m.half(), "float16"], [() => m.bfloat16(), "bfloat16"], [() => m.float(), "float32"], [() => m.double(), "float64"]] as const) {
+        expect(convert()).toBe(m);
+        expect([lin.weight, weight.dtype, bn.runningVar!.dtype, bn.numBatchesTracked!.dtype]).toEqual([weight, dtype, dtype, "int64"]);
+      }
     } finally {
       m.dispose();
     }

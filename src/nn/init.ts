@@ -10,6 +10,7 @@ import { eye } from "../ops/creation/eye.js";
 import { empty } from "../ops/creation/filled.js";
 import { tensor } from "../ops/creation/tensor.js";
 import type { Generator } from "../random/generator.js";
+import { bindNamed } from "../ops/signature/bind.js";
 import { ArgumentError, ShapeError } from "../runtime/errors.js";
 import type { Tensor } from "../tensor.js";
 
@@ -36,46 +37,79 @@ export function fans(t: Tensor, op = "init"): [number, number] {
 
 type Options = { generator?: Generator };
 
-export const uniform_ = (t: Tensor, a = 0, b = 1, options: Options = {}): Tensor => noGrad(() => t.uniform_(a, b, options));
-export const normal_ = (t: Tensor, mean = 0, std = 1, options: Options = {}): Tensor => noGrad(() => t.normal_(mean, std, options));
-export const constant_ = (t: Tensor, value: number): Tensor => noGrad(() => t.fill_(value));
+/** Binds an init function's arguments (PyTorch's order, or by name in one options object) against `signature`. */
+const bind = (signature: string, args: readonly unknown[]) => bindNamed(signature, args, "nn.init.") as { tensor: Tensor } & Record<string, any>;
+const drawOptions = (generator: Generator | undefined): Options => (generator ? { generator } : {});
+
+/** U(a, b). `uniform_(t, a, b, { generator })` or `uniform_(t, { a, b, generator })`. */
+export function uniform_(t: Tensor, a?: number | (Options & { a?: number; b?: number }), b?: number, options?: Options): Tensor;
+export function uniform_(...args: unknown[]): Tensor {
+  const { tensor, a, b, generator } = bind("uniform_(tensor: Tensor, a: float = 0, b: float = 1, *, generator?: Generator) -> Tensor", args);
+  return noGrad(() => tensor.uniform_(a, b, drawOptions(generator)));
+}
+
+/** N(mean, std²). `normal_(t, mean, std, { generator })` or `normal_(t, { mean, std, generator })`. */
+export function normal_(t: Tensor, mean?: number | (Options & { mean?: number; std?: number }), std?: number, options?: Options): Tensor;
+export function normal_(...args: unknown[]): Tensor {
+  const { tensor, mean, std, generator } = bind("normal_(tensor: Tensor, mean: float = 0, std: float = 1, *, generator?: Generator) -> Tensor", args);
+  return noGrad(() => tensor.normal_(mean, std, drawOptions(generator)));
+}
+
+/** Every element `val`. */
+export function constant_(t: Tensor, val: number | { val: number }): Tensor;
+export function constant_(...args: unknown[]): Tensor {
+  const { tensor, val } = bind("constant_(tensor: Tensor, val: float) -> Tensor", args);
+  return noGrad(() => tensor.fill_(val));
+}
+
 export const zeros_ = (t: Tensor): Tensor => noGrad(() => t.zero_());
 export const ones_ = (t: Tensor): Tensor => noGrad(() => t.fill_(1));
 
 /** Glorot uniform: U(−a, a) with a = gain·√(6 / (fanIn + fanOut)). */
-export function xavierUniform_(t: Tensor, gain = 1, options: Options = {}): Tensor {
-  const [fanIn, fanOut] = fans(t, "xavierUniform_");
+export function xavierUniform_(t: Tensor, gain?: number | (Options & { gain?: number }), options?: Options): Tensor;
+export function xavierUniform_(...args: unknown[]): Tensor {
+  const { tensor, gain, generator } = bind("xavierUniform_(tensor: Tensor, gain: float = 1, *, generator?: Generator) -> Tensor", args);
+  const [fanIn, fanOut] = fans(tensor, "xavierUniform_");
   const a = gain * Math.sqrt(6 / (fanIn + fanOut));
-  return uniform_(t, -a, a, options);
+  return uniform_(tensor, -a, a, drawOptions(generator));
 }
 
 /** Glorot normal: N(0, gain²·2 / (fanIn + fanOut)). */
-export function xavierNormal_(t: Tensor, gain = 1, options: Options = {}): Tensor {
-  const [fanIn, fanOut] = fans(t, "xavierNormal_");
-  return normal_(t, 0, gain * Math.sqrt(2 / (fanIn + fanOut)), options);
+export function xavierNormal_(t: Tensor, gain?: number | (Options & { gain?: number }), options?: Options): Tensor;
+export function xavierNormal_(...args: unknown[]): Tensor {
+  const { tensor, gain, generator } = bind("xavierNormal_(tensor: Tensor, gain: float = 1, *, generator?: Generator) -> Tensor", args);
+  const [fanIn, fanOut] = fans(tensor, "xavierNormal_");
+  return normal_(tensor, 0, gain * Math.sqrt(2 / (fanIn + fanOut)), drawOptions(generator));
 }
 
+/** PyTorch's spelling of the fan modes, and ours. */
+type FanMode = "fan_in" | "fan_out" | "fanIn" | "fanOut";
 interface KaimingOptions extends Options {
   a?: number;
-  mode?: "fanIn" | "fanOut";
+  mode?: FanMode;
   nonlinearity?: Nonlinearity;
 }
+const kaimingSignature = (name: string) =>
+  `${name}(tensor: Tensor, a: float = 0, mode: "fan_in" | "fan_out" | "fanIn" | "fanOut" = "fan_in", nonlinearity: str = "leaky_relu", *, generator?: Generator) -> Tensor`;
 
-function kaimingStd(t: Tensor, op: string, { a = 0, mode = "fanIn", nonlinearity = "leaky_relu" }: KaimingOptions): number {
-  if (mode !== "fanIn" && mode !== "fanOut") throw new ArgumentError(`${op}: mode must be "fanIn" or "fanOut", got ${String(mode)}`);
+function kaimingStd(t: Tensor, op: string, a: number, mode: FanMode, nonlinearity: Nonlinearity): number {
   const [fanIn, fanOut] = fans(t, op);
-  return calculateGain(nonlinearity, a) / Math.sqrt(mode === "fanIn" ? fanIn : fanOut);
+  return calculateGain(nonlinearity, a) / Math.sqrt(mode === "fan_in" || mode === "fanIn" ? fanIn : fanOut);
 }
 
 /** He uniform: U(−b, b) with b = gain·√(3 / fan) (`a` is leaky_relu's slope). */
-export function kaimingUniform_(t: Tensor, options: KaimingOptions = {}): Tensor {
-  const bound = Math.sqrt(3) * kaimingStd(t, "kaimingUniform_", options);
-  return uniform_(t, -bound, bound, options.generator ? { generator: options.generator } : {});
+export function kaimingUniform_(t: Tensor, a?: number | KaimingOptions, mode?: FanMode, nonlinearity?: Nonlinearity, options?: Options): Tensor;
+export function kaimingUniform_(...args: unknown[]): Tensor {
+  const { tensor, a, mode, nonlinearity, generator } = bind(kaimingSignature("kaimingUniform_"), args);
+  const bound = Math.sqrt(3) * kaimingStd(tensor, "kaimingUniform_", a, mode, nonlinearity);
+  return uniform_(tensor, -bound, bound, drawOptions(generator));
 }
 
 /** He normal: N(0, gain² / fan). */
-export function kaimingNormal_(t: Tensor, options: KaimingOptions = {}): Tensor {
-  return normal_(t, 0, kaimingStd(t, "kaimingNormal_", options), options.generator ? { generator: options.generator } : {});
+export function kaimingNormal_(t: Tensor, a?: number | KaimingOptions, mode?: FanMode, nonlinearity?: Nonlinearity, options?: Options): Tensor;
+export function kaimingNormal_(...args: unknown[]): Tensor {
+  const { tensor, a, mode, nonlinearity, generator } = bind(kaimingSignature("kaimingNormal_"), args);
+  return normal_(tensor, 0, kaimingStd(tensor, "kaimingNormal_", a, mode, nonlinearity), drawOptions(generator));
 }
 
 /** Writes row-major float64 `values` into `t` (converted to its dtype on the host, then copied in place). */
@@ -106,7 +140,9 @@ export function eye_(t: Tensor): Tensor {
  * centre where output channel (within its group) equals input channel, 0 elsewhere, so the convolution
  * passes its input through (as many channels as fit, per group).
  */
-export function dirac_(t: Tensor, groups = 1): Tensor {
+export function dirac_(t: Tensor, groups?: number | { groups?: number }): Tensor;
+export function dirac_(...args: unknown[]): Tensor {
+  const { tensor: t, groups } = bind("dirac_(tensor: Tensor, groups: int = 1) -> Tensor", args);
   if (t.ndim < 3 || t.ndim > 5) throw new ShapeError(`dirac_: only tensors with 3, 4, or 5 dimensions are supported, got [${t.shape.join(", ")}]`);
   if (!Number.isInteger(groups) || groups < 1 || t.shape[0]! % groups !== 0) throw new ArgumentError(`dirac_: dim 0 (${t.shape[0]}) must be divisible by groups (${String(groups)})`);
   const perGroup = t.shape[0]! / groups;
@@ -155,24 +191,11 @@ const normalCdf = (x: number): number => (1 + erf64(x / Math.SQRT2)) / 2;
  * [2Φ(α) − 1, 2Φ(β) − 1] mapped through erfinv (the inverse CDF), scaled by std·√2, shifted by mean
  * and clamped to [a, b]. `truncNormal_(t, mean, std, a, b, { generator })` or `truncNormal_(t, { mean, std, a, b, generator })`.
  */
-export function truncNormal_(t: Tensor, mean: number | TruncNormalOptions = 0, std = 1, a = -2, b = 2, options: Options = {}): Tensor {
-  let o: TruncNormalOptions;
-  if (typeof mean === "object") {
-    if (arguments.length > 2) throw new ArgumentError("truncNormal_: pass either (t, { mean, std, a, b, generator }) or (t, mean, std, a, b, { generator })");
-    for (const key of Object.keys(mean)) {
-      if (!["mean", "std", "a", "b", "generator"].includes(key)) throw new ArgumentError(`truncNormal_: got an unknown option "${key}"; the options are mean, std, a, b, generator`);
-    }
-    o = mean;
-  } else {
-    for (const key of Object.keys(options)) if (key !== "generator") throw new ArgumentError(`truncNormal_: got an unknown option "${key}"; the only option after b is generator`);
-    o = { mean, std, a, b, ...options };
-  }
-  const m = o.mean ?? 0;
-  const s = o.std ?? 1;
-  const lo = o.a ?? -2;
-  const hi = o.b ?? 2;
+export function truncNormal_(t: Tensor, mean?: number | TruncNormalOptions, std?: number, a?: number, b?: number, options?: Options): Tensor;
+export function truncNormal_(...args: unknown[]): Tensor {
+  const { tensor: t, mean: m, std: s, a: lo, b: hi, generator } = bind("truncNormal_(tensor: Tensor, mean: float = 0, std: float = 1, a: float = -2, b: float = 2, *, generator?: Generator) -> Tensor", args);
   for (const [name, v] of [["mean", m], ["std", s], ["a", lo], ["b", hi]] as const) {
-    if (typeof v !== "number" || Number.isNaN(v)) throw new ArgumentError(`truncNormal_: ${name} must be a number, got ${String(v)}`);
+    if (Number.isNaN(v)) throw new ArgumentError(`truncNormal_: ${name} must be a number, got NaN`);
   }
   if (!(s > 0) || !Number.isFinite(s)) throw new ArgumentError(`truncNormal_: std must be positive and finite, got ${s}`);
   if (!(lo < hi)) throw new ArgumentError(`truncNormal_: the cutoffs must satisfy a < b, got a = ${lo} and b = ${hi}`);
@@ -180,7 +203,7 @@ export function truncNormal_(t: Tensor, mean: number | TruncNormalOptions = 0, s
   const u = normalCdf((hi - m) / s);
   return noGrad(() => {
     tidy(() => {
-      t.uniform_(2 * l - 1, 2 * u - 1, o.generator ? { generator: o.generator } : {});
+      t.uniform_(2 * l - 1, 2 * u - 1, drawOptions(generator));
       t.copy_(t.erfinv().mul(s * Math.SQRT2).add(m).clamp(lo, hi));
     });
     return t;
@@ -237,14 +260,15 @@ function householderQr(a: Float64Array, m: number, n: number): [Float64Array, Fl
  * columns multiplied by the signs of R's diagonal (so the result does not depend on the QR
  * algorithm's sign choices), transposed back. Rows are orthonormal when rows ≤ cols, columns when rows ≥ cols.
  */
-export function orthogonal_(t: Tensor, gain = 1, options: Options = {}): Tensor {
+export function orthogonal_(t: Tensor, gain?: number | (Options & { gain?: number }), options?: Options): Tensor;
+export function orthogonal_(...args: unknown[]): Tensor {
+  const { tensor: t, gain, generator } = bind("orthogonal_(tensor: Tensor, gain: float = 1, *, generator?: Generator) -> Tensor", args);
   if (t.ndim < 2) throw new ShapeError(`orthogonal_: only tensors with 2 or more dimensions are supported, got [${t.shape.join(", ")}]`);
-  if (typeof gain !== "number" || Number.isNaN(gain)) throw new ArgumentError(`orthogonal_: gain must be a number, got ${String(gain)}`);
-  for (const key of Object.keys(options)) if (key !== "generator") throw new ArgumentError(`orthogonal_: got an unknown option "${key}"; the only option is generator`);
+  if (Number.isNaN(gain)) throw new ArgumentError("orthogonal_: gain must be a number, got NaN");
   if (t.numel() === 0) return t;
   const rows = t.shape[0]!;
   const cols = t.numel() / rows;
-  const draws = noGrad(() => empty([rows, cols], { device: t.device }).normal_(0, 1, options.generator ? { generator: options.generator } : {}));
+  const draws = noGrad(() => empty([rows, cols], { device: t.device }).normal_(0, 1, drawOptions(generator)));
   let flat: Float64Array;
   try {
     flat = Float64Array.from(draws.dataSync() as Float32Array);

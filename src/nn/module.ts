@@ -239,6 +239,26 @@ export class Module {
     return this;
   }
 
+  /** `to("float32")`: floating parameters and buffers as float32, in place. */
+  float(): this {
+    return this.to("float32");
+  }
+
+  /** `to("float64")`. */
+  double(): this {
+    return this.to("float64");
+  }
+
+  /** `to("float16")`. */
+  half(): this {
+    return this.to("float16");
+  }
+
+  /** `to("bfloat16")`. */
+  bfloat16(): this {
+    return this.to("bfloat16");
+  }
+
   /**
    * Parameters and persistent buffers by PyTorch's keys: dotted paths whose camelCase property names
    * are written in snake_case (`runningMean` → `"running_mean"`, `qProj` → `"q_proj"`), so a state

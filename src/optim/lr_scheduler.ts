@@ -8,15 +8,11 @@
  * compiled step as an input, so a schedule never recompiles the step.
  */
 import { ArgumentError } from "../runtime/errors.js";
-import { bindOne, describeValue } from "../ops/signature/bind.js";
-import { parseSignature } from "../ops/signature/parse.js";
+import { bindNamed, describeValue } from "../ops/signature/bind.js";
 import { Optimizer, type ParamGroup } from "./optimizer.js";
 
 /** Binds a constructor's arguments after the optimizer against `signature` (PyTorch's order, camelCase options). */
-export function bindArgs(signature: string, args: readonly unknown[]): Record<string, unknown> {
-  const sig = parseSignature(signature);
-  return sig.build(bindOne(sig, args, `optim.lrScheduler.${sig.name}`));
-}
+export const bindArgs = (signature: string, args: readonly unknown[]): Record<string, unknown> => bindNamed(signature, args, "optim.lrScheduler.");
 
 export function checkOptimizer(name: string, optimizer: unknown): Optimizer {
   if (!(optimizer instanceof Optimizer)) throw new ArgumentError(`optim.lrScheduler.${name}: the first argument must be an optimizer, got ${describeValue(optimizer)}`);

@@ -7,7 +7,7 @@ import { ArgumentError, DisposedError } from "../../runtime/errors.js";
 import { closestName } from "../../suggest.js";
 import { Tensor } from "../../tensor.js";
 import { rejected } from "./atoms.js";
-import type { Param, Signature } from "./parse.js";
+import { type Param, parseSignature, type Signature } from "./parse.js";
 
 export type Bound = Record<string, unknown>;
 
@@ -143,6 +143,17 @@ export function bindOne(sig: Signature, args: readonly unknown[], shownAs: strin
   checkLive(sig, values);
   return values;
 }
+
+/**
+ * Binds a call of a function outside the op table (an lr scheduler's constructor, an nn.init function)
+ * against its signature text: the named arguments, or an ArgumentError that shows `namespace` + the signature.
+ */
+export function bindNamed(signature: string, args: readonly unknown[], namespace: string): Record<string, unknown> {
+  let sig = parsed.get(signature);
+  if (sig === undefined) parsed.set(signature, (sig = parseSignature(signature)));
+  return sig.build(bindOne(sig, args, `${namespace}${sig.name}`));
+}
+const parsed = new Map<string, Signature>();
 
 /** Binds a call to one of `sigs` (tried in order, as PyTorch's overloads are); ArgumentError showing the signatures if none fits. */
 export function bindCall(sigs: readonly Signature[], args: readonly unknown[], shownAs: string): { index: number; values: unknown[] } {
