@@ -34,6 +34,7 @@ export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike
 export type { PluginOptions, PluginOptionValue } from "./plugins/options.js";
 export { dtypeNames, dtypes, type DType, type DTypeInfo } from "./dtype.js";
 export * from "./dtype_constants.js";
+export { finfo, iinfo, type FloatInfo, type IntInfo } from "./dtype_info.js";
 export * as runtime from "./runtime/index.js";
 export {
   AddonError,

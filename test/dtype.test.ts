@@ -156,3 +156,30 @@ describe("dtype constants (torch.float32, torch.long, …)", () => {
     for (const [alias, name] of Object.entries(aliases)) expect((torch as unknown as Record<string, unknown>)[alias]).toBe(name);
   });
 });
+
+describe("torch.finfo and torch.iinfo", () => {
+  it("give PyTorch 2.13's limits", async () => {
+    const torch = await import("../src/index.js");
+    // torch.finfo(d): bits, eps, max, tiny, resolution (min is -max, smallest_normal is tiny)
+    const floats = {
+      float16: [16, 0.0009765625, 65504, 6.103515625e-5, 0.001],
+      bfloat16: [16, 0.0078125, 3.3895313892515355e38, 1.1754943508222875e-38, 0.01],
+      float32: [32, 1.1920928955078125e-7, 3.4028234663852886e38, 1.1754943508222875e-38, 1e-6],
+      float64: [64, 2.220446049250313e-16, 1.7976931348623157e308, 2.2250738585072014e-308, 1e-15],
+    } as const;
+    for (const [dtype, [bits, eps, max, tiny, resolution]] of Object.entries(floats)) {
+      const f = torch.finfo(dtype as keyof typeof floats);
+      expect(f, dtype).toEqual({ dtype, bits, eps, max, min: -max, tiny, smallestNormal: tiny, resolution });
+    }
+    expect(torch.finfo().dtype).toBe("float32");
+    const ints = {
+      int8: [8, -128, 127], int16: [16, -32768, 32767], int32: [32, -2147483648, 2147483647],
+      int64: [64, -9223372036854775808n, 9223372036854775807n], uint8: [8, 0, 255], uint16: [16, 0, 65535],
+      uint32: [32, 0, 4294967295], uint64: [64, 0n, 18446744073709551615n],
+    } as const;
+    for (const [dtype, [bits, min, max]] of Object.entries(ints)) expect(torch.iinfo(dtype as keyof typeof ints), dtype).toEqual({ dtype, bits, min, max });
+    expect(() => torch.finfo("int32")).toThrow(/torch.finfo: int32 is not a floating dtype .* use torch.iinfo/);
+    expect(() => torch.iinfo("float32")).toThrow(torch.ArgumentError);
+    expect(() => torch.iinfo("bool")).toThrow(torch.ArgumentError);
+  });
+});

@@ -4,6 +4,7 @@
  * range exactly as jax.random.randint.
  */
 import { type DType, dtypes } from "../dtype.js";
+import { type FloatDType, floatFormats } from "../dtype_info.js";
 import * as e from "../ops/emit.js";
 import { bind1, type Tracer } from "../trace/tracer.js";
 import { bits32, bits64, counterWords, splitKeyT, unsignedOfWidth } from "./threefry.js";
@@ -18,13 +19,13 @@ const shr = (a: T, b: T): T => bind1("shr_logical", [a, b], none);
 const bitcast = (a: T, dtype: DType): T => bind1("bitcast_convert", [a], { dtype });
 
 /** Mantissa bits of each float dtype (numpy's finfo.nmant). */
-const mantissaBits: Partial<Record<DType, number>> = { float16: 10, bfloat16: 7, float32: 23, float64: 52 };
+const mantissaBits = (dtype: DType): number => floatFormats[dtype as FloatDType].mantissaBits;
 
 /** Uniform floats in [0, 1) from `width` random bits (held in the float's width): 1.m with random m, minus 1. */
 export function floatsFromBits(bits: T, dtype: DType, width = dtypes[dtype].itemSize * 8): T {
   const unsigned = unsignedOfWidth[dtypes[dtype].itemSize]!;
   const one = dtype === "float64" ? 0x3ff0000000000000n : dtype === "float32" ? 0x3f800000 : dtype === "float16" ? 0x3c00 : 0x3f80;
-  const shifted = shr(bits, c(width - mantissaBits[dtype]!, unsigned, bits.shape));
+  const shifted = shr(bits, c(width - mantissaBits(dtype), unsigned, bits.shape));
   const mantissa = e.or(shifted, c(one, unsigned, bits.shape));
   return e.sub(bitcast(mantissa, dtype), c(1, dtype, bits.shape));
 }
@@ -39,7 +40,7 @@ function bitsFor(key: T, shape: Dims, dtype: DType): { bits: T; width: number } 
   const b = bits32(key, shape);
   if (size === 4) return { bits: b, width: 32 };
   const unsigned = unsignedOfWidth[size]!;
-  if (mantissaBits[dtype]! < 8) return { bits: e.convert(e.convert(b, "uint8"), unsigned), width: 8 };
+  if (mantissaBits(dtype) < 8) return { bits: e.convert(e.convert(b, "uint8"), unsigned), width: 8 };
   return { bits: e.convert(b, unsigned), width: 16 };
 }
 

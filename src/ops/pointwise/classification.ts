@@ -3,6 +3,7 @@
  * inputs are never NaN or infinite), and nanToNum, which replaces NaN and the infinities.
  */
 import { type DType, dtypes, isFloating } from "../../dtype.js";
+import { finfo } from "../../dtype_info.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1 } from "../../trace/tracer.js";
 import * as e from "../emit.js";
@@ -50,13 +51,6 @@ export const signbit = op(
     }),
 );
 
-const finiteMax: Partial<Record<DType, number>> = {
-  float64: Number.MAX_VALUE,
-  float32: 3.4028234663852886e38,
-  float16: 65504,
-  bfloat16: 3.3895313892515355e38,
-};
-
 export const nanToNum = op(
   "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor",
   { doc: "NaN replaced by `nan`, +inf by `posinf` (default: the dtype's largest finite value) and −inf by `neginf` (default: its lowest); integer tensors are unchanged.", method: true },
@@ -66,7 +60,7 @@ export const nanToNum = op(
     return run("nanToNum", [input], `${nan},${pos},${negInf}`, ([x]) => {
       const t = x as T;
       if (!isFloating(t.dtype)) return t;
-      const big = finiteMax[t.dtype]!;
+      const big = finfo(t.dtype).max;
       const v = e.select(isNanT(t), c(t, nan), t);
       const p = e.select(e.compare(t, c(t, Infinity), "EQ"), c(t, pos ?? big), v);
       return e.select(e.compare(t, c(t, -Infinity), "EQ"), c(t, negInf ?? -big), p);
