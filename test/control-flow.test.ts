@@ -499,6 +499,18 @@ describe("gradients through torch.whileLoop inside torch.compile", () => {
 });
 
 describe("real XLA runs the emitted case and while", () => {
+  /** Runs each case's module on real XLA and checks its outputs against `want` (to 5 decimals). */
+  async function expectXlaClose(cases: { name: string; mlir: string; inputs: Parameters<typeof runOnXla>[0][number]["inputs"]; want: number[] }[]): Promise<void> {
+    const results = await runOnXla(cases.map(({ name, mlir, inputs }) => ({ name, mlir, inputs })));
+    for (const c of cases) {
+      const r = results.get(c.name)!;
+      if (!r.ok) throw new Error(`XLA failed on ${c.name} at ${r.stage}: ${r.error}`);
+      const got = r.outputs.flatMap((o) => o.values.map(Number));
+      expect(got.length).toBe(c.want.length);
+      got.forEach((v, i) => expect(v).toBeCloseTo(c.want[i]!, 5));
+    }
+  }
+
   it.skipIf(!oracle.ok)(`agrees with our CPU plugin${skipReason}`, async () => {
     const pick = torch.compile((x: Tensor) => torch.cond(x.sum().gt(0), (a: Tensor) => a.mul(2), (a: Tensor) => a.sub(1), [x]) as Tensor, { fullgraph: true });
     const loop = torch.compile(collatz, { fullgraph: true });
@@ -541,14 +553,7 @@ describe("real XLA runs the emitted case and while", () => {
       ];
       return { name: `while-grad${n}`, mlir, inputs, want };
     });
-    const results = await runOnXla(cases.map(({ name, mlir, inputs }) => ({ name, mlir, inputs })));
-    for (const c of cases) {
-      const r = results.get(c.name)!;
-      if (!r.ok) throw new Error(`XLA failed on ${c.name} at ${r.stage}: ${r.error}`);
-      const got = r.outputs.flatMap((o) => o.values.map(Number));
-      expect(got.length).toBe(c.want.length);
-      got.forEach((v, i) => expect(v).toBeCloseTo(c.want[i]!, 5));
-    }
+    await expectXlaClose(cases);
   }, 120_000);
 
   const libtpu = torch.runtime.plugins().find((p) => p.name === "tpu")?.found === true;
@@ -579,13 +584,6 @@ describe("real XLA runs the emitted case and while", () => {
       const loss = values(step(x));
       return { name: `grad${i}`, mlir, inputs: [{ dtype: "float32" as const, shape: [3], values: xs }], want: [...loss, ...values(x.grad!)] };
     });
-    const results = await runOnXla(cases.map(({ name, mlir, inputs }) => ({ name, mlir, inputs })));
-    for (const c of cases) {
-      const r = results.get(c.name)!;
-      if (!r.ok) throw new Error(`XLA failed on ${c.name} at ${r.stage}: ${r.error}`);
-      const got = r.outputs.flatMap((o) => o.values.map(Number));
-      expect(got.length).toBe(c.want.length);
-      got.forEach((v, i) => expect(v).toBeCloseTo(c.want[i]!, 5));
-    }
+    await expectXlaClose(cases);
   }, 120_000);
 });
