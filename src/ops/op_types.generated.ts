@@ -1977,9 +1977,9 @@ export interface OpTypes {
     /** |d| < beta ? d² / (2 beta) : |d| − beta / 2 with d = input − target, reduced (beta 0 is l1Loss). PyTorch's deprecated size_average and reduce are left out, so reduction and beta are keyword-only. */
     (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none"; beta?: number }): Tensor;
   };
-  /** log(1 + exp(−target · input)), reduced (target 1 or −1). PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  /** log(1 + exp(−target · input)), reduced (target 1 or −1). Computed as written, as PyTorch does: where exp overflows (−target · input > 88.7 in float32) the loss is inf and its gradient NaN. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   softMarginLoss: {
-    /** log(1 + exp(−target · input)), reduced (target 1 or −1). PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    /** log(1 + exp(−target · input)), reduced (target 1 or −1). Computed as written, as PyTorch does: where exp overflows (−target · input > 88.7 in float32) the loss is inf and its gradient NaN. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
     (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
   };
   /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */

@@ -6,7 +6,7 @@ import { ArgumentError } from "../../runtime/errors.js";
 import * as e from "../emit.js";
 import { broadcastShapes, normDim } from "../dims.js";
 import { op } from "../signature/op.js";
-import { powAbsOrZero, sqrtOrZero } from "../reduction/norms.js";
+import { absExtreme, powAbsOrZero, rootOrZero, sqrtOrZero } from "../reduction/norms.js";
 import { promote, run } from "../unit.js";
 import { c, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
@@ -16,14 +16,12 @@ const sumKeep = (x: T, dims: readonly number[]): T => e.reshape(e.reduce("sum", 
 
 /** The p-norm of x over `dim` (kept as size 1), as torch.norm: p = ±Infinity, 0 (count of nonzeros) or any other number. */
 export function vectorNorm(x: T, p: number, dim: number): T {
-  const ax = e.abs(x);
   const kept = x.shape.map((d, i) => (i === dim ? 1 : d));
-  if (p === Infinity || p === -Infinity) return e.reshape(e.reduce(p > 0 ? "max" : "min", ax, [dim]), kept);
+  if (p === Infinity || p === -Infinity) return e.reshape(absExtreme(p > 0 ? "max" : "min", x, [dim]), kept);
   if (p === 0) return sumKeep(e.convert(e.compare(x, c(x, 0), "NE"), x.dtype), [dim]);
-  if (p === 1) return sumKeep(ax, [dim]);
+  if (p === 1) return sumKeep(e.abs(x), [dim]);
   if (p === 2) return sqrtOrZero(sumKeep(e.mul(x, x), [dim]));
-  const s = sumKeep(powAbsOrZero(ax, p), [dim]);
-  return e.pow(s, c(s, 1 / p));
+  return rootOrZero(sumKeep(powAbsOrZero(e.abs(x), p), [dim]), p);
 }
 
 const checkP = (op: string, p: number): void => {

@@ -228,7 +228,9 @@ export const smoothL1Loss = op(
     return pairLoss("smoothL1Loss", input, target, reduction, String(beta), (x, y) => {
       const d = e.abs(e.sub(x, y));
       if (beta === 0) return d;
-      const quad = e.div(e.mul(c(d, 0.5), e.mul(d, d)), c(d, beta));
+      // the square of min(|d|, beta): an infinite |d| would make the unused branch's gradient 0 × inf
+      const m = e.min(d, c(d, beta));
+      const quad = e.div(e.mul(c(d, 0.5), e.mul(m, m)), c(d, beta));
       return e.select(e.compare(d, c(d, beta), "LT"), quad, e.sub(d, c(d, 0.5 * beta)));
     });
   },
@@ -241,8 +243,10 @@ export const huberLoss = op(
     if (!(delta > 0)) throw new ArgumentError(`huberLoss: delta must be positive, got ${delta}`);
     return pairLoss("huberLoss", input, target, reduction, String(delta), (x, y) => {
       const d = e.abs(e.sub(x, y));
-      const quad = e.mul(c(d, 0.5), e.mul(d, d));
-      return e.select(e.compare(d, c(d, delta), "LE"), quad, e.mul(c(d, delta), e.sub(d, c(d, 0.5 * delta))));
+      // as smoothL1Loss; at |d| = delta both branches are delta² / 2 and the linear one has PyTorch's gradient
+      const m = e.min(d, c(d, delta));
+      const quad = e.mul(c(d, 0.5), e.mul(m, m));
+      return e.select(e.compare(d, c(d, delta), "LT"), quad, e.mul(c(d, delta), e.sub(d, c(d, 0.5 * delta))));
     });
   },
 );
@@ -376,9 +380,9 @@ export const hingeEmbeddingLoss = op(
 
 export const softMarginLoss = op(
   'softMarginLoss(input: Tensor, target: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
-  { doc: "log(1 + exp(−target · input)), reduced (target 1 or −1). PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  { doc: "log(1 + exp(−target · input)), reduced (target 1 or −1). Computed as written, as PyTorch does: where exp overflows (−target · input > 88.7 in float32) the loss is inf and its gradient NaN. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
   ({ input, target, reduction }) =>
-    broadcastLoss("softMarginLoss", [input, target], ["input", "target"], 1, reduction, "", ([x, y]) => softplusT(e.neg(e.mul(y!, x!)))),
+    broadcastLoss("softMarginLoss", [input, target], ["input", "target"], 1, reduction, "", ([x, y]) => log1p(e.exp(e.neg(e.mul(y!, x!))))),
 );
 
 export const cosineEmbeddingLoss = op(

@@ -255,10 +255,12 @@ export const lerp = op(
       const x = lift(s!, cd, shape);
       const y = lift(en!, cd, shape);
       const wt = lift(w!, cd, shape);
-      const diff = e.sub(y, x);
-      const low = e.add(x, e.mul(wt, diff));
-      const high = e.sub(y, e.mul(diff, e.sub(c(wt, 1), wt)));
-      return e.convert(e.select(e.compare(e.abs(wt), c(wt, 0.5), "LT"), low, high), dtype);
+      // x + w (y − x) for |w| < 0.5, else y + (w − 1)(y − x): the selects pick operands, not results, so
+      // the branch not taken sends no 0 × inf into the gradient
+      const near = e.compare(e.abs(wt), c(wt, 0.5), "LT");
+      const base = e.select(near, x, y);
+      const scale = e.select(near, wt, e.sub(wt, c(wt, 1)));
+      return e.convert(e.add(base, e.mul(scale, e.sub(y, x))), dtype);
     }),
 );
 

@@ -9,7 +9,7 @@ import { broadcastShapes } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import type { TensorOrScalar } from "../types.js";
-import { lift, type Operand, promote, run } from "../unit.js";
+import { isScalar, lift, type Operand, promote, run } from "../unit.js";
 import { c, isNanT, prepare, shapeOf, type T } from "./operands.js";
 
 function elementwiseExtreme(name: "maximum" | "minimum", a: Tensor, b: Tensor): Tensor {
@@ -53,6 +53,9 @@ export const fmin = op(
   ({ input, other }) => nanExtreme("fmin", input, other),
 );
 
+/** A tensor bound, or a scalar one that may round to ±0 in the dtype (float16's least subnormal is 2⁻²⁴). */
+const mayBeZero = (v: Operand): boolean => !isScalar(v) || Math.abs(Number(v)) < 2 ** -24;
+
 /** input clamped to [lo, hi] (either may be absent, not both); the body of clamp, clip and clamp_. */
 export function clampTo(name: string, a: Tensor, lo: TensorOrScalar | null, hi: TensorOrScalar | null): Tensor {
   if (lo === null && hi === null) throw new ArgumentError(`${name}: at least one of 'min' or 'max' must not be None`);
@@ -67,12 +70,23 @@ export function clampTo(name: string, a: Tensor, lo: TensorOrScalar | null, hi: 
     const dtype = promote(x, ...bounds);
     if (dtype === "bool") throw new DTypeError(`${name}: not implemented for bool tensors`);
     const shape = broadcastShapes(name, shapeOf(x), ...bounds.map(shapeOf));
-    // one clamp primitive: its VJP rule gives PyTorch's gradient (inclusive bounds, 0 at NaN); NaN
-    // (in x or a bound) gives NaN, and an absent bound is ±inf
     const x0 = lift(x, dtype, shape);
     const low = l === undefined ? undefined : lift(l, dtype, shape);
     const high = h === undefined ? undefined : lift(h, dtype, shape);
-    if (isFloating(dtype)) return e.clamp(low ?? c(x0, -Infinity), x0, high ?? c(x0, Infinity));
+    if (isFloating(dtype)) {
+      // one clamp primitive: its VJP rule gives PyTorch's gradient (inclusive bounds, 0 at NaN); NaN
+      // (in x or a bound) gives NaN, and an absent bound is ±inf
+      const clamped = () => e.clamp(low ?? c(x0, -Infinity), x0, high ?? c(x0, Infinity));
+      if (!bounds.some(mayBeZero)) return clamped();
+      // PyTorch gives x itself within the bounds (clamp(-0, min=0) is -0; the primitive gives +0). One
+      // sign still differs: x < min with bounds +0 and −0 gives −0 (PyTorch: min, +0)
+      const above = low && e.compare(x0, low, "GE");
+      const below = high && e.compare(x0, high, "LE");
+      const inside = above && below ? e.and(above, below) : (above ?? below)!;
+      // a tensor min alone gets the gradient wherever x < min, min = inf too (where the rule's min < max fails)
+      const loneMin = high === undefined && !isScalar(l!);
+      return e.select(inside, x0, loneMin ? e.select(e.compare(x0, low!, "LT"), low!, c(x0, NaN)) : clamped());
+    }
     // integers have no gradient: max and min, or the clamp primitive when both bounds are given
     if (low !== undefined && high !== undefined) return e.clamp(low, x0, high);
     return low !== undefined ? e.max(x0, low) : e.min(x0, high!);

@@ -23,17 +23,32 @@ export function sqrtOrZero(s: Tracer): Tracer {
   return e.select(zero, constant(0, s), e.sqrt(e.select(zero, constant(1, s), s)));
 }
 
-/** |x|^p with gradient 0 where x is 0 (PyTorch's norm convention; 0^(p−1) is inf for p < 1). */
+/**
+ * |x|^p with gradient 0 where x is 0 (PyTorch's norm convention; 0^(p−1) is inf for p < 1): there
+ * the value is |x| itself (+ inf for p < 0), whose gradient is the cotangent × sgn(0), so a NaN or
+ * infinite cotangent (a NaN row, an infinite norm) still gives NaN, as in PyTorch.
+ */
 export function powAbsOrZero(abs: Tracer, p: number): Tracer {
   const zero = e.compare(abs, constant(0, abs), "EQ");
-  return e.select(zero, constant(0 ** p, abs), e.pow(e.select(zero, constant(1, abs), abs), constant(p, abs)));
+  const atZero = p > 0 ? abs : e.add(abs, constant(Infinity, abs));
+  return e.select(zero, atZero, e.pow(e.select(zero, constant(1, abs), abs), constant(p, abs)));
+}
+
+/**
+ * s^(1/p), the p-norm from s = Σ |x|^p. For p > 1 its gradient is 0 where s is 0 (as sqrtOrZero; the
+ * calculus gives inf there); for 0 < p < 1 the calculus gives 0 there, and for p < 0 s = 0 is an infinite norm.
+ */
+export function rootOrZero(s: Tracer, p: number): Tracer {
+  if (p < 1) return e.pow(s, constant(1 / p, s));
+  const zero = e.compare(s, constant(0, s), "EQ");
+  return e.select(zero, constant(0, s), e.pow(e.select(zero, constant(1, s), s), constant(1 / p, s)));
 }
 
 /**
  * The max (min) of |x| over dims, NaN where a NaN is reduced. A NaN row's gradient is 0, as
  * PyTorch's (no element equals NaN), where the max rule would give NaN (0/0).
  */
-function absExtreme(kind: "max" | "min", t: Tracer, dims: readonly number[]): Tracer {
+export function absExtreme(kind: "max" | "min", t: Tracer, dims: readonly number[]): Tracer {
   const nan = e.compare(t, t, "NE");
   const anyNan = e.reduce("or", nan, dims);
   const r = e.reduce(kind, e.abs(e.select(nan, constant(0, t), t)), dims);
@@ -47,8 +62,7 @@ function vectorNorm(t: Tracer, p: number, dims: readonly number[]): Tracer {
   if (p === Infinity) return absExtreme("max", t, dims);
   if (p === -Infinity) return absExtreme("min", t, dims);
   if (p === 0) return e.reduce("sum", e.convert(isNonzero(t), t.dtype), dims);
-  const sum = e.reduce("sum", powAbsOrZero(abs, p), dims);
-  return e.pow(sum, constant(1 / p, sum));
+  return rootOrZero(e.reduce("sum", powAbsOrZero(abs, p), dims), p);
 }
 
 export const norm = op(
