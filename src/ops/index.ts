@@ -2,7 +2,7 @@
  * @file The torch.* ops: every family folder re-exported (torch.nn.functional's are in src/nn/functional.ts).
  */
 export { add, sub, mul, div, floorDivide, fmod, remainder, neg, abs, sign, square, pow, lerp, addcmul, addcdiv, type RoundingMode } from "./pointwise/arithmetic.js";
-export { exp, exp2, expm1, log, log2, log10, log1p, sqrt, rsqrt, reciprocal, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid } from "./pointwise/math.js";
+export { exp, exp2, expm1, log, log2, log10, log1p, sqrt, rsqrt, reciprocal, sin, cos, tan, asin, acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh, sigmoid, logaddexp, hypot } from "./pointwise/math.js";
 export { erf, erfc, erfinv, logit } from "./pointwise/special.js";
 export { floor, ceil, trunc, frac, round } from "./pointwise/rounding.js";
 export { isnan, isinf, isfinite, signbit, nanToNum } from "./pointwise/classification.js";
@@ -16,12 +16,12 @@ import "./pointwise/in_place.js";
 export { sum, prod, mean, logsumexp } from "./reduction/sums.js";
 export { amax, amin, max, min, argmax, argmin } from "./reduction/extremes.js";
 export { reshape, view, flatten, unflatten, unsqueeze, squeeze } from "./shape/reshaping.js";
-export { transpose, permute, t, movedim } from "./shape/transposing.js";
+export { transpose, permute, t, movedim, swapaxes, swapdims } from "./shape/transposing.js";
 export { expand, expandAs, broadcastTo, broadcastTensors, broadcastShapes, meshgrid } from "./shape/broadcasting.js";
 export { tile, repeatInterleave } from "./shape/repeating.js";
 export { cat, stack, hstack, vstack } from "./shape/joining.js";
 export { split, chunk, unbind, narrow } from "./shape/splitting.js";
-export { flip, roll } from "./shape/reordering.js";
+export { flip, fliplr, flipud, roll } from "./shape/reordering.js";
 export { tril, triu, diagonal, diag } from "./shape/diagonals.js";
 export { matmul, mm, bmm, mv, dot, outer, addmm, baddbmm, tensordot, cross, type TensordotDims } from "./linalg/products.js";
 export { all, any, countNonzero } from "./reduction/logical.js";

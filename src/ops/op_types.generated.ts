@@ -811,6 +811,16 @@ export interface OpTypes {
     /** The elements in reverse order along `dims` (`x.flip(0, 1)` or a list; torch.flip here also takes one int). */
     (input: Tensor, dims: readonly number[]): Tensor;
   };
+  /** Each row in reverse order (flip along dim 1); at least 2-d. */
+  fliplr: {
+    /** Each row in reverse order (flip along dim 1); at least 2-d. */
+    (input: Tensor): Tensor;
+  };
+  /** The rows in reverse order (flip along dim 0); at least 1-d. */
+  flipud: {
+    /** The rows in reverse order (flip along dim 0); at least 1-d. */
+    (input: Tensor): Tensor;
+  };
   /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
   float: {
     /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
@@ -977,6 +987,11 @@ export interface OpTypes {
     (input: Tensor, target: Tensor, reduction: "mean" | "sum" | "none", options?: { delta?: number }): Tensor;
     /** |d| ≤ delta ? d² / 2 : delta · (|d| − delta / 2) with d = input − target, reduced; PyTorch's `weight` is not supported. */
     (input: Tensor, target: Tensor, reduction: "mean" | "sum" | "none", delta: number): Tensor;
+  };
+  /** √(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch. */
+  hypot: {
+    /** √(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch. */
+    (input: Tensor, other: Tensor): Tensor;
   };
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
   index: {
@@ -1146,6 +1161,11 @@ export interface OpTypes {
   log2: {
     /** Base-2 logarithm, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
+  };
+  /** log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  logaddexp: {
+    /** log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
+    (input: Tensor, other: Tensor): Tensor;
   };
   /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
   logcumsumexp: {
@@ -1838,6 +1858,11 @@ export interface OpTypes {
     /** The same values in a new shape (`x.reshape(2, -1)` or a list; one size may be -1, inferred). Always a copy here, never a view. */
     (input: Tensor, shape: readonly number[]): Tensor;
   };
+  /** reshape to `other`'s shape. */
+  reshapeAs: {
+    /** reshape to `other`'s shape. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** x / sqrt(mean(x²) + eps) over the last `normalizedShape.length` dims, rounded to x's dtype, then times weight; eps defaults to the machine epsilon of the compute dtype (float32 for half inputs), as in PyTorch. */
   rmsNorm: {
     /** x / sqrt(mean(x²) + eps) over the last `normalizedShape.length` dims, rounded to x's dtype, then times weight; eps defaults to the machine epsilon of the compute dtype (float32 for half inputs), as in PyTorch. */
@@ -2115,6 +2140,24 @@ export interface OpTypes {
     /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
+  /** transpose, by NumPy's name. */
+  swapaxes: {
+    /** transpose, by NumPy's name. */
+    (input: Tensor, options: { axis0: number; axis1: number }): Tensor;
+    /** transpose, by NumPy's name. */
+    (input: Tensor, axis0: number, options: { axis1: number }): Tensor;
+    /** transpose, by NumPy's name. */
+    (input: Tensor, axis0: number, axis1: number): Tensor;
+  };
+  /** transpose, by another of PyTorch's names. */
+  swapdims: {
+    /** transpose, by another of PyTorch's names. */
+    (input: Tensor, options: { dim0: number; dim1: number }): Tensor;
+    /** transpose, by another of PyTorch's names. */
+    (input: Tensor, dim0: number, options: { dim1: number }): Tensor;
+    /** transpose, by another of PyTorch's names. */
+    (input: Tensor, dim0: number, dim1: number): Tensor;
+  };
   /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
   t: {
     /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
@@ -2356,6 +2399,11 @@ export interface OpTypes {
     /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
     (input: Tensor, size: readonly number[]): Tensor;
   };
+  /** view as `other`'s shape (a copy here, as view is). */
+  viewAs: {
+    /** view as `other`'s shape (a copy here, as view is). */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** Joins tensors row-wise along dim 0; 0-d and 1-d tensors become rows first. */
   vstack: {
     /** Joins tensors row-wise along dim 0; 0-d and 1-d tensors become rows first. */
@@ -2503,6 +2551,8 @@ export interface OpBodies {
   "fill_(input: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
   "flatten(input: Tensor, startDim: int = 0, endDim: int = -1) -> Tensor": { args: { input: Tensor; startDim: number; endDim: number }; returns: Tensor };
   "flip(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
+  "fliplr(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "flipud(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "float(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "floor(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "floorDivide(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
@@ -2526,6 +2576,7 @@ export interface OpBodies {
   "hingeEmbeddingLoss(input: Tensor, target: Tensor, margin: float = 1, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "hstack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "huberLoss(input: Tensor, target: Tensor, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", delta: float = 1) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none"; delta: number }; returns: Tensor };
+  "hypot(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "index(input: Tensor, ...items?: IndexItem) -> Tensor": { args: { input: Tensor; items: readonly IndexItem[] | undefined }; returns: Tensor };
   "indexPut(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
   "indexPut_(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
@@ -2549,6 +2600,7 @@ export interface OpBodies {
   "log10(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "log1p(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "log2(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "logaddexp(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logcumsumexp(input: Tensor, dim: int) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
   "logicalAnd(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "logicalNot(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2640,6 +2692,7 @@ export interface OpBodies {
   "repeatInterleave(input: Tensor, repeats: Tensor, dim?: int, *, outputSize?: int) -> Tensor": { args: { input: Tensor; repeats: Tensor; dim: number | undefined; outputSize: number | undefined }; returns: Tensor };
   "repeatInterleave(repeats: Tensor, *, outputSize?: int) -> Tensor": { args: { repeats: Tensor; outputSize: number | undefined }; returns: Tensor };
   "reshape(input: Tensor, ...shape: int) -> Tensor": { args: { input: Tensor; shape: readonly number[] }; returns: Tensor };
+  "reshapeAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "rmsNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, eps?: float) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; eps: number | undefined }; returns: Tensor };
   "roll(input: Tensor, shifts: int | int[], dims?: int | int[]) -> Tensor": { args: { input: Tensor; shifts: number | readonly number[]; dims: number | readonly number[] | undefined }; returns: Tensor };
   "round(input: Tensor, *, decimals: int = 0) -> Tensor": { args: { input: Tensor; decimals: number }; returns: Tensor };
@@ -2682,6 +2735,8 @@ export interface OpBodies {
   "sub(input: Tensor | Scalar, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
   "sub_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
   "sum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor": { args: { input: Tensor; axis0: number; axis1: number }; returns: Tensor };
+  "swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
   "t(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "takeAlongDim(input: Tensor, indices: Tensor, dim?: int) -> Tensor": { args: { input: Tensor; indices: Tensor; dim: number | undefined }; returns: Tensor };
   "tan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2713,6 +2768,7 @@ export interface OpBodies {
   "varMean(input: Tensor, dim: int | int[] | None, unbiased: bool = true, keepdim: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; dim: number | readonly number[] | null; unbiased: boolean; keepdim: boolean }; returns: [Tensor, Tensor] };
   "varMean(input: Tensor, unbiased: bool) -> (Tensor, Tensor)": { args: { input: Tensor; unbiased: boolean }; returns: [Tensor, Tensor] };
   "view(input: Tensor, ...size: int) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
+  "viewAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "vstack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "where(condition: Tensor, input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { condition: Tensor; input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "where(condition: Tensor) -> Tensor[]": { args: { condition: Tensor }; returns: Tensor[] };
@@ -2979,6 +3035,10 @@ export interface TensorMethods {
   flip(...dims: number[]): Tensor;
   /** The elements in reverse order along `dims` (`x.flip(0, 1)` or a list; torch.flip here also takes one int). */
   flip(dims: readonly number[]): Tensor;
+  /** Each row in reverse order (flip along dim 1); at least 2-d. */
+  fliplr(): Tensor;
+  /** The rows in reverse order (flip along dim 0); at least 1-d. */
+  flipud(): Tensor;
   /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
   float(): Tensor;
   /** The largest integer ≤ input, in the input's dtype (integers unchanged). */
@@ -3009,6 +3069,8 @@ export interface TensorMethods {
   gt(other: Tensor | ScalarArg): Tensor;
   /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
   half(): Tensor;
+  /** √(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch. */
+  hypot(other: Tensor): Tensor;
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
   index(options?: { items?: readonly IndexItem[] | null }): Tensor;
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
@@ -3067,6 +3129,8 @@ export interface TensorMethods {
   log1p(): Tensor;
   /** Base-2 logarithm, elementwise; integer and bool inputs give float32. */
   log2(): Tensor;
+  /** log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  logaddexp(other: Tensor): Tensor;
   /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
   logcumsumexp(options: { dim: number }): Tensor;
   /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
@@ -3303,6 +3367,8 @@ export interface TensorMethods {
   reshape(...shape: number[]): Tensor;
   /** The same values in a new shape (`x.reshape(2, -1)` or a list; one size may be -1, inferred). Always a copy here, never a view. */
   reshape(shape: readonly number[]): Tensor;
+  /** reshape to `other`'s shape. */
+  reshapeAs(other: Tensor): Tensor;
   /** Rotates the elements by `shifts` along `dims` (one shift per dim); without dims, of the flattened tensor, keeping its shape. */
   roll(options: { shifts: number | readonly number[]; dims?: number | readonly number[] | null }): Tensor;
   /** Rotates the elements by `shifts` along `dims` (one shift per dim); without dims, of the flattened tensor, keeping its shape. */
@@ -3401,6 +3467,18 @@ export interface TensorMethods {
   sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  /** transpose, by NumPy's name. */
+  swapaxes(options: { axis0: number; axis1: number }): Tensor;
+  /** transpose, by NumPy's name. */
+  swapaxes(axis0: number, options: { axis1: number }): Tensor;
+  /** transpose, by NumPy's name. */
+  swapaxes(axis0: number, axis1: number): Tensor;
+  /** transpose, by another of PyTorch's names. */
+  swapdims(options: { dim0: number; dim1: number }): Tensor;
+  /** transpose, by another of PyTorch's names. */
+  swapdims(dim0: number, options: { dim1: number }): Tensor;
+  /** transpose, by another of PyTorch's names. */
+  swapdims(dim0: number, dim1: number): Tensor;
   /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
   t(): Tensor;
   /** gather along `dim` after broadcasting the other dims of `input` and `indices`; without `dim`, from the flattened input. */
@@ -3523,6 +3601,8 @@ export interface TensorMethods {
   view(...size: number[]): Tensor;
   /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
   view(size: readonly number[]): Tensor;
+  /** view as `other`'s shape (a copy here, as view is). */
+  viewAs(other: Tensor): Tensor;
   /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
   where(condition: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
   /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */

@@ -4,6 +4,7 @@
  * float32, as in PyTorch.
  */
 import { type DType, defaultFloatDType, isFloating } from "../../dtype.js";
+import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1 } from "../../trace/tracer.js";
 import * as e from "../emit.js";
@@ -127,16 +128,51 @@ export const atan = op("atan(input: Tensor) -> Tensor", { doc: "Arctangent (radi
   floatOpmath("atan", input, atanT),
 );
 
+/**
+ * A binary float op of two tensors, computed in float32 for half dtypes; integer inputs give float32,
+ * or a DTypeError where PyTorch has no integer kernel (`floatsOnly`).
+ */
+const floatBinary = (name: string, input: Tensor, other: Tensor, fn: (a: T, b: T) => T, floatsOnly = false): Tensor =>
+  run(name, [input, other], "", ([x, y]) => {
+    let dtype: DType = promote(x!, y!);
+    if (!isFloating(dtype) && floatsOnly) throw new DTypeError(`${name}: not implemented for ${dtype} inputs (PyTorch has no integer kernel); convert to a floating dtype first`);
+    if (!isFloating(dtype)) dtype = defaultFloatDType;
+    const [p, q] = prepare(name, x!, y!, computeDType(dtype));
+    return e.convert(fn(p, q), dtype);
+  });
+
 export const atan2 = op(
   "atan2(input: Tensor, other: Tensor) -> Tensor",
   { doc: "The angle of the point (other, input) in radians, elementwise with broadcasting; integer inputs give float32.", method: true },
-  ({ input, other }) =>
-    run("atan2", [input, other], "", ([x, y]) => {
-      let dtype: DType = promote(x!, y!);
-      if (!isFloating(dtype)) dtype = defaultFloatDType;
-      const [p, q] = prepare("atan2", x!, y!, computeDType(dtype));
-      return e.convert(atan2p(p, q), dtype);
-    }),
+  ({ input, other }) => floatBinary("atan2", input, other, atan2p),
+);
+
+/** max(a, b) + log1p(e^−|a−b|) (at a = b the max and |a − b| split the gradient evenly, as PyTorch's); a itself where both are the same infinity. */
+function logaddexpT(a: T, b: T): T {
+  const general = e.add(e.max(a, b), log1pp(e.exp(e.neg(e.abs(e.sub(a, b))))));
+  return e.select(e.and(e.compare(a, b, "EQ"), e.compare(e.abs(a), c(a, Infinity), "EQ")), a, general);
+}
+
+export const logaddexp = op(
+  "logaddexp(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch.", method: true },
+  ({ input, other }) => floatBinary("logaddexp", input, other, logaddexpT, true),
+);
+
+/** √(a² + b²) as m·√(1 + (n/m)²), m = max(|a|, |b|), n = min: no overflow or underflow on the way; 0 where both are 0. */
+function hypotT(a: T, b: T): T {
+  const [x, y] = [e.abs(a), e.abs(b)];
+  const [m, n] = [e.max(x, y), e.min(x, y)];
+  const r = e.div(n, m);
+  const h = e.mul(m, e.sqrt(e.add(c(m, 1), e.mul(r, r))));
+  const infinite = e.or(e.compare(x, c(x, Infinity), "EQ"), e.compare(y, c(y, Infinity), "EQ"));
+  return e.select(infinite, c(m, Infinity), e.select(e.compare(m, c(m, 0), "EQ"), c(m, 0), h));
+}
+
+export const hypot = op(
+  "hypot(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "√(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch.", method: true },
+  ({ input, other }) => floatBinary("hypot", input, other, hypotT, true),
 );
 
 // --- hyperbolic ---------------------------------------------------------------------------------------

@@ -47,3 +47,21 @@ export const roll = op(
     });
   },
 );
+
+export const fliplr = op(
+  "fliplr(input: Tensor) -> Tensor",
+  { doc: "Each row in reverse order (flip along dim 1); at least 2-d.", method: true },
+  ({ input }) => {
+    if (input.ndim < 2) throw new ShapeError(`fliplr: the input must be at least 2-d, got shape ${fmtShape(input.shape)}`);
+    return flip(input, 1);
+  },
+);
+
+export const flipud = op(
+  "flipud(input: Tensor) -> Tensor",
+  { doc: "The rows in reverse order (flip along dim 0); at least 1-d.", method: true },
+  ({ input }) => {
+    if (input.ndim < 1) throw new ShapeError(`flipud: the input must be at least 1-d, got shape ${fmtShape(input.shape)}`);
+    return flip(input, 0);
+  },
+);

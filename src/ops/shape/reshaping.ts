@@ -91,3 +91,15 @@ export const squeeze = op(
       return shape.length === x.ndim ? x : e.reshape(x, shape);
     }),
 );
+
+export const reshapeAs = op(
+  "reshapeAs(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "reshape to `other`'s shape.", method: true },
+  ({ input, other }) => reshape(input, [...other.shape]),
+);
+
+export const viewAs = op(
+  "viewAs(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "view as `other`'s shape (a copy here, as view is).", method: true },
+  ({ input, other }) => view(input, [...other.shape]),
+);

@@ -81,3 +81,15 @@ export const movedim = op(
     });
   },
 );
+
+export const swapaxes = op(
+  "swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor",
+  { doc: "transpose, by NumPy's name.", method: true },
+  ({ input, axis0, axis1 }) => transpose(input, axis0, axis1),
+);
+
+export const swapdims = op(
+  "swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor",
+  { doc: "transpose, by another of PyTorch's names.", method: true },
+  ({ input, dim0, dim1 }) => transpose(input, dim0, dim1),
+);
