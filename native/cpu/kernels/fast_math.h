@@ -47,7 +47,7 @@ inline ExpParts expParts(float x) {
 // and e^-104 underflows it, so clamping there changes no result.
 inline float exp(float x) {
   const ExpParts e = expParts(clampKeepNaN(x, -104.0f, 89.0f));
-  const int32_t half = e.k / 2;
+  const int32_t half = e.k >> 1;  // floor(k / 2): one shift, where k / 2 also needs a sign correction
   return e.p * pow2(half) * pow2(e.k - half);
 }
 
@@ -58,10 +58,16 @@ inline float expNormal(float x) {
   return e.p * pow2(e.k);
 }
 
-// 1 / (1 + e^-x), written with e^-|x| so that it neither overflows nor cancels.
+// 1 / (1 + e^-x), written with e = e^-|x| so that it neither overflows nor cancels: e / (1 + e) for
+// x < 0, else 1 / (1 + e). As -|x| <= 0 only the lower clamp is needed. Both are computed scaled by
+// 2^25, with E = 2^25·e = p·2^(k+25): E is normal and exact for k in [-150, 0], so E / (2^25 + E)
+// rounds a subnormal result once, and every result has the bits of the unscaled quotients.
 inline float logistic(float x) {
-  const float e = exp(x < 0 ? x : -x);
-  return (x < 0 ? e : 1.0f) / (1.0f + e);
+  float y = std::bit_cast<float>(std::bit_cast<uint32_t>(x) | 0x80000000u);  // -|x|, NaN kept
+  y = y < -104.0f ? -104.0f : y;
+  const ExpParts e = expParts(y);
+  const float scaled = e.p * pow2(e.k + 25);
+  return (x < 0 ? scaled : 0x1p25f) / (0x1p25f + scaled);
 }
 
 // tanh(|x|) with the sign put back: below 0.55 an odd polynomial fitted like exp's q (relative error
@@ -77,7 +83,7 @@ inline float tanh(float x) {
   q = fma(q, z, 0.13332587f);
   q = fma(q, z, -0.33333318f);
   const float small = fma(a * z, q, a);
-  const float large = 1.0f - 2.0f / (expNormal(2.0f * clampKeepNaN(a, 0.0f, 10.0f)) + 1.0f);
+  const float large = 1.0f - 2.0f / (expNormal(2.0f * (a > 10.0f ? 10.0f : a)) + 1.0f);  // a >= 0 or NaN
   const float t = a < 0.55f ? small : large;
   return std::bit_cast<float>(std::bit_cast<uint32_t>(t) | sign);
 }
