@@ -13,6 +13,20 @@ const skipReason = oracle.ok ? "" : ` (skipped: ${oracle.reason})`;
 
 const values = (t: Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>, Number);
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+/** `loss` compiled alone (backward outside it) and with its backward inside one compiled step. */
+function compiledForwardAndStep(loss: (x: Tensor, y: Tensor) => Tensor) {
+  const forward = torch.compile(loss, { fullgraph: true });
+  const step = torch.compile(
+    (x: Tensor, y: Tensor) => {
+      const value = loss(x, y);
+      value.backward();
+      return value;
+    },
+    { fullgraph: true },
+  );
+  return { forward, step };
+}
+
 const close = (got: readonly number[], want: readonly number[], tol: number, what: string): void => {
   expect(got.length, what).toBe(want.length);
   got.forEach((g, i) => expect(Math.abs(g - want[i]!), `${what}[${i}]: ${g} vs ${want[i]}`).toBeLessThanOrEqual(tol));
@@ -234,22 +248,9 @@ describe("gradients through torch.cond inside torch.compile", () => {
     });
   }
 
-  /** fn compiled alone (backward outside it) and with its backward inside one compiled step. */
-  function compiledForwardAndStep() {
-    const forward = torch.compile(fn, { fullgraph: true });
-    const step = torch.compile(
-      (x: Tensor, y: Tensor) => {
-        const loss = fn(x, y);
-        loss.backward();
-        return loss;
-      },
-      { fullgraph: true },
-    );
-    return { forward, step };
-  }
 
   it("equal the eager cond's and float64 finite differences, backward inside and outside the compiled function, one compile for both branches", () => {
-    const { forward, step } = compiledForwardAndStep();
+    const { forward, step } = compiledForwardAndStep(fn);
     for (const { name, xs, ignored } of branches) {
       const eager = gradsOf((x, y) => fn(x, y).backward(), xs);
       const outside = gradsOf((x, y) => forward(x, y).backward(), xs);
@@ -355,7 +356,7 @@ describe("gradients through torch.cond inside torch.compile", () => {
   });
 
   it("leave no tensors, buffers or executables behind", () => {
-    const { forward, step } = compiledForwardAndStep();
+    const { forward, step } = compiledForwardAndStep(fn);
     const round = () => {
       for (const { xs } of branches) {
         gradsOf((x, y) => forward(x, y).backward(), xs);
@@ -433,15 +434,7 @@ describe("gradients through torch.whileLoop inside torch.compile", () => {
   const w0 = values(w);
 
   it("equal the chain rule's and the eager loop's, backward inside and outside the compiled function, one compile for every trip count", () => {
-    const forward = torch.compile(run, { fullgraph: true });
-    const step = torch.compile(
-      (x: Tensor, n: Tensor) => {
-        const loss = run(x, n);
-        loss.backward();
-        return loss;
-      },
-      { fullgraph: true },
-    );
+    const { forward, step } = compiledForwardAndStep(run);
     for (const n of [0, 1, 3, 6, 131]) {
       // 131 trips: 44 checkpointed segments of 3, the last one 2 long
       const want = reference(n);
