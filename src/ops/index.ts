@@ -13,7 +13,7 @@ export { logicalAnd, logicalOr, logicalXor, logicalNot } from "./pointwise/logic
 export { bitwiseAnd, bitwiseOr, bitwiseXor, bitwiseNot, bitwiseLeftShift, bitwiseRightShift } from "./pointwise/bitwise.js";
 export { isclose, allclose, equal } from "./pointwise/closeness.js";
 import "./pointwise/in_place.js";
-export { sum, prod, mean, logsumexp } from "./reduction/sums.js";
+export { sum, prod, mean, nansum, nanmean, logsumexp } from "./reduction/sums.js";
 export { amax, amin, max, min, argmax, argmin } from "./reduction/extremes.js";
 export { reshape, view, flatten, unflatten, unsqueeze, squeeze } from "./shape/reshaping.js";
 export { transpose, permute, t, movedim, swapaxes, swapdims } from "./shape/transposing.js";
@@ -22,6 +22,7 @@ export { tile, repeatInterleave } from "./shape/repeating.js";
 export { cat, stack, hstack, vstack } from "./shape/joining.js";
 export { split, chunk, unbind, narrow } from "./shape/splitting.js";
 export { flip, fliplr, flipud, roll } from "./shape/reordering.js";
+export { diff } from "./shape/differences.js";
 export { tril, triu, diagonal, diag } from "./shape/diagonals.js";
 export { matmul, mm, bmm, mv, dot, outer, addmm, baddbmm, tensordot, cross, type TensordotDims } from "./linalg/products.js";
 export { all, any, countNonzero } from "./reduction/logical.js";

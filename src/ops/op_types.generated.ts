@@ -632,6 +632,19 @@ export interface OpTypes {
     /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
     (input: Tensor, offset: number, dim1: number, dim2: number): Tensor;
   };
+  /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+  diff: {
+    /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+    (input: Tensor, options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+    /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+    (input: Tensor, n: number, options?: { dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+    /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+    (input: Tensor, n: number, dim: number, options?: { prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+    /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+    (input: Tensor, n: number, dim: number, prepend: Tensor | null, options?: { append?: Tensor | null }): Tensor;
+    /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+    (input: Tensor, n: number, dim: number, prepend: Tensor | null, append: Tensor | null): Tensor;
+  };
   /** input / other: true division (integer inputs give float32), or rounded toward zero (roundingMode "trunc") or down ("floor"); either operand may be a scalar. */
   div: {
     /** input / other: true division (integer inputs give float32), or rounded toward zero (roundingMode "trunc") or down ("floor"); either operand may be a scalar. */
@@ -1479,6 +1492,24 @@ export interface OpTypes {
   mv: {
     /** Matrix times vector: [n, k] × [k] → [n]. */
     (input: Tensor, vec: Tensor): Tensor;
+  };
+  /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
+  nanmean: {
+    /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
+    (input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
+    (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
+    (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** sum with NaNs counted as 0 (their gradient is 0). */
+  nansum: {
+    /** sum with NaNs counted as 0 (their gradient is 0). */
+    (input: Tensor, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** sum with NaNs counted as 0 (their gradient is 0). */
+    (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** sum with NaNs counted as 0 (their gradient is 0). */
+    (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
   /** NaN replaced by `nan`, +inf by `posinf` (default: the dtype's largest finite value) and −inf by `neginf` (default: its lowest); integer tensors are unchanged. */
   nanToNum: {
@@ -2526,6 +2557,7 @@ export interface OpBodies {
   "detach(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "diag(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor": { args: { input: Tensor; offset: number; dim1: number; dim2: number }; returns: Tensor };
+  "diff(input: Tensor, n: int = 1, dim: int = -1, prepend?: Tensor, append?: Tensor) -> Tensor": { args: { input: Tensor; n: number; dim: number; prepend: Tensor | undefined; append: Tensor | undefined }; returns: Tensor };
   "div(input: Tensor | Scalar, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
   "div_(input: Tensor, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
   "dot(input: Tensor, tensor: Tensor) -> Tensor": { args: { input: Tensor; tensor: Tensor }; returns: Tensor };
@@ -2642,6 +2674,8 @@ export interface OpBodies {
   "multiMarginLoss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; p: number; margin: number; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multinomial(input: Tensor, numSamples: int, replacement: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; numSamples: number; replacement: boolean; generator: Generator | undefined }; returns: Tensor };
   "mv(input: Tensor, vec: Tensor) -> Tensor": { args: { input: Tensor; vec: Tensor }; returns: Tensor };
+  "nanmean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "nansum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
   "narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor": { args: { input: Tensor; dim: number; start: number; length: number }; returns: Tensor };
   "ne(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
@@ -2979,6 +3013,16 @@ export interface TensorMethods {
   diagonal(offset: number, dim1: number, options?: { dim2?: number }): Tensor;
   /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
   diagonal(offset: number, dim1: number, dim2: number): Tensor;
+  /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+  diff(options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+  diff(n: number, options?: { dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+  diff(n: number, dim: number, options?: { prepend?: Tensor | null; append?: Tensor | null }): Tensor;
+  /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+  diff(n: number, dim: number, prepend: Tensor | null, options?: { append?: Tensor | null }): Tensor;
+  /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
+  diff(n: number, dim: number, prepend: Tensor | null, append: Tensor | null): Tensor;
   /** input / other: true division (integer inputs give float32), or rounded toward zero (roundingMode "trunc") or down ("floor"); either operand may be a scalar. */
   div(options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
   /** input / other: true division (integer inputs give float32), or rounded toward zero (roundingMode "trunc") or down ("floor"); either operand may be a scalar. */
@@ -3237,6 +3281,18 @@ export interface TensorMethods {
   multinomial(numSamples: number, replacement: boolean, options?: { generator?: Generator | null }): Tensor;
   /** Matrix times vector: [n, k] × [k] → [n]. */
   mv(vec: Tensor): Tensor;
+  /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
+  nanmean(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+  /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
+  nanmean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
+  /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
+  nanmean(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  /** sum with NaNs counted as 0 (their gradient is 0). */
+  nansum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+  /** sum with NaNs counted as 0 (their gradient is 0). */
+  nansum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
+  /** sum with NaNs counted as 0 (their gradient is 0). */
+  nansum(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   /** NaN replaced by `nan`, +inf by `posinf` (default: the dtype's largest finite value) and −inf by `neginf` (default: its lowest); integer tensors are unchanged. */
   nanToNum(options?: { nan?: number; posinf?: number | null; neginf?: number | null }): Tensor;
   /** NaN replaced by `nan`, +inf by `posinf` (default: the dtype's largest finite value) and −inf by `neginf` (default: its lowest); integer tensors are unchanged. */

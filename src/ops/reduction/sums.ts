@@ -20,18 +20,31 @@ interface Reduce {
   dtype: DType | undefined;
 }
 
-/** Reduces in the result dtype (float16/bfloat16: in float32, rounded once after `after`). */
-function reduction(op: string, kind: e.ReduceKind, a: Reduce, dtypeOf: (x: Tracer) => DType, after?: (r: Tracer, n: number) => Tracer): Tensor {
+/**
+ * Reduces in the result dtype (float16/bfloat16: in float32, rounded once after `after`). `after` gets
+ * the reduction, the number of elements reduced and the (converted) input.
+ */
+function reduction(op: string, kind: e.ReduceKind, a: Reduce, dtypeOf: (x: Tracer) => DType, after?: (r: Tracer, n: number, v: Tracer) => Tracer, before?: (v: Tracer) => Tracer): Tensor {
   return run(op, [a.input], `${dimKey(a.dim, a.keepdim)}|${a.dtype ?? ""}`, ([x]) => {
     const t = x as Tracer;
     const dims = normDims(op, a.dim, t.ndim);
     const r = inOpmath(e.convert(t, dtypeOf(t)), (v) => {
-      const reduced = e.reduce(kind, v, dims);
-      return after ? after(reduced, countOver(t, dims)) : reduced;
+      const reduced = e.reduce(kind, before ? before(v) : v, dims);
+      return after ? after(reduced, countOver(t, dims), v) : reduced;
     });
     return keep(r, t, dims, a.keepdim);
   });
 }
+
+/** v with its NaNs replaced by 0 (integers as they are). */
+const zeroNaN = (v: Tracer): Tracer => (isFloating(v.dtype) ? e.select(e.compare(v, v, "NE"), e.full(0, v.dtype, v.shape), v) : v);
+
+/** The dtype mean and nanmean compute in: the input's, or `dtype`, which must be a floating one. */
+const meanDType = (op: string, dtype: DType | undefined) => (x: Tracer): DType => {
+  const d = dtype ?? x.dtype;
+  if (!isFloating(d)) throw new DTypeError(`${op}: could not infer the output dtype; the input must be a floating dtype, got ${d} (pass { dtype: "float32" } or convert first)`);
+  return d;
+};
 
 /** Integers and bool accumulate in int64 unless `dtype` says otherwise. */
 const accumulate = (dtype: DType | undefined) => (x: Tracer): DType => dtype ?? (isFloating(x.dtype) ? x.dtype : defaultIntDType);
@@ -51,16 +64,23 @@ export const prod = op(
 export const mean = op(
   "mean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
   { doc: "Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32.", method: true },
-  (a) => {
-    const dtypeOf = (x: Tracer): DType => {
-      const d = a.dtype ?? x.dtype;
-      if (!isFloating(d)) {
-        throw new DTypeError(`mean: could not infer the output dtype; the input must be a floating dtype, got ${d} (pass { dtype: "float32" } or convert first)`);
-      }
-      return d;
-    };
-    return reduction("mean", "sum", a, dtypeOf, (r, n) => e.div(r, e.full(n, r.dtype, r.shape)));
-  },
+  (a) => reduction("mean", "sum", a, meanDType("mean", a.dtype), (r, n) => e.div(r, e.full(n, r.dtype, r.shape))),
+);
+
+export const nansum = op(
+  "nansum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
+  { doc: "sum with NaNs counted as 0 (their gradient is 0).", method: true },
+  (a) => reduction("nansum", "sum", a, accumulate(a.dtype), undefined, zeroNaN),
+);
+
+export const nanmean = op(
+  "nanmean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
+  { doc: "The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`).", method: true },
+  (a) =>
+    reduction("nanmean", "sum", a, meanDType("nanmean", a.dtype), (r, _n, v) => {
+      const counted = e.reduce("sum", e.convert(e.compare(v, v, "EQ"), v.dtype), normDims("nanmean", a.dim, v.ndim));
+      return e.div(r, counted);
+    }, zeroNaN),
 );
 
 export const logsumexp = op(
