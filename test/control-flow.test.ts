@@ -13,6 +13,17 @@ const skipReason = oracle.ok ? "" : ` (skipped: ${oracle.reason})`;
 
 const values = (t: Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>, Number);
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+/** After one `round` (which compiles: cached executables are not leaks), three more leave live tensors and native objects as they were. */
+function expectNoLeaks(round: () => void): void {
+  round();
+  torch.runtime.synchronize();
+  const start = { memory: torch.memory(), native: addon().liveCounts() };
+  for (let i = 0; i < 3; i++) round();
+  torch.runtime.synchronize();
+  expect(torch.memory()).toEqual(start.memory);
+  expect(addon().liveCounts()).toEqual(start.native);
+}
+
 /** `loss` compiled alone (backward outside it) and with its backward inside one compiled step. */
 function compiledForwardAndStep(loss: (x: Tensor, y: Tensor) => Tensor) {
   const forward = torch.compile(loss, { fullgraph: true });
@@ -363,13 +374,7 @@ describe("gradients through torch.cond inside torch.compile", () => {
         gradsOf((x, y) => void step(x, y), xs);
       }
     };
-    round(); // compiles: cached executables are not leaks
-    torch.runtime.synchronize();
-    const start = { memory: torch.memory(), native: addon().liveCounts() };
-    for (let i = 0; i < 3; i++) round();
-    torch.runtime.synchronize();
-    expect(torch.memory()).toEqual(start.memory);
-    expect(addon().liveCounts()).toEqual(start.native);
+    expectNoLeaks(round);
   });
 });
 
@@ -481,13 +486,7 @@ describe("gradients through torch.whileLoop inside torch.compile", () => {
       forward(f64(xs).requiresGrad_(), torch.tensor(3)).backward();
       w.grad = null;
     });
-    round();
-    torch.runtime.synchronize();
-    const start = { memory: torch.memory(), native: addon().liveCounts() };
-    for (let i = 0; i < 3; i++) round();
-    torch.runtime.synchronize();
-    expect(torch.memory()).toEqual(start.memory);
-    expect(addon().liveCounts()).toEqual(start.native);
+    expectNoLeaks(round);
   });
 });
 
