@@ -36,7 +36,7 @@ export { eye } from "./creation/eye.js";
 export type { CreationOptions, LogspaceOptions } from "./creation/common.js";
 export { softmax, logSoftmax } from "./nn/softmax.js";
 export { cumsum, cumprod, cummax, cummin, logcumsumexp } from "./reduction/cumulative.js";
-export { indexSelect, gather, scatter, scatterAdd, scatterReduce, takeAlongDim } from "./indexing/gather_scatter.js";
+export { indexSelect, gather, scatter, scatterAdd, scatterReduce, takeAlongDim, indexAdd, indexCopy, indexFill } from "./indexing/gather_scatter.js";
 export { sort, argsort, topk } from "./indexing/sorting.js";
 export { searchsorted, bucketize } from "./indexing/searching.js";
 export { nonzero, maskedSelect, unique } from "./indexing/host.js";

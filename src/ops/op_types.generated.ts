@@ -1015,6 +1015,40 @@ export interface OpTypes {
     /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
     (input: Tensor, items: readonly IndexItem[]): Tensor;
   };
+  /** `input` with alpha × slice k of `source` added at position index[k] along `dim` (repeated indices add up); a new tensor (out-of-range indices are skipped). */
+  indexAdd: {
+    /** `input` with alpha × slice k of `source` added at position index[k] along `dim` (repeated indices add up); a new tensor (out-of-range indices are skipped). */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor, options?: { alpha?: ScalarArg }): Tensor;
+  };
+  /** In place: x = indexAdd(x, dim, index, source, { alpha }); returns x. */
+  indexAdd_: {
+    /** In place: x = indexAdd(x, dim, index, source, { alpha }); returns x. */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor, options?: { alpha?: ScalarArg }): Tensor;
+  };
+  /** `input` with slice k of `source` written at position index[k] along `dim`; a new tensor (out-of-range indices are skipped). */
+  indexCopy: {
+    /** `input` with slice k of `source` written at position index[k] along `dim`; a new tensor (out-of-range indices are skipped). */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor): Tensor;
+  };
+  /** In place: x = indexCopy(x, dim, index, source); returns x. */
+  indexCopy_: {
+    /** In place: x = indexCopy(x, dim, index, source); returns x. */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor): Tensor;
+  };
+  /** `input` with `value` at positions `index` along `dim`; a new tensor (out-of-range indices are skipped). */
+  indexFill: {
+    /** `input` with `value` at positions `index` along `dim`; a new tensor (out-of-range indices are skipped). */
+    (input: Tensor, dim: number, index: Tensor, options: { value: ScalarArg }): Tensor;
+    /** `input` with `value` at positions `index` along `dim`; a new tensor (out-of-range indices are skipped). */
+    (input: Tensor, dim: number, index: Tensor, value: ScalarArg): Tensor;
+  };
+  /** In place: x = indexFill(x, dim, index, value); returns x. */
+  indexFill_: {
+    /** In place: x = indexFill(x, dim, index, value); returns x. */
+    (input: Tensor, dim: number, index: Tensor, options: { value: ScalarArg }): Tensor;
+    /** In place: x = indexFill(x, dim, index, value); returns x. */
+    (input: Tensor, dim: number, index: Tensor, value: ScalarArg): Tensor;
+  };
   /** `input[indices] = values` (or `+=` with `accumulate`) as a new tensor; `indices` holds an index tensor or null (the whole dim) per dim, and `values` may be a scalar. */
   indexPut: {
     /** `input[indices] = values` (or `+=` with `accumulate`) as a new tensor; `indices` holds an index tensor or null (the whole dim) per dim, and `values` may be a scalar. */
@@ -1944,9 +1978,23 @@ export interface OpTypes {
     /** `input` with `src` (a tensor, or the scalar `value`) written at `index` along `dim`, or combined with what is there by `reduce`; a new tensor (out-of-range indices are skipped). */
     (input: Tensor, dim: number, index: Tensor, value: ScalarArg, options?: { reduce?: "add" | "multiply" | null }): Tensor;
   };
+  /** In place: x = scatter(x, dim, index, src or value); returns x. */
+  scatter_: {
+    /** In place: x = scatter(x, dim, index, src or value); returns x. */
+    (input: Tensor, dim: number, index: Tensor, src: Tensor, options?: { reduce?: "add" | "multiply" | null }): Tensor;
+    /** In place: x = scatter(x, dim, index, src or value); returns x. */
+    (input: Tensor, dim: number, index: Tensor, options: { value: ScalarArg; reduce?: "add" | "multiply" | null }): Tensor;
+    /** In place: x = scatter(x, dim, index, src or value); returns x. */
+    (input: Tensor, dim: number, index: Tensor, value: ScalarArg, options?: { reduce?: "add" | "multiply" | null }): Tensor;
+  };
   /** `input` with `src` added in at `index` along `dim`; a new tensor (out-of-range indices are skipped). */
   scatterAdd: {
     /** `input` with `src` added in at `index` along `dim`; a new tensor (out-of-range indices are skipped). */
+    (input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
+  };
+  /** In place: x = scatterAdd(x, dim, index, src); returns x. */
+  scatterAdd_: {
+    /** In place: x = scatterAdd(x, dim, index, src); returns x. */
     (input: Tensor, dim: number, index: Tensor, src: Tensor): Tensor;
   };
   /** `src` reduced into `input` at `index` along `dim`; without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down, as in PyTorch. */
@@ -2610,6 +2658,12 @@ export interface OpBodies {
   "huberLoss(input: Tensor, target: Tensor, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", delta: float = 1) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none"; delta: number }; returns: Tensor };
   "hypot(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "index(input: Tensor, ...items?: IndexItem) -> Tensor": { args: { input: Tensor; items: readonly IndexItem[] | undefined }; returns: Tensor };
+  "indexAdd(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor; alpha: ScalarArg }; returns: Tensor };
+  "indexAdd_(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor; alpha: ScalarArg }; returns: Tensor };
+  "indexCopy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor }; returns: Tensor };
+  "indexCopy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor }; returns: Tensor };
+  "indexFill(input: Tensor, dim: int, index: Tensor, value: Scalar) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; value: ScalarArg }; returns: Tensor };
+  "indexFill_(input: Tensor, dim: int, index: Tensor, value: Scalar) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; value: ScalarArg }; returns: Tensor };
   "indexPut(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
   "indexPut_(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
   "indexSelect(input: Tensor, dim: int, index: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor }; returns: Tensor };
@@ -2734,7 +2788,10 @@ export interface OpBodies {
   "scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, attnMask?: Tensor, dropoutP: float = 0, isCausal: bool = false, *, scale?: float, enableGqa: bool = false, generator?: Generator) -> Tensor": { args: { query: Tensor; key: Tensor; value: Tensor; attnMask: Tensor | undefined; dropoutP: number; isCausal: boolean; scale: number | undefined; enableGqa: boolean; generator: Generator | undefined }; returns: Tensor };
   "scatter(input: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "add" | "multiply" | undefined }; returns: Tensor };
   "scatter(input: Tensor, dim: int, index: Tensor, value: Scalar, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; value: ScalarArg; reduce: "add" | "multiply" | undefined }; returns: Tensor };
+  "scatter_(input: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "add" | "multiply" | undefined }; returns: Tensor };
+  "scatter_(input: Tensor, dim: int, index: Tensor, value: Scalar, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; value: ScalarArg; reduce: "add" | "multiply" | undefined }; returns: Tensor };
   "scatterAdd(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor }; returns: Tensor };
+  "scatterAdd_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor }; returns: Tensor };
   "scatterReduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: \"sum\" | \"prod\" | \"mean\" | \"amax\" | \"amin\", *, includeSelf: bool = true) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "sum" | "prod" | "mean" | "amax" | "amin"; includeSelf: boolean }; returns: Tensor };
   "searchsorted(sortedSequence: Tensor, input: Tensor | Scalar, *, outInt32: bool = false, right: bool = false, side?: \"left\" | \"right\", sorter?: Tensor) -> Tensor": { args: { sortedSequence: Tensor; input: Tensor | ScalarArg; outInt32: boolean; right: boolean; side: "left" | "right" | undefined; sorter: Tensor | undefined }; returns: Tensor };
   "selu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -3121,6 +3178,22 @@ export interface TensorMethods {
   index(...items: IndexItem[]): Tensor;
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
   index(items: readonly IndexItem[]): Tensor;
+  /** `input` with alpha × slice k of `source` added at position index[k] along `dim` (repeated indices add up); a new tensor (out-of-range indices are skipped). */
+  indexAdd(dim: number, index: Tensor, source: Tensor, options?: { alpha?: ScalarArg }): Tensor;
+  /** In place: x = indexAdd(x, dim, index, source, { alpha }); returns x. */
+  indexAdd_(dim: number, index: Tensor, source: Tensor, options?: { alpha?: ScalarArg }): Tensor;
+  /** `input` with slice k of `source` written at position index[k] along `dim`; a new tensor (out-of-range indices are skipped). */
+  indexCopy(dim: number, index: Tensor, source: Tensor): Tensor;
+  /** In place: x = indexCopy(x, dim, index, source); returns x. */
+  indexCopy_(dim: number, index: Tensor, source: Tensor): Tensor;
+  /** `input` with `value` at positions `index` along `dim`; a new tensor (out-of-range indices are skipped). */
+  indexFill(dim: number, index: Tensor, options: { value: ScalarArg }): Tensor;
+  /** `input` with `value` at positions `index` along `dim`; a new tensor (out-of-range indices are skipped). */
+  indexFill(dim: number, index: Tensor, value: ScalarArg): Tensor;
+  /** In place: x = indexFill(x, dim, index, value); returns x. */
+  indexFill_(dim: number, index: Tensor, options: { value: ScalarArg }): Tensor;
+  /** In place: x = indexFill(x, dim, index, value); returns x. */
+  indexFill_(dim: number, index: Tensor, value: ScalarArg): Tensor;
   /** `input[indices] = values` (or `+=` with `accumulate`) as a new tensor; `indices` holds an index tensor or null (the whole dim) per dim, and `values` may be a scalar. */
   indexPut(options: { indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate?: boolean }): Tensor;
   /** `input[indices] = values` (or `+=` with `accumulate`) as a new tensor; `indices` holds an index tensor or null (the whole dim) per dim, and `values` may be a scalar. */
@@ -3441,8 +3514,16 @@ export interface TensorMethods {
   scatter(dim: number, index: Tensor, options: { value: ScalarArg; reduce?: "add" | "multiply" | null }): Tensor;
   /** `input` with `src` (a tensor, or the scalar `value`) written at `index` along `dim`, or combined with what is there by `reduce`; a new tensor (out-of-range indices are skipped). */
   scatter(dim: number, index: Tensor, value: ScalarArg, options?: { reduce?: "add" | "multiply" | null }): Tensor;
+  /** In place: x = scatter(x, dim, index, src or value); returns x. */
+  scatter_(dim: number, index: Tensor, src: Tensor, options?: { reduce?: "add" | "multiply" | null }): Tensor;
+  /** In place: x = scatter(x, dim, index, src or value); returns x. */
+  scatter_(dim: number, index: Tensor, options: { value: ScalarArg; reduce?: "add" | "multiply" | null }): Tensor;
+  /** In place: x = scatter(x, dim, index, src or value); returns x. */
+  scatter_(dim: number, index: Tensor, value: ScalarArg, options?: { reduce?: "add" | "multiply" | null }): Tensor;
   /** `input` with `src` added in at `index` along `dim`; a new tensor (out-of-range indices are skipped). */
   scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
+  /** In place: x = scatterAdd(x, dim, index, src); returns x. */
+  scatterAdd_(dim: number, index: Tensor, src: Tensor): Tensor;
   /** `src` reduced into `input` at `index` along `dim`; without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down, as in PyTorch. */
   scatterReduce(dim: number, index: Tensor, src: Tensor, options: { reduce: "sum" | "prod" | "mean" | "amax" | "amin"; includeSelf?: boolean }): Tensor;
   /** `src` reduced into `input` at `index` along `dim`; without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down, as in PyTorch. */

@@ -1,6 +1,6 @@
 /**
  * @file Indexing along one dim with gather and scatter: indexSelect, gather, scatter, scatterAdd,
- * scatterReduce, takeAlongDim.
+ * scatterReduce, takeAlongDim, indexAdd, indexCopy, indexFill.
  *
  * Differences from PyTorch: an out-of-range index is not an error (the device cannot raise one):
  * gather-style ops clamp it into range and scatter-style ops skip it. Index tensors may be any
@@ -183,3 +183,48 @@ export const takeAlongDim = op(
     });
   },
 );
+
+/**
+ * `input` with the slices of `source` (or `value`) put at the 1-d `index` along `dim`: slice k of
+ * source goes to position index[k], added (`add`, scaled by `alpha`) or written (`replace`).
+ */
+function indexPutAlong(name: string, input: Tensor, dim: number, index: Tensor, source: Tensor | ScalarArg, mode: ScatterKind, alpha: ScalarArg = 1): Tensor {
+  checkIndexDType(name, index);
+  if (index.ndim > 1) throw new ShapeError(`${name}: index must be 0-d or 1-d, got ${fmtShape(index.shape)}`);
+  const d = normDim(name, dim, Math.max(1, input.ndim));
+  const sliceShape = input.ndim === 0 ? [index.numel()] : input.shape.map((s, i) => (i === d ? index.numel() : s));
+  if (!isScalar(source)) {
+    if (source.dtype !== input.dtype) throw new DTypeError(`${name}: source dtype ${source.dtype} must equal the input dtype ${input.dtype} (convert source first)`);
+    const fits = source.numel() === sliceShape.reduce((a, b) => a * b, 1) && (source.ndim === input.ndim || (source.ndim <= 1 && input.ndim <= 1));
+    if (!fits || source.shape.some((s, i) => s !== sliceShape[i])) {
+      throw new ShapeError(`${name}: source ${fmtShape(source.shape)} must be the input ${fmtShape(input.shape)} with dim ${d} of size ${index.numel()} (one slice per index)`);
+    }
+  }
+  return run(name, [input, index, source, alpha], `${d}|${mode}`, ([x, i, s, a]) => {
+    const t = atLeast1d(x as Tracer);
+    const positions = e.broadcastInDim(e.reshape(i as Tracer, [index.numel()]), sliceShape, [d]);
+    let updates = isScalar(s) ? e.full(s, t.dtype, sliceShape) : e.reshape(s!, sliceShape);
+    if (mode === "add" && a !== 1) updates = e.mul(updates, e.full(a as ScalarArg, t.dtype, sliceShape));
+    const out = e.scatterAlong(t, d, positions, updates, mode);
+    return (x as Tracer).ndim === 0 ? e.reshape(out, []) : out;
+  });
+}
+
+export const indexAdd = op(
+  "indexAdd(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Scalar = 1) -> Tensor",
+  { doc: "`input` with alpha × slice k of `source` added at position index[k] along `dim` (repeated indices add up); a new tensor (out-of-range indices are skipped).", method: true },
+  ({ input, dim, index, source, alpha }) => indexPutAlong("indexAdd", input, dim, index, source, "add", alpha),
+);
+
+export const indexCopy = op(
+  "indexCopy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor",
+  { doc: "`input` with slice k of `source` written at position index[k] along `dim`; a new tensor (out-of-range indices are skipped).", method: true },
+  ({ input, dim, index, source }) => indexPutAlong("indexCopy", input, dim, index, source, "replace"),
+);
+
+export const indexFill = op(
+  "indexFill(input: Tensor, dim: int, index: Tensor, value: Scalar) -> Tensor",
+  { doc: "`input` with `value` at positions `index` along `dim`; a new tensor (out-of-range indices are skipped).", method: true },
+  ({ input, dim, index, value }) => indexPutAlong("indexFill", input, dim, index, value, "replace"),
+);
+

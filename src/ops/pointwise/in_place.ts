@@ -22,6 +22,7 @@ import { absolute, addSub, divide, multiply, negate, power } from "./arithmetic.
 import { clampTo, rectify } from "./extremes.js";
 import { floatMath } from "./math.js";
 import { fillMasked } from "./selection.js";
+import { indexAdd, indexCopy, indexFill, scatter, scatterAdd } from "../indexing/gather_scatter.js";
 
 const kindRank = { bool: 0, uint: 1, int: 1, float: 2 } as const;
 const torchName: Record<DType, string> = {
@@ -162,3 +163,42 @@ export const maskedFill_ = op(
   { doc: "In place: x = maskedFill(x, mask, value); returns x.", method: true },
   ({ input, mask, value }) => assignInPlace("maskedFill_", input, fillMasked("maskedFill", input, mask, value)),
 );
+
+// --- scatter-style writes along one dim (src/ops/indexing/gather_scatter.ts), in place ----------------
+
+export const scatter_ = op(
+  [
+    'scatter_(input: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce?: "add" | "multiply") -> Tensor',
+    'scatter_(input: Tensor, dim: int, index: Tensor, value: Scalar, *, reduce?: "add" | "multiply") -> Tensor',
+  ],
+  { doc: "In place: x = scatter(x, dim, index, src or value); returns x.", method: true },
+  [
+    ({ input, dim, index, src, reduce }) => assignInPlace("scatter_", input, scatter(input, dim, index, src, { reduce })),
+    ({ input, dim, index, value, reduce }) => assignInPlace("scatter_", input, scatter(input, dim, index, value, { reduce })),
+  ],
+);
+
+export const scatterAdd_ = op(
+  "scatterAdd_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor",
+  { doc: "In place: x = scatterAdd(x, dim, index, src); returns x.", method: true },
+  ({ input, dim, index, src }) => assignInPlace("scatterAdd_", input, scatterAdd(input, dim, index, src)),
+);
+
+export const indexAdd_ = op(
+  "indexAdd_(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Scalar = 1) -> Tensor",
+  { doc: "In place: x = indexAdd(x, dim, index, source, { alpha }); returns x.", method: true },
+  ({ input, dim, index, source, alpha }) => assignInPlace("indexAdd_", input, indexAdd(input, dim, index, source, { alpha })),
+);
+
+export const indexCopy_ = op(
+  "indexCopy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor",
+  { doc: "In place: x = indexCopy(x, dim, index, source); returns x.", method: true },
+  ({ input, dim, index, source }) => assignInPlace("indexCopy_", input, indexCopy(input, dim, index, source)),
+);
+
+export const indexFill_ = op(
+  "indexFill_(input: Tensor, dim: int, index: Tensor, value: Scalar) -> Tensor",
+  { doc: "In place: x = indexFill(x, dim, index, value); returns x.", method: true },
+  ({ input, dim, index, value }) => assignInPlace("indexFill_", input, indexFill(input, dim, index, value)),
+);
+
