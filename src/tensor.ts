@@ -2,7 +2,7 @@
  * @file Tensor: shape, dtype, device and the device buffer that holds its values.
  * Creation from JS data lives in src/creation.ts; ops come later (src/ops/).
  */
-import { type DataArray, type DType, dtypes } from "./dtype.js";
+import { type DataArray, type DType, dtypes, isFloating } from "./dtype.js";
 import { halfBitsToFloat32 } from "./half.js";
 import { formatTensor } from "./format.js";
 import { DISPOSED, type Held, keep, PENDING, recount, track, TRACED, untrack } from "./memory.js";
@@ -222,7 +222,7 @@ export class Tensor<D extends DType = DType> {
 
   /** The number of dimensions (PyTorch's `dim()`, the same as `ndim`). */
   dim(): number {
-    return this.shape.length;
+    return this.ndim;
   }
 
   numel(): number {
@@ -231,7 +231,7 @@ export class Tensor<D extends DType = DType> {
 
   /** Bytes per element (PyTorch's `element_size()`). */
   elementSize(): number {
-    return dtypes[this.dtype].itemSize;
+    return this.itemsize;
   }
 
   /** Bytes per element (PyTorch's `itemsize`). */
@@ -241,12 +241,12 @@ export class Tensor<D extends DType = DType> {
 
   /** Bytes of all elements (PyTorch's `nbytes`). */
   get nbytes(): number {
-    return this.numel() * dtypes[this.dtype].itemSize;
+    return this.numel() * this.itemsize;
   }
 
   /** Whether the dtype is a floating one (float16, bfloat16, float32, float64). */
   isFloatingPoint(): boolean {
-    return dtypes[this.dtype].kind === "float";
+    return isFloating(this.dtype);
   }
 
   /** The shape (PyTorch's `size()`), or the size of one dimension (negative counts from the end). */

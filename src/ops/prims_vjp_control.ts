@@ -84,7 +84,10 @@ export const controlVjps = {
     const empty = moving.map((i) => e.full(0, state[i]!.dtype, [slots, ...state[i]!.shape]));
     const stored = loop([int32(0), trips!, stride, ...empty, ...state], ([g, n, s]) => e.compare(e.mul(g!, s!), n!, "LT"), ([g, n, s, ...rest]) => {
       const x = rest.slice(moving.length);
-      const kept = rest.slice(0, moving.length).map((buffer, k) => e.dynamicUpdateSlice(buffer, e.reshape(x[moving[k]!]!, [1, ...x[moving[k]!]!.shape]), slotStart(g!, x[moving[k]!]!)));
+      const kept = rest.slice(0, moving.length).map((buffer, k) => {
+        const value = x[moving[k]!]!;
+        return e.dynamicUpdateSlice(buffer, e.reshape(value, [1, ...value.shape]), slotStart(g!, value));
+      });
       return [e.add(g!, int32(1)), n!, s!, ...kept, ...steps(lengthOf(g!, n!, s!), x, step)];
     });
     const checkpoints = stored.slice(3, 3 + moving.length);

@@ -10,7 +10,7 @@ import { dtypes, isFloating } from "../../dtype.js";
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
-import { broadcastShapes, fmtShape, normDim } from "../dims.js";
+import { broadcastShapes, fmtShape, normDim, sameShape } from "../dims.js";
 import * as e from "../emit.js";
 import type { ScatterKind } from "../prims.js";
 import { op } from "../signature/op.js";
@@ -195,8 +195,9 @@ function indexPutAlong(name: string, input: Tensor, dim: number, index: Tensor, 
   const sliceShape = input.ndim === 0 ? [index.numel()] : input.shape.map((s, i) => (i === d ? index.numel() : s));
   if (!isScalar(source)) {
     if (source.dtype !== input.dtype) throw new DTypeError(`${name}: source dtype ${source.dtype} must equal the input dtype ${input.dtype} (convert source first)`);
-    const fits = source.numel() === sliceShape.reduce((a, b) => a * b, 1) && (source.ndim === input.ndim || (source.ndim <= 1 && input.ndim <= 1));
-    if (!fits || source.shape.some((s, i) => s !== sliceShape[i])) {
+    // a 0-d input takes a 0-d or 1-d source, as PyTorch's
+    const fits = source.ndim === input.ndim ? sameShape(source.shape, sliceShape) : source.ndim <= 1 && input.ndim <= 1 && source.numel() === index.numel();
+    if (!fits) {
       throw new ShapeError(`${name}: source ${fmtShape(source.shape)} must be the input ${fmtShape(input.shape)} with dim ${d} of size ${index.numel()} (one slice per index)`);
     }
   }

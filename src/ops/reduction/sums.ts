@@ -12,6 +12,7 @@ import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 import { inOpmath, opmath } from "../accumulate.js";
 import { countOver, dimKey, keep, keptShape } from "./keep.js";
+import { isNanT } from "../pointwise/operands.js";
 
 interface Reduce {
   input: Tensor;
@@ -21,23 +22,23 @@ interface Reduce {
 }
 
 /**
- * Reduces in the result dtype (float16/bfloat16: in float32, rounded once after `after`). `after` gets
- * the reduction, the number of elements reduced and the (converted) input.
+ * Reduces in the result dtype (float16/bfloat16: in float32, rounded once after `after`), `before`
+ * applied to the (converted) input first. `after` gets the reduction, that input and the reduced dims.
  */
-function reduction(op: string, kind: e.ReduceKind, a: Reduce, dtypeOf: (x: Tracer) => DType, after?: (r: Tracer, n: number, v: Tracer) => Tracer, before?: (v: Tracer) => Tracer): Tensor {
+function reduction(op: string, kind: e.ReduceKind, a: Reduce, dtypeOf: (x: Tracer) => DType, after?: (r: Tracer, v: Tracer, dims: number[]) => Tracer, before?: (v: Tracer) => Tracer): Tensor {
   return run(op, [a.input], `${dimKey(a.dim, a.keepdim)}|${a.dtype ?? ""}`, ([x]) => {
     const t = x as Tracer;
     const dims = normDims(op, a.dim, t.ndim);
     const r = inOpmath(e.convert(t, dtypeOf(t)), (v) => {
       const reduced = e.reduce(kind, before ? before(v) : v, dims);
-      return after ? after(reduced, countOver(t, dims), v) : reduced;
+      return after ? after(reduced, v, dims) : reduced;
     });
     return keep(r, t, dims, a.keepdim);
   });
 }
 
 /** v with its NaNs replaced by 0 (integers as they are). */
-const zeroNaN = (v: Tracer): Tracer => (isFloating(v.dtype) ? e.select(e.compare(v, v, "NE"), e.full(0, v.dtype, v.shape), v) : v);
+const zeroNaN = (v: Tracer): Tracer => (isFloating(v.dtype) ? e.select(isNanT(v), e.full(0, v.dtype, v.shape), v) : v);
 
 /** The dtype mean and nanmean compute in: the input's, or `dtype`, which must be a floating one. */
 const meanDType = (op: string, dtype: DType | undefined) => (x: Tracer): DType => {
@@ -64,7 +65,7 @@ export const prod = op(
 export const mean = op(
   "mean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
   { doc: "Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32.", method: true },
-  (a) => reduction("mean", "sum", a, meanDType("mean", a.dtype), (r, n) => e.div(r, e.full(n, r.dtype, r.shape))),
+  (a) => reduction("mean", "sum", a, meanDType("mean", a.dtype), (r, v, dims) => e.div(r, e.full(countOver(v, dims), r.dtype, r.shape))),
 );
 
 export const nansum = op(
@@ -77,10 +78,7 @@ export const nanmean = op(
   "nanmean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
   { doc: "The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`).", method: true },
   (a) =>
-    reduction("nanmean", "sum", a, meanDType("nanmean", a.dtype), (r, _n, v) => {
-      const counted = e.reduce("sum", e.convert(e.compare(v, v, "EQ"), v.dtype), normDims("nanmean", a.dim, v.ndim));
-      return e.div(r, counted);
-    }, zeroNaN),
+    reduction("nanmean", "sum", a, meanDType("nanmean", a.dtype), (r, v, dims) => e.div(r, e.reduce("sum", e.convert(e.compare(v, v, "EQ"), v.dtype), dims)), zeroNaN),
 );
 
 export const logsumexp = op(
