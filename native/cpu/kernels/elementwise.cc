@@ -28,6 +28,20 @@ ElementLoop copyLoop(size_t width) {
   }
 }
 
+void fillWith(Literal& out, const Bytes& value) {
+  const size_t width = value.size();
+  if (width == 0 || out.bytes.size() % width != 0) fail("fill value does not match the element width", ErrorCode::Internal);
+  const void* from = value.data();
+  const bool repeated = true;
+  copyLoop(width)(&from, &repeated, out.bytes.mutableData(), int64_t(out.bytes.size() / width));
+}
+
+Literal splatLiteral(const Literal& scalar, int64_t count) {
+  Literal out = uninitializedLiteral({scalar.type.element, {count}});
+  fillWith(out, scalar.bytes);
+  return out;
+}
+
 Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result) {
   if (in.size() > kMaxElementwiseOperands) fail("too many operands", ErrorCode::Internal);
   Literal out = uninitializedLiteral(result);

@@ -225,6 +225,10 @@ ElementLoop clampLoop(const Op& op, const std::vector<ElementType>& in, ElementT
 ElementLoop convertLoop(ElementType from, ElementType to);
 // Copies elements of `width` bytes (a reshape, in row-major order).
 ElementLoop copyLoop(size_t width);
+// Sets every element of `out` (dense) to the one element whose bytes are `value`.
+void fillWith(Literal& out, const Bytes& value);
+// `count` copies of the one element of `scalar`, as a 1-d literal.
+Literal splatLiteral(const Literal& scalar, int64_t count);
 // `x` converted to element type `to` (the same literal when it already has it).
 Literal convertLiteral(Literal x, ElementType to);
 Literal bitcastConvertKernel(const Op& op, const Operands& in, const TensorType& result);

@@ -129,7 +129,7 @@ Literal padKernel(const Op& op, const Operands& in, const TensorType& result) {
   const size_t width = byteWidth(result.element);
   if (value.bytes.size() != width) fail("padding value must be a scalar");
   Literal out = uninitializedLiteral(result);
-  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.mutableData() + i, value.bytes.data(), width);
+  fillWith(out, value.bytes);
 
   // Operand index i lands at low + i·(interior+1); copy only the indices that land inside the result.
   auto xStrides = rowMajorStrides(x.type.dims);

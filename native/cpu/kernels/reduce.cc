@@ -108,25 +108,34 @@ struct FoldShape {
   std::vector<int64_t> reducedOffsets;   // offset of each reduced index, row-major
 };
 
+// Fewer runs than this are split into pieces of columns (a bias gradient folds one long run), each
+// of at least kColumnPiece elements, so that the pool shares them; every column still folds its rows
+// in order, so the results are the same.
+inline constexpr int64_t kFewRuns = 8;
+inline constexpr int64_t kColumnPiece = 128;
+
 template <class S, BinaryOp kOp>
 void foldColumns(const S* x, S init, const FoldShape& f, S* out) {
   using C = ComputeOf<S>;
   auto step = [](C acc, C v) { return Num<S>::load(Num<S>::store(combine(kOp, acc, v))); };
-  // Runs go to the pool whole: reading only part of each input row defeats the hardware prefetcher.
+  // Otherwise runs go to the pool whole: reading only part of each input row defeats the hardware prefetcher.
   const int64_t run = f.runLength, runs = int64_t(f.keptStarts.size());
-  const int64_t perRun = std::max<int64_t>(1, run * int64_t(f.reducedOffsets.size()));
-  parallelRange(runs, std::max<int64_t>(1, kParallelElements / perRun), [&](int64_t begin, int64_t end) {
-    std::unique_ptr<C[]> buffer(new C[size_t(run)]);
+  const int64_t pieces = runs < kFewRuns ? std::max<int64_t>(1, run / kColumnPiece) : 1;
+  const int64_t width = (run + pieces - 1) / pieces;
+  const int64_t perPiece = std::max<int64_t>(1, width * int64_t(f.reducedOffsets.size()));
+  parallelRange(runs * pieces, std::max<int64_t>(1, kParallelElements / perPiece), [&](int64_t begin, int64_t end) {
+    std::unique_ptr<C[]> buffer(new C[size_t(width)]);
     C* acc = buffer.get();
-    for (int64_t lane = begin; lane < end; ++lane) {
-      std::fill_n(acc, run, Num<S>::load(init));
-      const S* base = x + f.keptStarts[size_t(lane)];
+    for (int64_t unit = begin; unit < end; ++unit) {
+      const int64_t lane = unit / pieces, first = unit % pieces * width, n = std::min(width, run - first);
+      std::fill_n(acc, n, Num<S>::load(init));
+      const S* base = x + f.keptStarts[size_t(lane)] + first;
       for (int64_t r : f.reducedOffsets) {
         const S* row = base + r;
-        for (int64_t j = 0; j < run; ++j) acc[j] = step(acc[j], Num<S>::load(row[j]));
+        for (int64_t j = 0; j < n; ++j) acc[j] = step(acc[j], Num<S>::load(row[j]));
       }
-      S* o = out + lane * run;
-      for (int64_t j = 0; j < run; ++j) o[j] = Num<S>::store(acc[j]);
+      S* o = out + lane * run + first;
+      for (int64_t j = 0; j < n; ++j) o[j] = Num<S>::store(acc[j]);
     }
   });
 }
@@ -229,13 +238,6 @@ FoldShape columnPlan(const std::vector<int64_t>& shape, const std::vector<bool>&
   return f;
 }
 
-Literal splat(const Literal& scalar, int64_t count) {
-  Literal out = makeLiteral({scalar.type.element, {count}});
-  const size_t width = scalar.bytes.size();
-  for (size_t i = 0; i < out.bytes.size(); i += width) std::memcpy(out.bytes.mutableData() + i, scalar.bytes.data(), width);
-  return out;
-}
-
 Value lanesOf(const Literal& x, int64_t firstElement, int64_t count) {
   const size_t width = byteWidth(x.type.element);
   Literal out = makeLiteral({x.type.element, {count}});
@@ -321,7 +323,7 @@ std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const Reduce
 
   auto initAccs = [&](int64_t count) {
     std::vector<Value> accs;
-    for (size_t i = 0; i < n; ++i) accs.push_back(std::make_shared<const Literal>(splat(*in[n + i], count)));
+    for (size_t i = 0; i < n; ++i) accs.push_back(std::make_shared<const Literal>(splatLiteral(*in[n + i], count)));
     return accs;
   };
   std::vector<Value> accs = initAccs(lanes);

@@ -95,8 +95,9 @@ BodyKind classify(const Op& op) {
 
 Value pick(const Literal& from, const std::vector<int64_t>& at) {
   const size_t width = byteWidth(from.type.element);
-  Literal out = makeLiteral({from.type.element, {int64_t(at.size())}});
-  for (size_t i = 0; i < at.size(); ++i) std::memcpy(out.bytes.mutableData() + i * width, from.bytes.data() + size_t(at[i]) * width, width);
+  Literal out = uninitializedLiteral({from.type.element, {int64_t(at.size())}});
+  uint8_t* to = out.bytes.mutableData();
+  for (size_t i = 0; i < at.size(); ++i) std::memcpy(to + i * width, from.bytes.data() + size_t(at[i]) * width, width);
   return std::make_shared<const Literal>(std::move(out));
 }
 

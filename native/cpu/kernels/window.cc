@@ -15,16 +15,13 @@ namespace {
 // `count` lanes of x's elements at `sources` (-1 reads `fill`, a 0-d literal).
 Value gather(const Literal& x, const std::vector<int64_t>& sources, const Literal& fill) {
   const size_t width = byteWidth(x.type.element);
-  Literal out = makeLiteral({x.type.element, {int64_t(sources.size())}});
+  Literal out = uninitializedLiteral({x.type.element, {int64_t(sources.size())}});
+  uint8_t* to = out.bytes.mutableData();
   for (size_t j = 0; j < sources.size(); ++j) {
     const uint8_t* from = sources[j] < 0 ? fill.bytes.data() : x.bytes.data() + size_t(sources[j]) * width;
-    std::memcpy(out.bytes.mutableData() + j * width, from, width);
+    std::memcpy(to + j * width, from, width);
   }
   return std::make_shared<const Literal>(std::move(out));
-}
-
-Value splat(const Literal& scalar, int64_t count) {
-  return gather(scalar, std::vector<int64_t>(size_t(count), -1), scalar);
 }
 
 void checkLanes(const std::vector<Value>& outs, const std::vector<ElementType>& types, int64_t count, const char* what) {
@@ -63,7 +60,7 @@ std::optional<std::vector<Literal>> prefixScan(const Op& op, const Operands& in,
   const size_t n = in.size() / 2;
   std::vector<Value> twice;
   for (int copy = 0; copy < 2; ++copy)
-    for (size_t i = 0; i < n; ++i) twice.push_back(splat(*in[n + i], 1));
+    for (size_t i = 0; i < n; ++i) twice.push_back(std::make_shared<const Literal>(splatLiteral(*in[n + i], 1)));
   const std::vector<Value> folded = body(twice);
   for (size_t i = 0; i < n; ++i)
     if (folded.size() != n || !folded[i] || folded[i]->bytes != in[n + i]->bytes) return std::nullopt;
@@ -76,7 +73,7 @@ std::optional<std::vector<Literal>> prefixScan(const Op& op, const Operands& in,
   std::vector<Value> accs;
   for (size_t i = 0; i < n; ++i) {
     results.push_back(makeLiteral(op.resultTypes[i]));
-    accs.push_back(splat(*in[n + i], lanes));
+    accs.push_back(std::make_shared<const Literal>(splatLiteral(*in[n + i], lanes)));
   }
   for (int64_t j = 0; j < len; ++j) {
     std::vector<Value> args = accs;
@@ -110,7 +107,7 @@ std::vector<Literal> reduceWindowKernel(const Op& op, const Operands& in, const 
   if (const int along = prefixDimension(w, shape); along >= 0 && count > 0)
     if (auto scanned = prefixScan(op, in, types, body, along)) return std::move(*scanned);
   std::vector<Value> accs;
-  for (size_t i = 0; i < n; ++i) accs.push_back(splat(*in[n + i], count));
+  for (size_t i = 0; i < n; ++i) accs.push_back(std::make_shared<const Literal>(splatLiteral(*in[n + i], count)));
   if (count > 0) {
     forEachWindowOffset(shape, outDims, w, [&](const std::vector<int64_t>& sources) {
       std::vector<Value> args = accs;
@@ -149,10 +146,10 @@ Literal selectAndScatterKernel(const Op& op, const Operands& in, const ReduceBod
   }
 
   // Scatter: each operand element folds, in source order, the source values that chose it into init.
-  Literal result = makeLiteral(op.resultTypes.at(0));
+  Literal result = uninitializedLiteral(op.resultTypes.at(0));
   if (result.type != x.type) fail("result type must be the operand's");
   const size_t width = byteWidth(x.type.element);
-  for (size_t i = 0; i < result.bytes.size(); i += width) std::memcpy(result.bytes.mutableData() + i, init.bytes.data(), width);
+  fillWith(result, init.bytes);
   std::vector<std::vector<int64_t>> byTarget(size_t(numElements(x.type)));
   for (size_t j = 0; j < chosen.size(); ++j)
     if (chosen[j] >= 0) byTarget[size_t(chosen[j])].push_back(int64_t(j));

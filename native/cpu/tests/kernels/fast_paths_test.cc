@@ -88,6 +88,8 @@ TEST(reduce_fast_path_matches_generic_on_float_rows_columns_and_mixed_dims) {
                         // Columns read in place: a middle dimension, two separated ones, size-1 dimensions.
                         {{3, 40, 37}, "1", "3x37x"}, {{4, 3, 5, 33}, "0, 2", "3x33x"}, {{3, 20, 2, 17}, "1, 2", "3x17x"},
                         {{5, 1, 20}, "0", "1x20x"}, {{2, 1, 30, 1, 19}, "1, 2", "2x1x19x"},
+                        // Few runs, each split into pieces of columns (the last one shorter).
+                        {{6, 300}, "0", "300x"}, {{3, 5, 1000}, "0, 1", "1000x"}, {{4, 2, 517}, "1", "4x517x"},
                         // A short last run after other kept dimensions: transposed to rows instead.
                         {{2, 17, 3}, "1", "2x3x"}};
   for (bool specials : {false, true}) {
