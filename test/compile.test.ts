@@ -89,6 +89,29 @@ describe("compiled functions", () => {
     });
   });
 
+  it("return a clone of an input as a new tensor: disposing it leaves the input alive, and it carries the clone's gradient", () => {
+    const f = torch.compile((a: torch.Tensor) => [a.clone(), a.detach(), a.clone().mul(2)]);
+    torch.tidy(() => {
+      const a = torch.tensor([1.5, -2], { dtype: "float64", requiresGrad: true });
+      for (let i = 0; i < 2; i++) {
+        const [copy, detached, twice] = f(a) as torch.Tensor[];
+        expect(copy).not.toBe(a);
+        expect(copy!.tolist()).toEqual([1.5, -2]);
+        expect(detached!.requiresGrad).toBe(false);
+        copy!.mul(torch.tensor([3, 5], { dtype: "float64" })).sum().add(twice!.sum()).backward();
+        copy!.dispose();
+        expect(a.isDisposed).toBe(false);
+        expect(a.grad!.tolist()).toEqual(i === 0 ? [5, 7] : [10, 14]);
+      }
+      // an argument changed in place and returned is the argument itself, as in PyTorch
+      const bump = torch.compile((v: torch.Tensor) => v.add_(1));
+      const b = torch.tensor([1.5, -2], { dtype: "float64" });
+      expect(bump(b)).toBe(b);
+      expect(bump(b)).toBe(b);
+      expect(b.tolist()).toEqual([3.5, 0]);
+    });
+  });
+
   it("draw fresh random numbers at every call, the draws eager code would make", () => {
     const f = torch.compile((x: torch.Tensor) => nn.functional.dropout(x, { p: 0.5, training: true }));
     torch.tidy(() => {

@@ -12,7 +12,7 @@ import type { UnitInfo } from "../trace/cache.js";
 import { dispatch } from "../trace/eager.js";
 import { tracing } from "../trace/inline.js";
 import { trace, type Tracer } from "../trace/tracer.js";
-import { graphVjp, inputsReachingOutputs } from "./graph_vjp.js";
+import { graphVjp, inputsReachingOutputs, outputsReachedFrom } from "./graph_vjp.js";
 import { isGradEnabled, noGrad } from "./grad_mode.js";
 
 /** Where an input's gradient goes: the output of another GradFn, or a leaf's `.grad`. */
@@ -209,15 +209,21 @@ function neededInputs(entry: UnitInfo, wrt: readonly boolean[]): readonly number
 export function recordUnit(op: string, statics: string, entry: UnitInfo, inputs: readonly Tensor[], outputs: readonly Tensor[], wholeFunction = false): void {
   if (!isGradEnabled()) return;
   let wrt = inputs.map((t) => t.requiresGrad);
+  // a whole function's outputs carry a gradient only where one reaches them (not a detached result)
+  let carries: readonly boolean[] = outputs.map(isFloat);
   if (wholeFunction) {
     const reaching = (entry.reaching ??= inputsReachingOutputs(entry.graph));
     wrt = wrt.map((w, i) => w && reaching[i]!);
     if (!wrt.some((w) => w)) return;
+    const key = wrt.map(Number).join("");
+    const reached = (entry.reached ??= new Map());
+    if (!reached.has(key)) reached.set(key, outputsReachedFrom(entry.graph, wrt));
+    carries = reached.get(key)!;
   }
-  if (!outputs.some(isFloat)) return;
+  if (!carries.some((c) => c)) return;
   const fn = new GradFn(op, statics, entry, inputs, wrt, neededInputs(entry, wrt));
   outputs.forEach((t, k) => {
-    if (isFloat(t)) gradSlot.setHistory(t, fn, k);
+    if (carries[k]) gradSlot.setHistory(t, fn, k);
   });
 }
 

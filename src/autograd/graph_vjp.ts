@@ -41,6 +41,21 @@ export function inputsReachingOutputs(graph: Graph): boolean[] {
 }
 
 /**
+ * Per output of `graph`, whether it depends through the paths inputsReachingOutputs follows on an input
+ * marked in `wrt`: the outputs that carry a gradient (a detached or integer one does not).
+ */
+export function outputsReachedFrom(graph: Graph, wrt: readonly boolean[]): boolean[] {
+  const reached: boolean[] = graph.inputs.map((_, i) => wrt[i] === true);
+  const avalOf: { dtype: keyof typeof dtypes }[] = [...graph.inputs];
+  for (const node of graph.nodes) {
+    const zeroGradient = node.prim === "bitcast_convert" && (node.params as { zeroGradient?: boolean }).zeroGradient === true;
+    const carries = node.inputs.some((id) => reached[id] === true && (zeroGradient || isFloat(avalOf[id]!)));
+    for (const aval of node.outputs) reached.push(carries), avalOf.push(aval);
+  }
+  return graph.outputs.map((id) => reached[id] === true && isFloat(avalOf[id]!));
+}
+
+/**
  * The cotangents of `graph`'s inputs (null where none reaches one, or `wrt` leaves it out) given one
  * cotangent per output (null: zero), computed from `inputs` in the current trace.
  */

@@ -23,6 +23,7 @@ type Slot = { readonly out: number } | { readonly input: number };
 /** The function's result with its tensors replaced by where they come from. */
 type Template =
   | { readonly slot: Slot }
+  | { readonly copyOf: number; readonly grad: boolean } // a new tensor holding input copyOf's value (a clone), with a gradient or not
   | { readonly ref: Ref }
   | { readonly value: unknown }
   | { readonly array: readonly Template[] }
@@ -269,7 +270,13 @@ export class CompiledFunction {
         return { out };
       };
       const build = (v: unknown): Template => {
-        if (v instanceof Tensor) return isTraced(v) || ft.valueIfKnown(v) !== undefined ? { slot: slotOf(v, "returned") } : { ref: { tensor: v } };
+        if (v instanceof Tensor) {
+          const outside = ft.seen.get(v); // an argument or a tensor fn closes over, returned as itself
+          if (outside !== undefined) return { ref: outside.ref };
+          if (!isTraced(v) && ft.valueIfKnown(v) === undefined) return { ref: { tensor: v } };
+          const slot = slotOf(v, "returned");
+          return "input" in slot ? { copyOf: slot.input, grad: gradientResults && v.requiresGrad } : { slot };
+        }
         if (Array.isArray(v)) return { array: v.map(build) };
         if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) return { object: Object.entries(v).map(([k, x]) => [k, build(x)] as const) };
         return { value: v };
@@ -313,9 +320,9 @@ export class CompiledFunction {
       const outs = entry.executable === undefined ? [] : runEntry(`compiled ${this.name}`, entry.executable, inputs);
       if (entry.recordsGrad && entry.executable !== undefined) recordRun(`Compiled${this.name.charAt(0).toUpperCase()}${this.name.slice(1)}`, entry.executable, inputs, outs);
       const taken = new Set<number>();
-      /** The tensor of a slot: an output (each one once; a clone when asked again) or an input. */
-      const take = (slot: Slot, owned: boolean): Tensor => {
-        if ("input" in slot) return owned ? noGrad(() => inputs[slot.input]!.clone()) : inputs[slot.input]!;
+      /** The tensor of a slot: an output (each one once; a clone when asked again) or a clone of an input. */
+      const take = (slot: Slot): Tensor => {
+        if ("input" in slot) return noGrad(() => inputs[slot.input]!.clone());
         const t = outs[slot.out]!;
         if (!taken.has(slot.out)) {
           taken.add(slot.out);
@@ -326,12 +333,16 @@ export class CompiledFunction {
       // a value returned twice is the same tensor twice, as the function's own return was (and both carry its gradient)
       const returned = new Map<number, Tensor>();
       const rebuild = (tpl: Template): unknown => {
-        if ("slot" in tpl && "out" in tpl.slot) {
-          const out = tpl.slot.out;
-          if (!returned.has(out)) returned.set(out, take(tpl.slot, false));
-          return returned.get(out);
+        if ("slot" in tpl) {
+          const slot = tpl.slot;
+          if ("input" in slot) return take(slot);
+          if (!returned.has(slot.out)) returned.set(slot.out, take(slot));
+          return returned.get(slot.out);
         }
-        if ("slot" in tpl) return take(tpl.slot, false);
+        if ("copyOf" in tpl) {
+          const input = inputs[tpl.copyOf]!;
+          return tpl.grad ? input.clone() : noGrad(() => input.clone());
+        }
         if ("ref" in tpl) return resolve(tpl.ref, args);
         if ("array" in tpl) return tpl.array.map(rebuild);
         if ("object" in tpl) return Object.fromEntries(tpl.object.map(([k, v]) => [k, rebuild(v)]));
@@ -341,7 +352,7 @@ export class CompiledFunction {
       for (const { ref, slot } of entry.grads) {
         const t = resolve(ref, args);
         const old = t.grad;
-        const grad = slot === null ? null : take(slot, false);
+        const grad = slot === null ? null : take(slot);
         if (grad !== null) gradSlot.setHistory(grad, null, 0);
         gradSlot.setGrad(t, grad);
         if (old !== null && old !== grad) old.dispose();
@@ -349,7 +360,7 @@ export class CompiledFunction {
       for (const { ref, slot } of entry.writes) {
         const target = resolve(ref, args);
         if ("input" in slot && inputs[slot.input] === target) continue;
-        const value = take(slot, true);
+        const value = take(slot);
         gradSlot.setHistory(value, null, 0);
         noGrad(() => rebind(target, value));
       }

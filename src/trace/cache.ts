@@ -26,6 +26,8 @@ export interface UnitInfo {
   vjpPlans?: Map<string, readonly number[]>;
   /** Per input, whether a float output depends on it through float values (src/autograd/graph_vjp.ts). */
   reaching?: readonly boolean[];
+  /** Per output, whether a gradient reaches it from the inputs that need one, by which inputs those are. */
+  reached?: Map<string, readonly boolean[]>;
 }
 
 export interface CacheEntry extends UnitInfo {
