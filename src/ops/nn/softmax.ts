@@ -12,24 +12,24 @@ import { normDim } from "../dims.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 
-/** z = x − max along dim, exp(z), and Σ exp(z) along dim broadcast back to x's shape; x is at least 1-d. */
+/** z = x − max along dim, exp(z), and Σ exp(z) along dim (kept as a size-1 dim); x is at least 1-d. */
 function shifted(x: Tracer, dim: number): { z: Tracer; expZ: Tracer; sumExp: Tracer } {
   const kept = x.shape.map((s, i) => (i === dim ? 1 : s));
   // No guard for infinite maxima: +inf − +inf and −inf − −inf are NaN, which is PyTorch's answer too.
   const z = e.sub(x, e.broadcastTo(e.reshape(e.reduce("max", x, [dim]), kept), x.shape));
   const expZ = e.exp(z);
-  return { z, expZ, sumExp: e.broadcastTo(e.reshape(e.reduce("sum", expZ, [dim]), kept), x.shape) };
+  return { z, expZ, sumExp: e.reshape(e.reduce("sum", expZ, [dim]), kept) };
 }
 
-/** log-softmax of `x` along `dim`, in x's dtype (callers widen half inputs first). */
+/** log-softmax of `x` along `dim`, in x's dtype (callers widen half inputs first); the log is taken once per row, before broadcasting. */
 export function logSoftmaxAlong(x: Tracer, dim: number): Tracer {
   const { z, sumExp } = shifted(x, dim);
-  return e.sub(z, e.log(sumExp));
+  return e.sub(z, e.broadcastTo(e.log(sumExp), x.shape));
 }
 
 function softmaxAlong(x: Tracer, dim: number): Tracer {
   const { expZ, sumExp } = shifted(x, dim);
-  return e.div(expZ, sumExp);
+  return e.div(expZ, e.broadcastTo(sumExp, x.shape));
 }
 
 /** `fn` along `dim` of x (converted to `dtype` first), in float32 for half types; a 0-d x is one element. */
