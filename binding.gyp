@@ -28,7 +28,7 @@
       "include_dirs": ["native/include", "native/cpu"],
       "cflags!": ["-fno-exceptions", "-fno-rtti"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17"],
-      "cflags_cc": ["-std=c++20", "-fexceptions", "-frtti", "-O3", "-fno-trapping-math", "-ffp-contract=off", "-fvisibility=hidden"],
+      "cflags_cc": ["-std=c++20", "-fexceptions", "-frtti", "-O3", "-fno-trapping-math", "-fno-math-errno", "-ffp-contract=off", "-fvisibility=hidden"],
       "libraries": ["-lpthread"],
       "ldflags": ["-Wl,--version-script=<(module_root_dir)/native/cpu/pjrt/exports.map"]
     }

@@ -49,8 +49,12 @@ ElementLoop floatUnary(UnaryOp op) {
       if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::exp(v); });
       else return mapUnary<S>([](C v) { return std::exp(v); });
     case UnaryOp::Expm1: return mapUnary<S>([](C v) { return std::expm1(v); });
-    case UnaryOp::Log: return mapUnary<S>([](C v) { return std::log(v); });
-    case UnaryOp::Log1p: return mapUnary<S>([](C v) { return std::log1p(v); });
+    case UnaryOp::Log:
+      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::log(v); });
+      else return mapUnary<S>([](C v) { return std::log(v); });
+    case UnaryOp::Log1p:
+      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::log1p(v); });
+      else return mapUnary<S>([](C v) { return std::log1p(v); });
     case UnaryOp::Logistic:
       if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::logistic(v); });
       else return mapUnary<S>([](C v) { return logistic(v); });

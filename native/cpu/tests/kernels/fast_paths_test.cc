@@ -1,6 +1,6 @@
 // The interpreter's fast paths agree with its generic ones: single-op reduce bodies against the lane-mode
 // evaluation of the same body (a two-input reduce always takes the generic path), the float32
-// exp/logistic/tanh/erf loops (within two ulps) against the float64 kernels rounded to float32, and splat operands kept as one
+// exp/log/log1p/logistic/tanh/erf loops (within two ulps) against the float64 kernels rounded to float32, and splat operands kept as one
 // element against the same program with the splat materialised (returned as well), and the argmax/argmin
 // loop against the lane-mode evaluation of the same body.
 #include <cmath>
@@ -210,10 +210,12 @@ TEST(reduce_fast_path_float_sum_is_close_to_float64) {
   }
 }
 
-TEST(float32_exp_logistic_tanh_erf_within_two_ulps_of_float64_kernels) {
+TEST(float32_exp_log_log1p_logistic_tanh_erf_within_two_ulps_of_float64_kernels) {
   std::vector<float> xs = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-30f, -1e-30f, 2.4e-4f, -2.5e-4f, 88.72f, 88.73f,
                            -87.3f, -103.9f, -104.5f, 9.99f, 10.5f, -20.0f, 109.0f, -111.0f, 1e-45f, 0.55f, -0.55f,
-                           0.552280903f, -3.46247768f, 15.646101f};
+                           0.552280903f, -3.46247768f, 15.646101f, 1.0f, 0.99999994f, 1.00000012f, 1.41421354f,
+                           1.41421366f, 0.70710677f, 3.40282347e38f, 1.17549435e-38f, 1.17549421e-38f,
+                           -1.0f, -0.99999994f, -0.29289323f, 0.41421357f, 1.00000012f, 16777216.0f, 16777218.0f};
   for (int i = -4000; i <= 4000; ++i) xs.push_back(float(i) * 0.0271f);
   for (uint64_t bits = 0; bits < (uint64_t(1) << 32); bits += 4099) {  // a sweep over every exponent
     float x;
@@ -223,7 +225,7 @@ TEST(float32_exp_logistic_tanh_erf_within_two_ulps_of_float64_kernels) {
   }
   const int64_t n = int64_t(xs.size());
   std::vector<double> xd(xs.begin(), xs.end());
-  for (const char* op : {"stablehlo.exponential", "stablehlo.logistic", "stablehlo.tanh", "chlo.erf"}) {
+  for (const char* op : {"stablehlo.exponential", "stablehlo.log", "stablehlo.log_plus_one", "stablehlo.logistic", "stablehlo.tanh", "chlo.erf"}) {
     auto mod = [&](const char* t) {
       std::string ty = "tensor<" + std::to_string(n) + "x" + t + ">";
       return "func.func public @main(%x: " + ty + ") -> " + ty + " {\n  %r = \"" + op + "\"(%x) : (" + ty + ") -> " +
