@@ -99,6 +99,8 @@ class Evaluator {
           runWithContext(op, [&] {
             set(op.results[0], owned(dotGeneralAddRow(op, operands(op), *get(plan.rowAdd[step.op]), op.resultTypes[0])));
           });
+        } else if (plan.sortedPrefix[step.op] > 0) {
+          runWithContext(op, [&] { runRegionOp(op, plan.sortedPrefix[step.op]); });
         } else if (!plan.skipped[step.op]) {
           runWithContext(op, [&] { runOp(op, nullptr, plan.kernels[step.op], plan.loops[step.op]); });
         }
@@ -360,14 +362,15 @@ class Evaluator {
     };
   }
 
-  // reduce_window, select_and_scatter, scatter, sort, while and case.
-  void runRegionOp(const Op& op) {
+  // reduce_window, select_and_scatter, scatter, sort (ordering only its first sortedPrefix positions
+  // when that is set: see RegionPlan), while and case.
+  void runRegionOp(const Op& op, int64_t sortedPrefix = 0) {
     Operands in = operands(op);
     std::vector<Value> outs;
     if (op.name == "stablehlo.scatter" || op.name == "stablehlo.sort") {
       if (op.regions.size() != 1) fail("expects one body region");
       ReduceBody body = laneBody(op.regions[0]);
-      for (Literal& r : op.name == "stablehlo.sort" ? sortKernel(op, in, body) : scatterKernel(op, in, body))
+      for (Literal& r : op.name == "stablehlo.sort" ? sortKernel(op, in, body, sortedPrefix) : scatterKernel(op, in, body))
         outs.push_back(owned(std::move(r)));
     } else if (op.name == "stablehlo.reduce_window") {
       if (op.regions.size() != 1) fail("expects one body region");

@@ -273,6 +273,39 @@ void fuseRowAdds(const Region& region, std::unordered_map<int, std::vector<size_
   }
 }
 
+// Fills plan.sortedPrefix (see RegionPlan).
+void planSortedPrefixes(const Region& region, const std::unordered_map<int, std::vector<size_t>>& users, RegionPlan& plan) {
+  for (size_t i = 0; i < region.ops.size(); ++i) {
+    const Op& sort = region.ops[i];
+    auto dimension = sort.attrs.find("dimension");
+    if (sort.name != "stablehlo.sort" || sort.operandTypes.empty() || dimension == sort.attrs.end() || !dimension->second)
+      continue;
+    const auto rank = int64_t(sort.operandTypes[0].dims.size());
+    const int64_t d = dimension->second->i < 0 ? dimension->second->i + rank : dimension->second->i;
+    if (d < 0 || d >= rank) continue;
+    const int64_t length = sort.operandTypes[0].dims[size_t(d)];
+    int64_t prefix = 0;
+    bool onlyPrefixSlices = true;
+    for (int result : sort.results) {
+      auto it = users.find(result);
+      if (it == users.end()) continue;
+      for (size_t u : it->second) {
+        const Op& slice = region.ops[u];
+        auto attr = [&](const char* name) -> const std::vector<int64_t>* {
+          auto a = slice.attrs.find(name);
+          return a == slice.attrs.end() || !a->second || a->second->ints.size() != size_t(rank) ? nullptr : &a->second->ints;
+        };
+        const auto *start = attr("start_indices"), *limit = attr("limit_indices"), *strides = attr("strides");
+        onlyPrefixSlices = onlyPrefixSlices && slice.name == "stablehlo.slice" && slice.operands.size() == 1 && start &&
+                           limit && strides && (*start)[size_t(d)] == 0 && (*strides)[size_t(d)] == 1;
+        if (!onlyPrefixSlices) break;
+        prefix = std::max(prefix, (*limit)[size_t(d)]);
+      }
+    }
+    if (onlyPrefixSlices && prefix < length) plan.sortedPrefix[i] = std::max<int64_t>(prefix, 1);
+  }
+}
+
 bool isViewOp(const Op& op) {
   return isViewOpName(op.name) && op.operands.size() == 1 && op.results.size() == 1 && op.resultTypes.size() == 1;
 }
@@ -317,6 +350,8 @@ RegionPlan planRegion(const Region& region, bool fuse) {
   const std::unordered_set<int> splats(plan.splats.begin(), plan.splats.end());
   plan.views.assign(n, false);
   if (fuse) planViews(region, users, splats, plan);
+  plan.sortedPrefix.assign(n, 0);
+  if (fuse) planSortedPrefixes(region, users, plan);
   else plan.viewArgs.assign(region.args.size(), false);
 
   // The element count of op i when it can join a fused group, else -1: element-wise ops, reshapes, iota

@@ -83,6 +83,10 @@ struct RegionPlan {
   // whether it may arrive as one (the evaluator copies other view arguments into dense literals).
   std::vector<bool> views;
   std::vector<bool> viewArgs;
+  // A sort whose results only slices read, each keeping positions [0, k) of the sorted dimension (topk):
+  // per op, the largest such k when it is below the dimension's length (only that prefix is ordered);
+  // 0 elsewhere.
+  std::vector<int64_t> sortedPrefix;
 };
 
 // `fuse` false keeps every op a step of its own (the reference the fused plan is tested against).

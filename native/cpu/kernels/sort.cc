@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/thread_pool.h"
 #include "kernels/kernels.h"
 #include "kernels/sort_native.h"
 
@@ -78,22 +79,24 @@ class Sorter {
   int64_t base(int64_t slice) const { return (slice / inner_) * length_ * inner_ + slice % inner_; }
   int64_t flat(int64_t slice, int64_t position) const { return base(slice) + position * inner_; }
 
-  // Writes every input permuted by `perm` into its result.
-  void gatherInto(std::vector<Literal>& results, const std::vector<int64_t>& perm) const {
-    const int64_t slices = outer_ * inner_;
+  // Writes every input permuted by `perm` into its result: positions [0, positions) of each slice.
+  void gatherInto(std::vector<Literal>& results, const Permutation& perm, int64_t positions) const {
     for (size_t x = 0; x < in_.size(); ++x) {
       const size_t width = byteWidth(results[x].type.element);
-      for (int64_t s = 0; s < slices; ++s)
-        for (int64_t p = 0; p < length_; ++p)
-          std::memcpy(results[x].bytes.mutableData() + size_t(flat(s, p)) * width,
-                      in_[x]->bytes.data() + size_t(flat(s, perm[size_t(s * length_ + p)])) * width, width);
+      switch (width) {
+        case 1: gatherTyped<uint8_t>(*in_[x], results[x], perm, positions); break;
+        case 2: gatherTyped<uint16_t>(*in_[x], results[x], perm, positions); break;
+        case 4: gatherTyped<uint32_t>(*in_[x], results[x], perm, positions); break;
+        case 8: gatherTyped<uint64_t>(*in_[x], results[x], perm, positions); break;
+        default: fail("unsupported element width", ErrorCode::Internal);
+      }
     }
   }
 
   // perm[s * length + p]: the element at position p of slice s after sorting.
-  std::vector<int64_t> run() {
+  Permutation run() {
     const int64_t slices = outer_ * inner_;
-    std::vector<int64_t> perm(size_t(slices * length_)), next(perm.size());
+    Permutation perm(size_t(slices * length_)), next(perm.size());
     for (int64_t s = 0; s < slices; ++s)
       for (int64_t p = 0; p < length_; ++p) perm[size_t(s * length_ + p)] = p;
     for (int64_t w = 1; w < length_; w *= 2) {
@@ -112,6 +115,19 @@ class Sorter {
   }
 
  private:
+  template <class T>
+  void gatherTyped(const Literal& from, Literal& to, const Permutation& perm, int64_t positions) const {
+    const T* x = reinterpret_cast<const T*>(from.bytes.data());
+    T* out = reinterpret_cast<T*>(to.bytes.mutableData());
+    parallelRange(outer_ * inner_, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(positions, 1)), [&](int64_t s0, int64_t s1) {
+      for (int64_t s = s0; s < s1; ++s) {
+        const int64_t b = base(s);
+        const int64_t* order = perm.data() + s * length_;
+        for (int64_t p = 0; p < positions; ++p) out[b + p * inner_] = x[b + order[p] * inner_];
+      }
+    });
+  }
+
   std::vector<bool> compare(const std::vector<Comparison>& cs) {
     const int64_t lanes = int64_t(cs.size());
     std::vector<Value> args;
@@ -139,7 +155,7 @@ class Sorter {
   // Cuts every merge into pieces of about `piece` outputs. For an output offset k the split takes i
   // elements from the left run and k - i from the right: the smallest i for which the left run's
   // element i does not belong before the right run's element k - i - 1.
-  std::vector<Merge> cut(const std::vector<Merge>& merges, const std::vector<int64_t>& perm, int64_t piece) {
+  std::vector<Merge> cut(const std::vector<Merge>& merges, const Permutation& perm, int64_t piece) {
     struct Search {
       size_t merge;
       int64_t k, lo, hi;  // k and the bounds of i, relative to the merge's start
@@ -188,7 +204,7 @@ class Sorter {
     return pieces;
   }
 
-  void mergeAll(std::vector<Merge>& merges, const std::vector<int64_t>& perm, std::vector<int64_t>& next) {
+  void mergeAll(std::vector<Merge>& merges, const Permutation& perm, Permutation& next) {
     auto take = [&](Merge& m, int64_t& from) {
       next[size_t(m.slice * length_ + m.k++)] = perm[size_t(m.slice * length_ + from++)];
     };
@@ -226,22 +242,24 @@ class Sorter {
 
 }  // namespace
 
-std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBody& less) {
+std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBody& less, int64_t prefix) {
   const size_t n = in.size();
   if (n == 0 || op.resultTypes.size() != n) fail("expects N inputs and N results");
   for (const Literal* x : in)
     if (x->type.dims != in[0]->type.dims) fail("inputs must have one shape");
   Sorter sorter(op, in, less);
-  std::optional<std::vector<int64_t>> fast = sortPermutation(op, *in[0], sorter.outer(), sorter.length(), sorter.inner());
-  const std::vector<int64_t> perm = fast ? std::move(*fast) : sorter.run();
+  std::optional<Permutation> fast = sortPermutation(op, *in[0], sorter.outer(), sorter.length(), sorter.inner(), prefix);
+  // a partial sort (RegionPlan::sortedPrefix) orders only its prefix; the positions past it stay zero
+  const int64_t ordered = fast && prefix > 0 ? std::min(prefix, sorter.length()) : sorter.length();
+  const Permutation perm = fast ? std::move(*fast) : sorter.run();
   const auto& dims = in[0]->type.dims;
   std::vector<Literal> results;
   for (size_t x = 0; x < n; ++x) {
-    Literal out = makeLiteral(op.resultTypes[x]);
+    Literal out = ordered < sorter.length() ? makeLiteral(op.resultTypes[x]) : uninitializedLiteral(op.resultTypes[x]);
     if (out.type.dims != dims || out.type.element != in[x]->type.element) fail("result types must match the inputs");
     results.push_back(std::move(out));
   }
-  sorter.gatherInto(results, perm);
+  sorter.gatherInto(results, perm, ordered);
   return results;
 }
 

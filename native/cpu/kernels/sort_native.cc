@@ -56,13 +56,21 @@ bool before(S a, S b, bool descending) {
   }
 }
 
+// Orders the positions [first, last) of a slice by `before`, stably; with 0 < prefix < last - first only
+// the first prefix of them (a partial sort, ties broken by position as a stable order breaks them).
+template <class Before>
+void orderSlice(int64_t* first, int64_t* last, int64_t prefix, Before before) {
+  if (prefix <= 0 || prefix >= last - first) return std::stable_sort(first, last, before);
+  std::partial_sort(first, first + prefix, last, [&](int64_t i, int64_t j) { return before(i, j) || (!before(j, i) && i < j); });
+}
+
 }  // namespace
 
-std::optional<std::vector<int64_t>> sortPermutation(const Op& op, const Literal& key, int64_t outer, int64_t length,
-                                                    int64_t inner) {
+std::optional<Permutation> sortPermutation(const Op& op, const Literal& key, int64_t outer, int64_t length,
+                                                    int64_t inner, int64_t prefix) {
   const std::optional<Recognised> order = recognise(op, key.type.element);
   if (!order) return std::nullopt;
-  std::vector<int64_t> perm(size_t(outer * inner * length));
+  Permutation perm(size_t(outer * inner * length));
   dispatchType(key.type.element, [&](auto tag) {
     using S = decltype(tag);
     if constexpr (kIsInt<S> || std::is_same_v<S, float> || std::is_same_v<S, double>) {
@@ -72,7 +80,7 @@ std::optional<std::vector<int64_t>> sortPermutation(const Op& op, const Literal&
           const S* slice = x + (s / inner) * length * inner + s % inner;
           int64_t* p = perm.data() + s * length;
           std::iota(p, p + length, int64_t(0));
-          std::stable_sort(p, p + length, [&](int64_t i, int64_t j) { return before(slice[i * inner], slice[j * inner], order->descending); });
+          orderSlice(p, p + length, prefix, [&](int64_t i, int64_t j) { return before(slice[i * inner], slice[j * inner], order->descending); });
         }
       });
     } else if constexpr (kIsPred<S>) {
@@ -81,7 +89,7 @@ std::optional<std::vector<int64_t>> sortPermutation(const Op& op, const Literal&
         const S* slice = x + (s / inner) * length * inner + s % inner;
         int64_t* p = perm.data() + s * length;
         std::iota(p, p + length, int64_t(0));
-        std::stable_sort(p, p + length, [&](int64_t i, int64_t j) { return before(slice[i * inner].v, slice[j * inner].v, order->descending); });
+        orderSlice(p, p + length, prefix, [&](int64_t i, int64_t j) { return before(slice[i * inner].v, slice[j * inner].v, order->descending); });
       }
     }
   });

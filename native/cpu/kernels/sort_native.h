@@ -9,10 +9,15 @@
 
 namespace tpjrt::cpu {
 
+// Per sorted slice, the position each place takes its element from (see sortPermutation). Its storage is
+// not zeroed first and comes from the block cache, as literals' does.
+using Permutation = std::vector<int64_t, NoInitAllocator<int64_t>>;
+
 // For a sort whose comparator is recognised: the stable order of every slice of `key` (seen as
 // [outer, length, inner], slice s = (outer index, inner index) in row-major order), perm[s · length + p]
-// being the position of the element that lands at p. Empty when the comparator is another one.
-std::optional<std::vector<int64_t>> sortPermutation(const Op& op, const Literal& key, int64_t outer, int64_t length,
-                                                    int64_t inner);
+// being the position of the element that lands at p. Empty when the comparator is another one. With
+// 0 < prefix < length only positions [0, prefix) of each slice are ordered (a partial sort: topk).
+std::optional<Permutation> sortPermutation(const Op& op, const Literal& key, int64_t outer, int64_t length,
+                                                    int64_t inner, int64_t prefix = 0);
 
 }  // namespace tpjrt::cpu
