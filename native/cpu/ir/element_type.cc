@@ -1,6 +1,5 @@
 #include "ir/element_type.h"
 
-#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -33,18 +32,6 @@ const TypeFacts& facts(ElementType t) {
   auto i = static_cast<size_t>(t);
   if (i >= std::size(kTypes)) fail("unknown element type " + std::to_string(i), ErrorCode::Internal);
   return kTypes[i];
-}
-
-uint32_t floatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
-float bitsFloat(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
 }
 
 }  // namespace
@@ -125,44 +112,6 @@ std::string typeString(const TensorType& t) {
   for (int64_t d : t.dims) s += std::to_string(d) + "x";
   s += mlirName(t.element);
   return s + ">";
-}
-
-float halfToFloat(uint16_t h) {
-  uint32_t sign = uint32_t(h & 0x8000) << 16;
-  uint32_t exponent = (h >> 10) & 0x1f;
-  uint32_t mantissa = h & 0x3ff;
-  if (exponent == 0) {
-    float v = std::ldexp(float(mantissa), -24);
-    return sign ? -v : v;
-  }
-  if (exponent == 31) return bitsFloat(sign | 0x7f800000 | (mantissa << 13));
-  return bitsFloat(sign | ((exponent - 15 + 127) << 23) | (mantissa << 13));
-}
-
-uint16_t floatToHalf(float f) {
-  uint32_t x = floatBits(f);
-  auto sign = uint16_t((x >> 16) & 0x8000);
-  uint32_t ax = x & 0x7fffffff;
-  if (ax > 0x7f800000) return sign | 0x7e00 | ((ax >> 13) & 0x3ff);  // quiet NaN, payload kept
-  if (ax >= 0x477ff000) return sign | 0x7c00;                         // >= 65520 rounds to infinity
-  if (ax < 0x38800000) {                                              // below 2^-14: subnormal half
-    // |f| * 2^24 is exact and below 1024, so rounding it to an integer rounds to the half's 2^-24 grid.
-    float scaled = bitsFloat(ax) * 16777216.0f;
-    return sign | uint16_t(std::nearbyint(scaled));
-  }
-  uint32_t h = ((ax >> 23) - 127 + 15) << 10 | ((ax >> 13) & 0x3ff);
-  uint32_t rest = ax & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1))) ++h;  // a carry into the exponent is still correct
-  return sign | uint16_t(h);
-}
-
-float bf16ToFloat(uint16_t h) { return bitsFloat(uint32_t(h) << 16); }
-
-uint16_t floatToBf16(float f) {
-  uint32_t x = floatBits(f);
-  if ((x & 0x7fffffff) > 0x7f800000) return uint16_t((x >> 16) | 0x40);
-  x += 0x7fff + ((x >> 16) & 1);
-  return uint16_t(x >> 16);
 }
 
 }  // namespace tpjrt::cpu

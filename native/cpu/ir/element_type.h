@@ -2,6 +2,7 @@
 // row-major strides, and reading an integer element as an index.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,10 +28,53 @@ std::vector<int64_t> rowMajorStrides(const std::vector<int64_t>& dims);
 // a literal of one element (a splat attribute) gives that element for every `i`.
 int64_t readIndex(const Literal& l, int64_t i = 0);
 
-// Half-precision conversions (round to nearest even).
-float halfToFloat(uint16_t h);
-uint16_t floatToHalf(float f);
-float bf16ToFloat(uint16_t h);
-uint16_t floatToBf16(float f);
+// Half-precision conversions: round to nearest even, too large to infinity, signed zeros and subnormals
+// kept. A NaN stays a NaN of the same sign with the top bits of its payload; narrowing also sets the
+// quiet bit. Inline and branch-free, so element loops over half types vectorise.
+namespace half_bits {
+// c ? a : b written with masks: GCC would turn a ?: into a branch around the float arithmetic (which
+// may trap without -fno-trapping-math), and a branch stops vectorisation.
+inline uint32_t select(bool c, uint32_t a, uint32_t b) {
+  const uint32_t mask = 0u - uint32_t(c);
+  return (a & mask) | (b & ~mask);
+}
+}  // namespace half_bits
+
+inline float halfToFloat(uint16_t h) {
+  const uint32_t sign = uint32_t(h & 0x8000) << 16;
+  const uint32_t field = uint32_t(h & 0x7fff) << 13;  // exponent and mantissa where a float has them
+  const uint32_t exponent = field & 0x0f800000;
+  const uint32_t normal = field + ((127 - 15) << 23);
+  const uint32_t special = field + ((255 - 31) << 23);  // infinity or NaN
+  const uint32_t subnormal = std::bit_cast<uint32_t>(float(int32_t(h & 0x3ff)) * 0x1p-24f);  // zero too; exact
+  uint32_t bits = half_bits::select(exponent == 0x0f800000, special, normal);
+  bits = half_bits::select(exponent == 0, subnormal, bits);
+  return std::bit_cast<float>(sign | bits);
+}
+
+inline uint16_t floatToHalf(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (x >> 16) & 0x8000;
+  const int32_t ax = int32_t(x & 0x7fffffff);  // signed, so the compares below are plain vector compares
+  const uint32_t nan = 0x7e00 | ((uint32_t(ax) >> 13) & 0x3ff);
+  // Adding 2^-1 leaves |f| < 2^-14 rounded to the half's 2^-24 grid in the low mantissa bits.
+  const uint32_t subnormal = std::bit_cast<uint32_t>(std::bit_cast<float>(ax) + 0.5f) - 0x3f000000;
+  // Rebias, then round the 13 dropped bits to nearest even; a carry into the exponent is still right.
+  const uint32_t rebiased = uint32_t(ax) - ((127 - 15) << 23);
+  const uint32_t normal = (rebiased + 0xfff + ((rebiased >> 13) & 1)) >> 13;
+  uint32_t h = half_bits::select(ax < 0x38800000, subnormal, normal);  // below 2^-14
+  h = half_bits::select(ax >= 0x477ff000, 0x7c00, h);                  // 65520 and above round to infinity
+  h = half_bits::select(ax > 0x7f800000, nan, h);
+  return uint16_t(sign | h);
+}
+
+inline float bf16ToFloat(uint16_t h) { return std::bit_cast<float>(uint32_t(h) << 16); }
+
+inline uint16_t floatToBf16(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint32_t rounded = (x + 0x7fff + ((x >> 16) & 1)) >> 16;
+  const uint32_t nan = (x >> 16) | 0x40;
+  return uint16_t(half_bits::select(int32_t(x & 0x7fffffff) > 0x7f800000, nan, rounded));
+}
 
 }  // namespace tpjrt::cpu
