@@ -173,6 +173,21 @@ export function indexSelect(x: T, idx: T, dim: number): T {
 }
 
 /**
+ * torch.index_add / index_copy: x with slice k of `updates` (x's shape with `dim` of idx's length)
+ * combined (by `mode`) into the slice idx[k] along `dim`, one window per index. Out-of-range indices are skipped.
+ */
+export function indexScatter(x: T, dim: number, idx: T, updates: T, mode: ScatterKind): T {
+  const n = idx.shape[0] ?? 1;
+  return scatter(x, reshape(idx, [n, 1]), updates, {
+    kind: mode,
+    updateWindowDims: range(x.shape.length).filter((d) => d !== dim),
+    insertedWindowDims: [dim],
+    scatterDimsToOperandDims: [dim],
+    indexVectorDim: 1,
+  });
+}
+
+/**
  * torch.scatter family: x with src[i][j] combined (by `mode`) into x[index[i][j]][j] (dim 0) etc.;
  * `src` is cut to index's shape. Out-of-range indices are skipped.
  */

@@ -1,6 +1,12 @@
 // gather: for every batch point of the start indices, copy one slice_sizes window of the operand
-// (its start clamped into the operand, as the spec says) into the result's offset dimensions.
+// (its start clamped into the operand, as the spec says) into the result's offset dimensions. The
+// fast path computes every window's start offset first, then walks the result in runs that are
+// contiguous in both operand and result (whole rows for an embedding lookup, single elements for
+// torch.gather), split over the thread pool.
 #include <algorithm>
+#include <cstring>
+
+#include "base/thread_pool.h"
 
 #include "ir/dimension_numbers.h"
 #include "kernels/index_windows.h"
@@ -11,6 +17,34 @@ namespace tpjrt::cpu {
 namespace {
 
 bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// Copies `count` elements of `width` bytes; single elements of the common widths without a call.
+void copyElements(uint8_t* to, const uint8_t* from, int64_t count, size_t width) {
+  if (count == 1) {
+    switch (width) {
+      case 1: std::memcpy(to, from, 1); return;
+      case 2: std::memcpy(to, from, 2); return;
+      case 4: std::memcpy(to, from, 4); return;
+      case 8: std::memcpy(to, from, 8); return;
+      default: break;
+    }
+  }
+  std::memcpy(to, from, size_t(count) * width);
+}
+
+void gatherRuns(const Literal& operand, const WindowStarts& starts, const std::vector<int64_t>& sizes, const SpaceToOperand& map,
+                Literal& out) {
+  const std::vector<int64_t> offsets = starts.startOffsets(operand.type.dims, sizes, WindowStarts::OutOfBounds::Clamp);
+  const size_t width = byteWidth(out.type.element);
+  const int64_t run = map.run();
+  const uint8_t* from = operand.bytes.data();
+  uint8_t* to = out.bytes.mutableData();
+  parallelRange(map.runs(), std::max<int64_t>(1, kParallelElements / run), [&](int64_t begin, int64_t end) {
+    map.forRuns(begin, end, [&](int64_t r, int64_t batch, int64_t window) {
+      copyElements(to + size_t(r * run) * width, from + size_t(offsets[size_t(batch)] + window) * width, run, width);
+    });
+  });
+}
 
 }  // namespace
 
@@ -33,8 +67,13 @@ Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result)
   if (windowDims.size() != g.offsetDims.size() || batchDims.size() != starts.batchShape().size())
     fail("dimension numbers do not fit the operand and result", ErrorCode::Internal);
 
+  if (numElements(result) == 0) return makeLiteral(result);
+  if (indexFastPaths()) {
+    Literal out = uninitializedLiteral(result);
+    gatherRuns(operand, starts, sizes, SpaceToOperand(result.dims, batchDims, g.offsetDims, windowDims, dims), out);
+    return out;
+  }
   Literal out = makeLiteral(result);
-  if (numElements(result) == 0) return out;
   const auto operandStrides = rowMajorStrides(dims);
   const auto resultStrides = rowMajorStrides(result.dims);
   std::vector<int64_t> srcStrides, dstStrides, box;

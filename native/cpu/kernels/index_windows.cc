@@ -1,6 +1,34 @@
 #include "kernels/index_windows.h"
 
+#include <algorithm>
+#include <atomic>
+
+#include "base/thread_pool.h"
+
 namespace tpjrt::cpu {
+
+namespace {
+
+std::atomic<bool> gFastPaths{true};
+
+bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// Calls fn with a reader of the index tensor's elements by offset: typed for dense s32 and s64.
+template <class Fn>
+void withIndexReader(const Literal& indices, Fn&& fn) {
+  const bool dense = indices.bytes.size() == size_t(numElements(indices.type)) * byteWidth(indices.type.element);
+  if (dense && indices.type.element == ElementType::S64)
+    fn([p = reinterpret_cast<const int64_t*>(indices.bytes.data())](int64_t i) { return p[i]; });
+  else if (dense && indices.type.element == ElementType::S32)
+    fn([p = reinterpret_cast<const int32_t*>(indices.bytes.data())](int64_t i) { return int64_t(p[i]); });
+  else
+    fn([&indices](int64_t i) { return readIndex(indices, i); });
+}
+
+}  // namespace
+
+void setIndexFastPaths(bool on) { gFastPaths = on; }
+bool indexFastPaths() { return gFastPaths; }
 
 WindowStarts::WindowStarts(const Literal& indices, int64_t indexVectorDim, std::vector<int64_t> startMap,
                            std::vector<int64_t> operandBatching, std::vector<int64_t> indicesBatching,
@@ -28,6 +56,94 @@ std::vector<int64_t> WindowStarts::start(const std::vector<int64_t>& batch) cons
   for (size_t i = 0; i < operandBatching_.size(); ++i)
     out[size_t(operandBatching_[i])] += batch[batchPosition(indicesBatching_[i])];
   return out;
+}
+
+std::vector<int64_t> WindowStarts::startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
+                                                OutOfBounds mode) const {
+  const auto operandStrides = rowMajorStrides(operandDims);
+  const size_t batchRank = batchShape_.size();
+  auto batchPosition = [&](int64_t d) { return size_t(d < indexVectorDim_ ? d : d - 1); };
+  std::vector<int64_t> indexStride(batchRank, 0), operandStep(batchRank, 0), batchLimit(batchRank, INT64_MAX);
+  for (int64_t d = 0; d < int64_t(strides_.size()); ++d)
+    if (d != indexVectorDim_) indexStride[batchPosition(d)] = strides_[size_t(d)];
+  for (size_t i = 0; i < operandBatching_.size(); ++i) {
+    const size_t pos = batchPosition(indicesBatching_[i]), d = size_t(operandBatching_[i]);
+    operandStep[pos] += operandStrides[d];
+    batchLimit[pos] = std::min(batchLimit[pos], operandDims[d] - windowSize[d]);
+  }
+  bool othersFit = true;  // operand dimensions no start index or batch coordinate moves: their window starts at 0
+  for (int64_t d = 0; d < int64_t(operandRank_); ++d)
+    if (!contains(startMap_, d) && !contains(operandBatching_, d)) othersFit = othersFit && windowSize[size_t(d)] <= operandDims[size_t(d)];
+  const bool hasVectorDim = indexVectorDim_ < int64_t(strides_.size());
+  const int64_t step = hasVectorDim ? strides_[size_t(indexVectorDim_)] : 0;
+  std::vector<int64_t> limit, stride;
+  for (int64_t d : startMap_) {
+    limit.push_back(operandDims[size_t(d)] - windowSize[size_t(d)]);
+    stride.push_back(operandStrides[size_t(d)]);
+  }
+  int64_t count = 1;
+  for (int64_t n : batchShape_) count *= n;
+  const bool checkBatching = mode == OutOfBounds::Skip && !operandBatching_.empty();
+  std::vector<int64_t> out(static_cast<size_t>(count));
+  withIndexReader(indices_, [&](auto read) {
+    // The start offset of the batch point whose index vector is at `at` and whose batching dims add `base`.
+    auto offsetOf = [&, K = limit.size(), lim = limit.data(), str = stride.data()](int64_t at, int64_t base, bool fits) {
+      for (size_t k = 0; k < K; ++k) {
+        int64_t v = read(at + int64_t(k) * step);
+        if (mode == OutOfBounds::Clamp) v = std::clamp<int64_t>(v, 0, lim[k]);
+        else fits = fits && v >= 0 && v <= lim[k];
+        base += v * str[k];
+      }
+      return mode == OutOfBounds::Skip && !fits ? -1 : base;
+    };
+    parallelRange(count, 1 << 14, [&](int64_t begin, int64_t end) {
+      std::vector<int64_t> batch(batchRank);
+      int64_t indexBase = 0, operandBase = 0;
+      for (size_t k = batchRank, rest = size_t(begin); k-- > 0;) {
+        batch[k] = int64_t(rest % size_t(batchShape_[k]));
+        rest /= size_t(batchShape_[k]);
+        indexBase += batch[k] * indexStride[k];
+        operandBase += batch[k] * operandStep[k];
+      }
+      int64_t* to = out.data();
+      for (int64_t b = begin; b < end; ++b) {
+        bool fits = othersFit;
+        if (checkBatching)
+          for (size_t k = 0; k < batchRank; ++k) fits = fits && batch[k] <= batchLimit[k];
+        to[b] = offsetOf(indexBase, operandBase, fits);
+        for (size_t k = batchRank; k-- > 0;) {
+          indexBase += indexStride[k];
+          operandBase += operandStep[k];
+          if (++batch[k] < batchShape_[k]) break;
+          indexBase -= indexStride[k] * batchShape_[k];
+          operandBase -= operandStep[k] * batchShape_[k];
+          batch[k] = 0;
+        }
+      }
+    });
+  });
+  return out;
+}
+
+SpaceToOperand::SpaceToOperand(const std::vector<int64_t>& space, const std::vector<int64_t>& batchDims,
+                               const std::vector<int64_t>& windowDims, const std::vector<int64_t>& windowToOperand,
+                               const std::vector<int64_t>& operandDims) {
+  const auto operandStrides = rowMajorStrides(operandDims);
+  std::vector<int64_t> batchShape;
+  for (int64_t d : batchDims) batchShape.push_back(space[size_t(d)]);
+  const auto batchStrides = rowMajorStrides(batchShape);
+  std::vector<int64_t> batchStride(space.size(), 0), windowStride(space.size(), 0);
+  for (size_t k = 0; k < batchDims.size(); ++k) batchStride[size_t(batchDims[k])] = batchStrides[k];
+  for (size_t k = 0; k < windowDims.size(); ++k) windowStride[size_t(windowDims[k])] = operandStrides[size_t(windowToOperand[k])];
+  size_t outerRank = space.size();
+  auto extendsRun = [&](size_t d) { return space[d] == 1 || (batchStride[d] == 0 && windowStride[d] == run_); };
+  while (outerRank > 0 && extendsRun(outerRank - 1)) run_ *= space[--outerRank];
+  for (size_t d = 0; d < outerRank; ++d) {
+    outer_.push_back(space[d]);
+    batchStride_.push_back(batchStride[d]);
+    windowStride_.push_back(windowStride[d]);
+    runs_ *= space[d];
+  }
 }
 
 bool nextIndex(std::vector<int64_t>& index, const std::vector<int64_t>& shape) {

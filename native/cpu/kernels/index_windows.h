@@ -25,12 +25,67 @@ class WindowStarts {
   // The operand dimensions start indices address (start_index_map), for clamping.
   const std::vector<int64_t>& startMap() const { return startMap_; }
 
+  // For every batch point, in row-major order, the row-major offset in an operand of `operandDims`
+  // where its window of `windowSize` starts: with the start clamped so that the window fits (gather),
+  // or -1 where the window does not fit whole (scatter).
+  enum class OutOfBounds { Clamp, Skip };
+  std::vector<int64_t> startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
+                                    OutOfBounds mode) const;
+
  private:
   const Literal& indices_;
   int64_t indexVectorDim_;
   std::vector<int64_t> startMap_, operandBatching_, indicesBatching_, strides_, batchShape_;
   size_t operandRank_;
 };
+
+// How the elements of an index space (gather's result, scatter's updates) map into the operand: each
+// space dimension either steps through the batch points (a batch dimension) or through the window
+// (a window dimension, along operand dimension windowToOperand[k]); element → start of its batch
+// point + its offset in the window. Trailing dimensions that are contiguous on both sides form runs.
+class SpaceToOperand {
+ public:
+  SpaceToOperand(const std::vector<int64_t>& space, const std::vector<int64_t>& batchDims, const std::vector<int64_t>& windowDims,
+                 const std::vector<int64_t>& windowToOperand, const std::vector<int64_t>& operandDims);
+
+  // Elements per run, and the number of runs.
+  int64_t run() const { return run_; }
+  int64_t runs() const { return runs_; }
+
+  // Calls fn(run, batchPoint, windowOffset) for runs [begin, end) in row-major order.
+  template <class Fn>
+  void forRuns(int64_t begin, int64_t end, Fn&& fn) const {
+    if (begin >= end) return;
+    const size_t rank = outer_.size();
+    std::vector<int64_t> index(rank);
+    int64_t batch = 0, window = 0;
+    for (size_t d = rank, rest = size_t(begin); d-- > 0;) {
+      index[d] = int64_t(rest % size_t(outer_[d]));
+      rest /= size_t(outer_[d]);
+      batch += index[d] * batchStride_[d];
+      window += index[d] * windowStride_[d];
+    }
+    for (int64_t r = begin; r < end; ++r) {
+      fn(r, batch, window);
+      for (size_t d = rank; d-- > 0;) {
+        batch += batchStride_[d];
+        window += windowStride_[d];
+        if (++index[d] < outer_[d]) break;
+        batch -= batchStride_[d] * outer_[d];
+        window -= windowStride_[d] * outer_[d];
+        index[d] = 0;
+      }
+    }
+  }
+
+ private:
+  std::vector<int64_t> outer_, batchStride_, windowStride_;  // the space without its run dimensions
+  int64_t run_ = 1, runs_ = 1;
+};
+
+// Tests switch gather's and scatter's fast paths off to compare them with the generic paths.
+void setIndexFastPaths(bool on);
+bool indexFastPaths();
 
 // Advances a row-major multi-index over `shape`; false once it wraps around.
 bool nextIndex(std::vector<int64_t>& index, const std::vector<int64_t>& shape);

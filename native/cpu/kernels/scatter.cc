@@ -6,9 +6,19 @@
 // each target, and one order-free binary op (add, multiply, maximum, …) first combines the updates
 // of each target pairwise, log2(duplicates) rounds (so float sums may round differently from a
 // one-by-one order, which the spec leaves unspecified anyway).
+//
+// Fast path for those two bodies (add, multiply, maximum or minimum as the op) on one input: every
+// update element's target is computed first; where the targets form whole rows of the input (the
+// trailing dimensions from some dimension on: an embedding gradient or index_add), rows move as
+// units, else single elements do. "Return the update" copies them in update order; an op groups the
+// updates of each target row (stably, by a counting sort) and combines them with typed loops in the
+// very pairing the rounds above use, splitting the target rows over the thread pool.
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <unordered_map>
+
+#include "base/thread_pool.h"
 
 #include "ir/dimension_numbers.h"
 #include "kernels/index_windows.h"
@@ -153,6 +163,200 @@ std::vector<Pair> combineDuplicates(const std::vector<Pair>& pairs, const Litera
   return out;
 }
 
+
+// --- fast path ---------------------------------------------------------------------------------------
+
+// The target of every update element in row-major order, -1 where its window does not fit.
+std::vector<int64_t> elementTargets(const ScatterDims& s, const Literal& input, const Literal& indices, const Literal& updates) {
+  const auto& dims = input.type.dims;
+  const auto& updateShape = updates.type.dims;
+  WindowStarts starts(indices, s.indexVectorDim, s.scatterDimsToOperandDims, s.inputBatchingDims, s.scatterIndicesBatchingDims,
+                      dims.size());
+  std::vector<int64_t> windowDims, scatterDims;
+  for (int64_t d = 0; d < int64_t(dims.size()); ++d)
+    if (!contains(s.insertedWindowDims, d) && !contains(s.inputBatchingDims, d)) windowDims.push_back(d);
+  for (int64_t d = 0; d < int64_t(updateShape.size()); ++d)
+    if (!contains(s.updateWindowDims, d)) scatterDims.push_back(d);
+  if (windowDims.size() != s.updateWindowDims.size() || scatterDims.size() != starts.batchShape().size())
+    fail("dimension numbers do not fit the inputs and updates", ErrorCode::Internal);
+  std::vector<int64_t> windowSize(dims.size(), 1);
+  for (size_t k = 0; k < windowDims.size(); ++k) windowSize[size_t(windowDims[k])] = updateShape[size_t(s.updateWindowDims[k])];
+
+  std::vector<int64_t> offsets = starts.startOffsets(dims, windowSize, WindowStarts::OutOfBounds::Skip);
+  if (s.updateWindowDims.empty()) return offsets;  // every update element is a batch point of its own
+  const SpaceToOperand map(updateShape, scatterDims, s.updateWindowDims, windowDims, dims);
+  const int64_t run = map.run();
+  std::vector<int64_t> targets(size_t(numElements(updates.type)));
+  parallelRange(map.runs(), std::max<int64_t>(1, kParallelElements / run), [&](int64_t begin, int64_t end) {
+    map.forRuns(begin, end, [&](int64_t r, int64_t batch, int64_t window) {
+      const int64_t start = offsets[size_t(batch)];
+      int64_t* to = targets.data() + r * run;
+      for (int64_t e = 0; e < run; ++e) to[e] = start < 0 ? -1 : start + window + e;
+    });
+  });
+  return targets;
+}
+
+// Whether consecutive pieces of `length` targets are each one whole row of that length (or skipped).
+bool formsRows(const std::vector<int64_t>& targets, int64_t length) {
+  if (length <= 1 || targets.size() % size_t(length) != 0) return false;
+  for (size_t j = 0; j < targets.size(); j += size_t(length)) {
+    const int64_t first = targets[j];
+    if (first >= 0 && first % length != 0) return false;
+    for (int64_t e = 1; e < length; ++e)
+      if (targets[j + size_t(e)] != (first < 0 ? -1 : first + e)) return false;
+  }
+  return true;
+}
+
+// The longest row (trailing dimensions of the input) whose pieces the updates land on whole; 1 if none.
+int64_t rowLength(const std::vector<int64_t>& targets, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> lengths;
+  int64_t length = 1;
+  for (size_t d = dims.size(); d-- > 1;) lengths.push_back(length *= dims[d]);
+  for (auto it = lengths.rbegin(); it != lengths.rend(); ++it)
+    if (formsRows(targets, *it)) return *it;
+  return 1;
+}
+
+// The update rows (pieces of `length` update elements) that land on each target row, in update order:
+// rows[first[t]] … rows[first[t + 1] - 1] for target row t.
+struct RowsByTarget {
+  std::vector<int64_t> first, rows;
+};
+RowsByTarget groupByTarget(const std::vector<int64_t>& targets, int64_t length, int64_t targetRows) {
+  RowsByTarget g;
+  g.first.assign(size_t(targetRows) + 1, 0);
+  const size_t updateRows = targets.size() / size_t(length);
+  for (size_t u = 0; u < updateRows; ++u)
+    if (targets[u * size_t(length)] >= 0) ++g.first[size_t(targets[u * size_t(length)] / length) + 1];
+  for (size_t t = 0; t < size_t(targetRows); ++t) g.first[t + 1] += g.first[t];
+  std::vector<int64_t> next(g.first.begin(), g.first.end() - 1);
+  g.rows.resize(size_t(g.first.back()));
+  for (size_t u = 0; u < updateRows; ++u)
+    if (targets[u * size_t(length)] >= 0) g.rows[size_t(next[size_t(targets[u * size_t(length)] / length)]++)] = int64_t(u);
+  return g;
+}
+
+// target = f(target, the updates combined pairwise level by level, an odd one carried up), as the
+// rounds of the generic path pair them: a binary counter of partial rows, folded from the top at the end.
+template <class S, class F>
+void combineRow(S* target, const S* updates, const int64_t* rows, int64_t count, int64_t length, F f, std::vector<S>& scratch) {
+  if (count == 1) {
+    const S* u = updates + rows[0] * length;
+    for (int64_t j = 0; j < length; ++j) target[j] = f(target[j], u[j]);
+    return;
+  }
+  struct Partial {
+    const S* data;
+    int64_t size;
+  };
+  Partial stack[66];
+  int depth = 0;
+  const size_t need = size_t(std::bit_width(uint64_t(count)) + 1) * size_t(length);
+  if (scratch.size() < need) scratch.resize(need);
+  auto mergeTop = [&] {
+    const Partial later = stack[--depth];
+    Partial& earlier = stack[depth - 1];
+    S* to = scratch.data() + size_t(depth - 1) * size_t(length);
+    for (int64_t j = 0; j < length; ++j) to[j] = f(earlier.data[j], later.data[j]);
+    earlier = {to, earlier.size + later.size};
+  };
+  for (int64_t i = 0; i < count; ++i) {
+    stack[depth++] = {updates + rows[i] * length, 1};
+    while (depth >= 2 && stack[depth - 1].size == stack[depth - 2].size) mergeTop();
+  }
+  while (depth > 1) mergeTop();
+  for (int64_t j = 0; j < length; ++j) target[j] = f(target[j], stack[0].data[j]);
+}
+
+template <class S, class F>
+void combineRows(Literal& result, const Literal& updates, const std::vector<int64_t>& targets, int64_t length, F f) {
+  const int64_t targetRows = numElements(result.type) / length;
+  const RowsByTarget g = groupByTarget(targets, length, targetRows);
+  S* out = elements<S>(result);
+  const S* from = elements<S>(updates);
+  parallelRange(targetRows, std::max<int64_t>(1, kParallelElements / length), [&](int64_t begin, int64_t end) {
+    std::vector<S> scratch;
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t count = g.first[size_t(t) + 1] - g.first[size_t(t)];
+      if (count > 0) combineRow(out + t * length, from, g.rows.data() + g.first[size_t(t)], count, length, f, scratch);
+    }
+  });
+}
+
+void replaceRows(Literal& result, const Literal& updates, const std::vector<int64_t>& targets, int64_t length) {
+  const size_t bytes = size_t(length) * byteWidth(result.type.element);
+  uint8_t* out = result.bytes.mutableData();
+  const uint8_t* from = updates.bytes.data();
+  for (size_t u = 0; u < targets.size(); u += size_t(length))
+    if (targets[u] >= 0) std::memcpy(out + size_t(targets[u]) * byteWidth(result.type.element), from + u * byteWidth(result.type.element), bytes);
+}
+
+enum class Combiner { None, Add, Multiply, Maximum, Minimum };
+
+Combiner combinerOf(const Op& op) {
+  const std::string& name = op.regions[0].ops[0].name;
+  if (name == "stablehlo.add") return Combiner::Add;
+  if (name == "stablehlo.multiply") return Combiner::Multiply;
+  if (name == "stablehlo.maximum") return Combiner::Maximum;
+  if (name == "stablehlo.minimum") return Combiner::Minimum;
+  return Combiner::None;
+}
+
+// Calls fn with S's combine function for `c`, computed as the element-wise kernels compute it; false
+// for types without one here (pred, the narrow types).
+template <class S, class Fn>
+bool withCombine(Combiner c, Fn&& fn) {
+  if constexpr (kIsFloat<S>) {
+    using N = Num<S>;
+    switch (c) {
+      case Combiner::Add: fn([](S a, S b) { return N::store(N::load(a) + N::load(b)); }); return true;
+      case Combiner::Multiply: fn([](S a, S b) { return N::store(N::load(a) * N::load(b)); }); return true;
+      case Combiner::Maximum: fn([](S a, S b) { return N::store(maxValue(N::load(a), N::load(b))); }); return true;
+      case Combiner::Minimum: fn([](S a, S b) { return N::store(minValue(N::load(a), N::load(b))); }); return true;
+      default: return false;
+    }
+  } else if constexpr (kIsInt<S>) {
+    using W = Wide<S>;
+    switch (c) {
+      case Combiner::Add: fn([](S a, S b) { return S(W(a) + W(b)); }); return true;
+      case Combiner::Multiply: fn([](S a, S b) { return S(W(a) * W(b)); }); return true;
+      case Combiner::Maximum: fn([](S a, S b) { return maxValue(a, b); }); return true;
+      case Combiner::Minimum: fn([](S a, S b) { return minValue(a, b); }); return true;
+      default: return false;
+    }
+  }
+  return false;
+}
+
+bool hasTypedCombine(ElementType t, Combiner c) {
+  using E = ElementType;
+  static const E kTyped[] = {E::S8, E::S16, E::S32, E::S64, E::U8, E::U16, E::U32, E::U64, E::F16, E::BF16, E::F32, E::F64};
+  if (std::find(std::begin(kTyped), std::end(kTyped), t) == std::end(kTyped)) return false;
+  return dispatchType(t, [&](auto tag) { return withCombine<decltype(tag)>(c, [](auto) {}); });
+}
+
+// Runs a one-input scatter whose body is "return the update" or one typed op; false when it is not such a scatter.
+bool scatterFast(const Op& op, const Operands& in, BodyKind kind, Literal& result) {
+  if (kind == BodyKind::General || !indexFastPaths()) return false;
+  const Combiner c = kind == BodyKind::OrderFree ? combinerOf(op) : Combiner::None;
+  if (kind == BodyKind::OrderFree && !hasTypedCombine(result.type.element, c)) return false;
+  const Literal& updates = *in[2];
+  if (numElements(updates.type) == 0) return true;
+  const std::vector<int64_t> targets = elementTargets(scatterDims(op), *in[0], *in[1], updates);
+  const int64_t length = rowLength(targets, result.type.dims);
+  if (kind == BodyKind::Replace) {
+    replaceRows(result, updates, targets, length);
+    return true;
+  }
+  dispatchType(result.type.element, [&](auto tag) {
+    using S = decltype(tag);
+    withCombine<S>(c, [&](auto f) { combineRows<S>(result, updates, targets, length, f); });
+  });
+  return true;
+}
+
 }  // namespace
 
 std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const ReduceBody& body) {
@@ -161,10 +365,14 @@ std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const Reduc
   const ScatterDims s = scatterDims(op);
   std::vector<Literal> results;
   for (size_t i = 0; i < n; ++i) results.push_back(*in[i]);
+  const BodyKind kind = n == 1 ? classify(op) : BodyKind::General;
+  if (scatterFast(op, in, kind, results[0])) {
+    results[0].type = op.resultTypes[0];
+    return results;
+  }
   std::vector<Pair> pairs = pairUp(s, *in[0], *in[n], *in[n + 1]);
   std::vector<const Literal*> sources(in.begin() + std::ptrdiff_t(n + 1), in.end());
   Literal combined;
-  const BodyKind kind = n == 1 ? classify(op) : BodyKind::General;
   if (kind == BodyKind::Replace) pairs = lastPerTarget(pairs);
   if (kind == BodyKind::OrderFree) {
     pairs = combineDuplicates(pairs, *in[2], body, combined);

@@ -203,10 +203,9 @@ function indexPutAlong(name: string, input: Tensor, dim: number, index: Tensor, 
   }
   return run(name, [input, index, source, alpha], `${d}|${mode}`, ([x, i, s, a]) => {
     const t = atLeast1d(x as Tracer);
-    const positions = e.broadcastInDim(e.reshape(i as Tracer, [index.numel()]), sliceShape, [d]);
     let updates = isScalar(s) ? e.full(s, t.dtype, sliceShape) : e.reshape(s!, sliceShape);
     if (mode === "add" && a !== 1) updates = e.mul(updates, e.full(a as ScalarArg, t.dtype, sliceShape));
-    const out = e.scatterAlong(t, d, positions, updates, mode);
+    const out = sliceShape.includes(0) ? t : e.indexScatter(t, d, e.reshape(i as Tracer, [index.numel()]), updates, mode);
     return (x as Tracer).ndim === 0 ? e.reshape(out, []) : out;
   });
 }
