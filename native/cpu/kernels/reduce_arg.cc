@@ -2,7 +2,8 @@
 // instead of the interpreter's lane-mode evaluation of the body (kernels/reduce.cc). The body, with
 // a = (a0, a1) the accumulator and b = (b0, b1) the next element, exactly as written:
 //   better = compare(a0, b0) GT (argmax) or LT (argmin); eq = compare(a0, b0) EQ;
-//   first = compare(a1, b1) LT; pick = or(better, and(eq, first))
+//   first = compare(a1, b1) LT (GT in cummax's and cummin's scans, kernels/window.cc);
+//   pick = or(better, and(eq, first))
 //   integers:  return select(pick, a0, b0), select(pick, a1, b1)
 //   floats:    anan = compare(a0, a0) NE; bnum = not(compare(b0, b0) NE);
 //              choose = select(anan, or(bnum, first), and(bnum, pick))
@@ -20,13 +21,14 @@ namespace tpjrt::cpu {
 
 namespace {
 
-// Whether the body is the argmax (`direction` GT) or argmin (LT) body above.
-bool isArgBody(const Region& r, const char* direction, bool floating) {
+// Whether the body is the arg body above with `direction` (GT: max, LT: min) and the indices compared
+// by `order` (LT: the earlier index wins a tie, GT: the later one).
+bool isArgBody(const Region& r, const char* direction, const char* order, bool floating) {
   if (r.args.size() != 4) return false;
   const int a0 = r.args[0], a1 = r.args[1], b0 = r.args[2], b1 = r.args[3];
   BodyReader read{r};
   const int better = read.compare(a0, b0, direction), eq = read.compare(a0, b0, "EQ");
-  const int first = read.compare(a1, b1, "LT"), tie = read.binary("stablehlo.and", eq, first);
+  const int first = read.compare(a1, b1, order), tie = read.binary("stablehlo.and", eq, first);
   const int pick = read.binary("stablehlo.or", better, tie);
   int choose = pick;
   if (floating) {
@@ -39,30 +41,17 @@ bool isArgBody(const Region& r, const char* direction, bool floating) {
   return read.returns({v, i});
 }
 
-// The body's choice of the accumulator (a0, a1) over the element (b0, b1).
-template <class V, class I>
-bool keepsAccumulator(V a0, I a1, V b0, I b1, bool max) {
-  const bool better = max ? a0 > b0 : a0 < b0;
-  const bool pick = better || (a0 == b0 && a1 < b1);
-  if constexpr (std::is_floating_point_v<V>) {
-    const bool bnum = !(b0 != b0);
-    return a0 != a0 ? (bnum || a1 < b1) : (bnum && pick);
-  } else {
-    return pick;
-  }
-}
-
 // Folds x seen as [outer, len, inner] along len. Pieces of the output are contiguous runs of one
 // outer index; each keeps its accumulators in the outputs and walks the input a row at a time.
 template <class V, class I>
 void argFold(const Literal& values, const Literal& indices, V init, I initIndex, int64_t outer, int64_t len, int64_t inner,
-             bool max, Literal& outValues, Literal& outIndices) {
+             ArgBody body, Literal& outValues, Literal& outIndices) {
   const V* x = elements<V>(values);
   const I* ix = elements<I>(indices);
   V* ov = reinterpret_cast<V*>(outValues.bytes.mutableData());
   I* oi = reinterpret_cast<I*>(outIndices.bytes.mutableData());
-  auto fold = [max](V& a0, I& a1, V b0, I b1) {
-    if (!keepsAccumulator(a0, a1, b0, b1, max)) {
+  auto fold = [body](V& a0, I& a1, V b0, I b1) {
+    if (!keepsAccumulator(a0, a1, b0, b1, body)) {
       a0 = b0;
       a1 = b1;
     }
@@ -92,15 +81,22 @@ void argFold(const Literal& values, const Literal& indices, V init, I initIndex,
 
 }  // namespace
 
-std::optional<std::vector<Literal>> argReduce(const Op& op, const Operands& in, int64_t reducedDim) {
-  if (in.size() != 4 || op.regions.size() != 1 || op.resultTypes.size() != 2) return std::nullopt;
+std::optional<ArgBody> argBodyOf(const Op& op, const Operands& in) {
+  if (in.size() != 4 || op.regions.size() != 1) return std::nullopt;
   const ElementType value = in[0]->type.element, index = in[1]->type.element;
   const bool floating = value == ElementType::F32 || value == ElementType::F64;
-  if (!floating && !isInteger(value)) return std::nullopt;
-  if (index != ElementType::S64 && index != ElementType::S32) return std::nullopt;
-  const Region& body = op.regions[0];
-  const bool max = isArgBody(body, "GT", floating);
-  if (!max && !isArgBody(body, "LT", floating)) return std::nullopt;
+  if ((!floating && !isInteger(value)) || (index != ElementType::S64 && index != ElementType::S32)) return std::nullopt;
+  for (const bool max : {true, false})
+    for (const bool later : {false, true})
+      if (isArgBody(op.regions[0], max ? "GT" : "LT", later ? "GT" : "LT", floating)) return ArgBody{max, later};
+  return std::nullopt;
+}
+
+std::optional<std::vector<Literal>> argReduce(const Op& op, const Operands& in, int64_t reducedDim) {
+  if (op.resultTypes.size() != 2) return std::nullopt;
+  const std::optional<ArgBody> body = argBodyOf(op, in);
+  if (!body) return std::nullopt;
+  const ElementType value = in[0]->type.element, index = in[1]->type.element;
   const auto& dims = in[0]->type.dims;
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < reducedDim; ++d) outer *= dims[size_t(d)];
@@ -114,7 +110,7 @@ std::optional<std::vector<Literal>> argReduce(const Op& op, const Operands& in, 
       const V init = elements<V>(*in[2])[0];
       auto run = [&](auto indexTag) {
         using I = decltype(indexTag);
-        argFold<V, I>(*in[0], *in[1], init, elements<I>(*in[3])[0], outer, dims[size_t(reducedDim)], inner, max,
+        argFold<V, I>(*in[0], *in[1], init, elements<I>(*in[3])[0], outer, dims[size_t(reducedDim)], inner, *body,
                       results[0], results[1]);
       };
       if (index == ElementType::S64) run(int64_t());
