@@ -150,12 +150,20 @@ function indexVectors(index: T, dim: number, rank: number): T {
   return concatenate(parts, index.shape.length);
 }
 
-/** torch.gather: out[i][j] = x[index[i][j]][j] (dim 0) etc.; `index` has x's rank. Out-of-range indices clamp. */
+/**
+ * torch.gather: out[i][j] = x[index[i][j]][j] (dim 0) etc.; `index` has x's rank. Out-of-range indices
+ * clamp. The dims other than `dim` are batching dims of x and index (so no coordinates are built); as
+ * they must have one size, x is first cut to index's extent there.
+ */
 export function gatherAlong(x: T, index: T, dim: number): T {
   if (index.shape.includes(0) || x.shape.includes(0)) return full(0, x.dtype, index.shape); // nothing to read (the API rejects reads from empty dims)
   const rank = x.shape.length;
-  const all = range(rank);
-  return gather(x, indexVectors(index, dim, rank), { offsetDims: [], collapsedSliceDims: all, startIndexMap: all, indexVectorDim: rank, sliceSizes: all.map(() => 1) });
+  const others = range(rank).filter((d) => d !== dim);
+  const cut = others.some((d) => x.shape[d] !== index.shape[d]) ? slice(x, x.shape.map(() => 0), x.shape.map((s, d) => (d === dim ? s : index.shape[d]!))) : x;
+  return gather(cut, reshape(convert(index, "int64"), [...index.shape, 1]), {
+    offsetDims: [], collapsedSliceDims: [dim], startIndexMap: [dim], indexVectorDim: rank, sliceSizes: x.shape.map(() => 1),
+    operandBatchingDims: others, startIndicesBatchingDims: others,
+  });
 }
 
 /** torch.index_select: the slices of x at the 1-d `idx` along `dim`. Out-of-range indices clamp. */
@@ -195,6 +203,14 @@ export function scatterAlong(x: T, dim: number, index: T, src: T, mode: ScatterK
   const rank = x.shape.length;
   const all = range(rank);
   const updates = src.shape.every((s, d) => s === index.shape[d]) ? src : slice(src, all.map(() => 0), index.shape);
+  const others = all.filter((d) => d !== dim);
+  // where index spans x in every other dim, those are batching dims (no coordinates built)
+  if (others.every((d) => x.shape[d] === index.shape[d])) {
+    return scatter(x, reshape(convert(index, "int64"), [...index.shape, 1]), updates, {
+      kind: mode, updateWindowDims: [], insertedWindowDims: [dim], scatterDimsToOperandDims: [dim], indexVectorDim: rank,
+      inputBatchingDims: others, scatterIndicesBatchingDims: others,
+    });
+  }
   return scatter(x, indexVectors(index, dim, rank), updates, { kind: mode, updateWindowDims: [], insertedWindowDims: all, scatterDimsToOperandDims: all, indexVectorDim: rank });
 }
 
