@@ -34,7 +34,7 @@ void copyElements(uint8_t* to, const uint8_t* from, int64_t count, size_t width)
 
 void gatherRuns(const Literal& operand, const WindowStarts& starts, const std::vector<int64_t>& sizes, const SpaceToOperand& map,
                 Literal& out) {
-  const std::vector<int64_t> offsets = starts.startOffsets(operand.type.dims, sizes, WindowStarts::OutOfBounds::Clamp);
+  const IndexArray offsets = starts.startOffsets(operand.type.dims, sizes, WindowStarts::OutOfBounds::Clamp);
   const size_t width = byteWidth(out.type.element);
   const int64_t run = map.run();
   const uint8_t* from = operand.bytes.data();

@@ -58,8 +58,8 @@ std::vector<int64_t> WindowStarts::start(const std::vector<int64_t>& batch) cons
   return out;
 }
 
-std::vector<int64_t> WindowStarts::startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
-                                                OutOfBounds mode) const {
+IndexArray WindowStarts::startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
+                                      OutOfBounds mode) const {
   const auto operandStrides = rowMajorStrides(operandDims);
   const size_t batchRank = batchShape_.size();
   auto batchPosition = [&](int64_t d) { return size_t(d < indexVectorDim_ ? d : d - 1); };
@@ -84,7 +84,7 @@ std::vector<int64_t> WindowStarts::startOffsets(const std::vector<int64_t>& oper
   int64_t count = 1;
   for (int64_t n : batchShape_) count *= n;
   const bool checkBatching = mode == OutOfBounds::Skip && !operandBatching_.empty();
-  std::vector<int64_t> out(static_cast<size_t>(count));
+  IndexArray out(static_cast<size_t>(count));
   withIndexReader(indices_, [&](auto read) {
     // The start offset of the batch point whose index vector is at `at` and whose batching dims add `base`.
     auto offsetOf = [&, K = limit.size(), lim = limit.data(), str = stride.data()](int64_t at, int64_t base, bool fits) {

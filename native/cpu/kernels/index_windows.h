@@ -29,7 +29,7 @@ class WindowStarts {
   // where its window of `windowSize` starts: with the start clamped so that the window fits (gather),
   // or -1 where the window does not fit whole (scatter).
   enum class OutOfBounds { Clamp, Skip };
-  std::vector<int64_t> startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
+  IndexArray startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
                                     OutOfBounds mode) const;
 
  private:

@@ -56,6 +56,10 @@ struct Num<BFloat> {
 };
 
 template <class S> using ComputeOf = typename Num<S>::C;
+
+// A long array of indices or offsets (a sort's permutation, a scatter's targets): storage from the block
+// cache (ir/ir.h), not zeroed first, so a kernel's scratch arrays take no fresh pages at every call.
+using IndexArray = std::vector<int64_t, NoInitAllocator<int64_t>>;
 template <class S> inline constexpr bool kIsPred = std::is_same_v<S, Pred>;
 template <class S> inline constexpr bool kIsFloat = std::is_floating_point_v<ComputeOf<S>>;
 template <class S> inline constexpr bool kIsInt = std::is_integral_v<S>;  // Pred is a struct, so not here

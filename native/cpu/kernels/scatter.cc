@@ -167,7 +167,7 @@ std::vector<Pair> combineDuplicates(const std::vector<Pair>& pairs, const Litera
 // --- fast path ---------------------------------------------------------------------------------------
 
 // The target of every update element in row-major order, -1 where its window does not fit.
-std::vector<int64_t> elementTargets(const ScatterDims& s, const Literal& input, const Literal& indices, const Literal& updates) {
+IndexArray elementTargets(const ScatterDims& s, const Literal& input, const Literal& indices, const Literal& updates) {
   const auto& dims = input.type.dims;
   const auto& updateShape = updates.type.dims;
   WindowStarts starts(indices, s.indexVectorDim, s.scatterDimsToOperandDims, s.inputBatchingDims, s.scatterIndicesBatchingDims,
@@ -182,11 +182,11 @@ std::vector<int64_t> elementTargets(const ScatterDims& s, const Literal& input, 
   std::vector<int64_t> windowSize(dims.size(), 1);
   for (size_t k = 0; k < windowDims.size(); ++k) windowSize[size_t(windowDims[k])] = updateShape[size_t(s.updateWindowDims[k])];
 
-  std::vector<int64_t> offsets = starts.startOffsets(dims, windowSize, WindowStarts::OutOfBounds::Skip);
+  IndexArray offsets = starts.startOffsets(dims, windowSize, WindowStarts::OutOfBounds::Skip);
   if (s.updateWindowDims.empty()) return offsets;  // every update element is a batch point of its own
   const SpaceToOperand map(updateShape, scatterDims, s.updateWindowDims, windowDims, dims);
   const int64_t run = map.run();
-  std::vector<int64_t> targets(size_t(numElements(updates.type)));
+  IndexArray targets(size_t(numElements(updates.type)));
   parallelRange(map.runs(), std::max<int64_t>(1, kParallelElements / run), [&](int64_t begin, int64_t end) {
     map.forRuns(begin, end, [&](int64_t r, int64_t batch, int64_t window) {
       const int64_t start = offsets[size_t(batch)];
@@ -198,7 +198,7 @@ std::vector<int64_t> elementTargets(const ScatterDims& s, const Literal& input, 
 }
 
 // Whether consecutive pieces of `length` targets are each one whole row of that length (or skipped).
-bool formsRows(const std::vector<int64_t>& targets, int64_t length) {
+bool formsRows(const IndexArray& targets, int64_t length) {
   if (length <= 1 || targets.size() % size_t(length) != 0) return false;
   for (size_t j = 0; j < targets.size(); j += size_t(length)) {
     const int64_t first = targets[j];
@@ -210,7 +210,7 @@ bool formsRows(const std::vector<int64_t>& targets, int64_t length) {
 }
 
 // The longest row (trailing dimensions of the input) whose pieces the updates land on whole; 1 if none.
-int64_t rowLength(const std::vector<int64_t>& targets, const std::vector<int64_t>& dims) {
+int64_t rowLength(const IndexArray& targets, const std::vector<int64_t>& dims) {
   std::vector<int64_t> lengths;
   int64_t length = 1;
   for (size_t d = dims.size(); d-- > 1;) lengths.push_back(length *= dims[d]);
@@ -222,16 +222,16 @@ int64_t rowLength(const std::vector<int64_t>& targets, const std::vector<int64_t
 // The update rows (pieces of `length` update elements) that land on each target row, in update order:
 // rows[first[t]] … rows[first[t + 1] - 1] for target row t.
 struct RowsByTarget {
-  std::vector<int64_t> first, rows;
+  IndexArray first, rows;
 };
-RowsByTarget groupByTarget(const std::vector<int64_t>& targets, int64_t length, int64_t targetRows) {
+RowsByTarget groupByTarget(const IndexArray& targets, int64_t length, int64_t targetRows) {
   RowsByTarget g;
   g.first.assign(size_t(targetRows) + 1, 0);
   const size_t updateRows = targets.size() / size_t(length);
   for (size_t u = 0; u < updateRows; ++u)
     if (targets[u * size_t(length)] >= 0) ++g.first[size_t(targets[u * size_t(length)] / length) + 1];
   for (size_t t = 0; t < size_t(targetRows); ++t) g.first[t + 1] += g.first[t];
-  std::vector<int64_t> next(g.first.begin(), g.first.end() - 1);
+  IndexArray next(g.first.begin(), g.first.end() - 1);
   g.rows.resize(size_t(g.first.back()));
   for (size_t u = 0; u < updateRows; ++u)
     if (targets[u * size_t(length)] >= 0) g.rows[size_t(next[size_t(targets[u * size_t(length)] / length)]++)] = int64_t(u);
@@ -271,7 +271,7 @@ void combineRow(S* target, const S* updates, const int64_t* rows, int64_t count,
 }
 
 template <class S, class F>
-void combineRows(Literal& result, const Literal& updates, const std::vector<int64_t>& targets, int64_t length, F f) {
+void combineRows(Literal& result, const Literal& updates, const IndexArray& targets, int64_t length, F f) {
   const int64_t targetRows = numElements(result.type) / length;
   const RowsByTarget g = groupByTarget(targets, length, targetRows);
   S* out = elements<S>(result);
@@ -285,7 +285,7 @@ void combineRows(Literal& result, const Literal& updates, const std::vector<int6
   });
 }
 
-void replaceRows(Literal& result, const Literal& updates, const std::vector<int64_t>& targets, int64_t length) {
+void replaceRows(Literal& result, const Literal& updates, const IndexArray& targets, int64_t length) {
   const size_t bytes = size_t(length) * byteWidth(result.type.element);
   uint8_t* out = result.bytes.mutableData();
   const uint8_t* from = updates.bytes.data();
@@ -344,7 +344,7 @@ bool scatterFast(const Op& op, const Operands& in, BodyKind kind, Literal& resul
   if (kind == BodyKind::OrderFree && !hasTypedCombine(result.type.element, c)) return false;
   const Literal& updates = *in[2];
   if (numElements(updates.type) == 0) return true;
-  const std::vector<int64_t> targets = elementTargets(scatterDims(op), *in[0], *in[1], updates);
+  const IndexArray targets = elementTargets(scatterDims(op), *in[0], *in[1], updates);
   const int64_t length = rowLength(targets, result.type.dims);
   if (kind == BodyKind::Replace) {
     replaceRows(result, updates, targets, length);

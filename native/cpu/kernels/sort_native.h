@@ -9,9 +9,8 @@
 
 namespace tpjrt::cpu {
 
-// Per sorted slice, the position each place takes its element from (see sortPermutation). Its storage is
-// not zeroed first and comes from the block cache, as literals' does.
-using Permutation = std::vector<int64_t, NoInitAllocator<int64_t>>;
+// Per sorted slice, the position each place takes its element from (see sortPermutation).
+using Permutation = IndexArray;
 
 // For a sort whose comparator is recognised: the stable order of every slice of `key` (seen as
 // [outer, length, inner], slice s = (outer index, inner index) in row-major order), perm[s · length + p]
