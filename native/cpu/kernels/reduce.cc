@@ -114,10 +114,16 @@ struct FoldShape {
 inline constexpr int64_t kFewRuns = 8;
 inline constexpr int64_t kColumnPiece = 128;
 
+// Folds one row of n elements into the column accumulators acc.
+template <class S, BinaryOp kOp>
+TPJRT_LOOP_BODY void foldIntoColumns(ComputeOf<S>* acc, const S* row, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) acc[j] = Num<S>::load(Num<S>::store(combine(kOp, acc[j], Num<S>::load(row[j]))));
+}
+
 template <class S, BinaryOp kOp>
 void foldColumns(const S* x, S init, const FoldShape& f, S* out) {
   using C = ComputeOf<S>;
-  auto step = [](C acc, C v) { return Num<S>::load(Num<S>::store(combine(kOp, acc, v))); };
+  const auto fold = isaVersion<&foldIntoColumns<S, kOp>>();
   // Otherwise runs go to the pool whole: reading only part of each input row defeats the hardware prefetcher.
   const int64_t run = f.runLength, runs = int64_t(f.keptStarts.size());
   const int64_t pieces = runs < kFewRuns ? std::max<int64_t>(1, run / kColumnPiece) : 1;
@@ -130,10 +136,7 @@ void foldColumns(const S* x, S init, const FoldShape& f, S* out) {
       const int64_t lane = unit / pieces, first = unit % pieces * width, n = std::min(width, run - first);
       std::fill_n(acc, n, Num<S>::load(init));
       const S* base = x + f.keptStarts[size_t(lane)] + first;
-      for (int64_t r : f.reducedOffsets) {
-        const S* row = base + r;
-        for (int64_t j = 0; j < n; ++j) acc[j] = step(acc[j], Num<S>::load(row[j]));
-      }
+      for (int64_t r : f.reducedOffsets) fold(acc, base + r, n);
       S* o = out + lane * run + first;
       for (int64_t j = 0; j < n; ++j) o[j] = Num<S>::store(acc[j]);
     }
