@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "ir/stablehlo.h"
@@ -24,6 +25,35 @@ std::vector<T> read(const Literal& l) {
   std::vector<T> v(l.bytes.size() / sizeof(T));
   if (!v.empty()) std::memcpy(v.data(), l.bytes.data(), l.bytes.size());
   return v;
+}
+
+// The ops of the argmax/argmin body the lowering prints (kernels/reduce_arg.cc) over the block arguments
+// %a, %ai (the accumulator) and %b, %bi (the element) of types `value` and `index`, leaving the chosen
+// pair in %v and %i (the caller adds the return): values compared by `direction` (GT, LT), indices by
+// `order` (LT: the earlier index wins a tie, GT: the later). `swapped` prints the first two compares the
+// other way round: the same function, but no body the fast paths recognise.
+inline std::string argBodyOps(const std::string& value, const std::string& index, const std::string& direction,
+                              const std::string& order, bool floating, bool swapped = false) {
+  auto cmp = [](const std::string& r, const std::string& a, const std::string& b, const std::string& d, const std::string& t) {
+    return "    " + r + " = \"stablehlo.compare\"(" + a + ", " + b + ") {comparison_direction = #stablehlo<comparison_direction " + d +
+           ">} : (" + t + ", " + t + ") -> tensor<i1>\n";
+  };
+  auto logic = [](const std::string& r, const std::string& op, const std::string& a, const std::string& b) {
+    return "    " + r + " = \"stablehlo." + op + "\"(" + a + ", " + b + ") : (tensor<i1>, tensor<i1>) -> tensor<i1>\n";
+  };
+  const std::string better = cmp("%better", "%a", "%b", direction, value), eq = cmp("%eq", "%a", "%b", "EQ", value);
+  std::string body = swapped ? eq + better : better + eq;
+  body += cmp("%first", "%ai", "%bi", order, index) + logic("%tie", "and", "%eq", "%first") + logic("%pick", "or", "%better", "%tie");
+  std::string choose = "%pick";
+  if (floating) {
+    body += cmp("%anan", "%a", "%a", "NE", value) + cmp("%bnan", "%b", "%b", "NE", value) +
+            "    %bnum = \"stablehlo.not\"(%bnan) : (tensor<i1>) -> tensor<i1>\n" + logic("%ifnan", "or", "%bnum", "%first") +
+            logic("%ifnum", "and", "%bnum", "%pick") +
+            "    %choose = \"stablehlo.select\"(%anan, %ifnan, %ifnum) : (tensor<i1>, tensor<i1>, tensor<i1>) -> tensor<i1>\n";
+    choose = "%choose";
+  }
+  return body + "    %v = \"stablehlo.select\"(" + choose + ", %a, %b) : (tensor<i1>, " + value + ", " + value + ") -> " + value + "\n" +
+         "    %i = \"stablehlo.select\"(" + choose + ", %ai, %bi) : (tensor<i1>, " + index + ", " + index + ") -> " + index + "\n";
 }
 
 // The body of jnp.argmax(x, axis=1)'s function for x: f32[2,3] (%arg0) as jax 0.10 prints it, up to

@@ -379,25 +379,7 @@ namespace {
 std::string argModule(const std::string& elem, int64_t dim, const char* direction, bool floating, bool extraOp) {
   const std::string s = "tensor<" + elem + ">", in = "tensor<4x6x" + elem + ">", out = dim == 0 ? "tensor<6x" + elem + ">" : "tensor<4x" + elem + ">";
   const std::string outI = dim == 0 ? "tensor<6xi64>" : "tensor<4xi64>";
-  auto cmp = [&](const std::string& r, const std::string& a, const std::string& b, const std::string& d, const std::string& t) {
-    return "    " + r + " = \"stablehlo.compare\"(" + a + ", " + b + ") {comparison_direction = #stablehlo<comparison_direction " + d +
-           ">} : (" + t + ", " + t + ") -> tensor<i1>\n";
-  };
-  auto bin = [](const std::string& r, const std::string& op, const std::string& a, const std::string& b) {
-    return "    " + r + " = \"stablehlo." + op + "\"(" + a + ", " + b + ") : (tensor<i1>, tensor<i1>) -> tensor<i1>\n";
-  };
-  std::string body = cmp("%better", "%a0", "%b0", direction, s) + cmp("%eq", "%a0", "%b0", "EQ", s) +
-                     cmp("%first", "%a1", "%b1", "LT", "tensor<i64>") + bin("%tie", "and", "%eq", "%first") + bin("%pick", "or", "%better", "%tie");
-  std::string choose = "%pick";
-  if (floating) {
-    body += cmp("%anan", "%a0", "%a0", "NE", s) + cmp("%bnan", "%b0", "%b0", "NE", s) +
-            "    %bnum = \"stablehlo.not\"(%bnan) : (tensor<i1>) -> tensor<i1>\n" + bin("%ifnan", "or", "%bnum", "%first") +
-            bin("%ifnum", "and", "%bnum", "%pick") +
-            "    %choose = \"stablehlo.select\"(%anan, %ifnan, %ifnum) : (tensor<i1>, tensor<i1>, tensor<i1>) -> tensor<i1>\n";
-    choose = "%choose";
-  }
-  body += "    %v = \"stablehlo.select\"(" + choose + ", %a0, %b0) : (tensor<i1>, " + s + ", " + s + ") -> " + s + "\n" +
-          "    %i = \"stablehlo.select\"(" + choose + ", %a1, %b1) : (tensor<i1>, tensor<i64>, tensor<i64>) -> tensor<i64>\n";
+  std::string body = argBodyOps(s, "tensor<i64>", direction, "LT", floating);
   std::string ret = "%v";
   if (extraOp) {
     body += "    %v2 = \"stablehlo.select\"(%eq, %v, %v) : (tensor<i1>, " + s + ", " + s + ") -> " + s + "\n";
@@ -406,7 +388,7 @@ std::string argModule(const std::string& elem, int64_t dim, const char* directio
   return "func.func public @main(%x: " + in + ", %init: " + s + ") -> (" + out + ", " + outI + ") {\n" +
          "  %idx = \"stablehlo.iota\"() {iota_dimension = " + std::to_string(dim) + " : i64} : () -> tensor<4x6xi64>\n" +
          "  %zero = \"stablehlo.constant\"() {value = dense<0> : tensor<i64>} : () -> tensor<i64>\n" +
-         "  %r:2 = \"stablehlo.reduce\"(%x, %idx, %init, %zero) ({\n  ^bb0(%a0: " + s + ", %a1: tensor<i64>, %b0: " + s + ", %b1: tensor<i64>):\n" +
+         "  %r:2 = \"stablehlo.reduce\"(%x, %idx, %init, %zero) ({\n  ^bb0(%a: " + s + ", %ai: tensor<i64>, %b: " + s + ", %bi: tensor<i64>):\n" +
          body + "    \"stablehlo.return\"(" + ret + ", %i) : (" + s + ", tensor<i64>) -> ()\n  }) {dimensions = array<i64: " + std::to_string(dim) +
          ">} : (" + in + ", tensor<4x6xi64>, " + s + ", tensor<i64>) -> (" + out + ", " + outI + ")\n" +
          "  \"func.return\"(%r#0, %r#1) : (" + out + ", " + outI + ") -> ()\n}\n";

@@ -386,27 +386,8 @@ TEST(general_bodies_scan_along_the_last_dimension_as_along_the_first) {
 std::string argScanModule(const std::string& v, const std::string& ix, const std::vector<int64_t>& dims, size_t dim,
                           const char* direction, const char* order, bool floating, bool reordered, const std::string& initValue) {
   const std::string xt = shapeOf(dims, v), it = shapeOf(dims, ix), sv = "tensor<" + v + ">", si = "tensor<" + ix + ">";
-  auto cmp = [&](const std::string& name, const std::string& a, const std::string& b, const char* dir, const std::string& t) {
-    return "    " + name + " = \"stablehlo.compare\"(" + a + ", " + b + ") {comparison_direction = #stablehlo<comparison_direction " +
-           dir + ">} : (" + t + ", " + t + ") -> tensor<i1>\n";
-  };
-  auto logic = [&](const std::string& name, const char* op, const std::string& a, const std::string& b) {
-    return "    " + name + " = \"stablehlo." + op + "\"(" + a + ", " + b + ") : (tensor<i1>, tensor<i1>) -> tensor<i1>\n";
-  };
-  std::string body = reordered ? cmp("%eq", "%a", "%b", "EQ", sv) + cmp("%better", "%a", "%b", direction, sv)
-                               : cmp("%better", "%a", "%b", direction, sv) + cmp("%eq", "%a", "%b", "EQ", sv);
-  body += cmp("%first", "%ai", "%bi", order, si) + logic("%tie", "and", "%eq", "%first") + logic("%pick", "or", "%better", "%tie");
-  std::string choose = "%pick";
-  if (floating) {
-    body += cmp("%anan", "%a", "%a", "NE", sv) + cmp("%bnan", "%b", "%b", "NE", sv) +
-            "    %bnum = \"stablehlo.not\"(%bnan) : (tensor<i1>) -> tensor<i1>\n" + logic("%ifnan", "or", "%bnum", "%first") +
-            logic("%ifnum", "and", "%bnum", "%pick") +
-            "    %choose = \"stablehlo.select\"(%anan, %ifnan, %ifnum) : (tensor<i1>, tensor<i1>, tensor<i1>) -> tensor<i1>\n";
-    choose = "%choose";
-  }
-  body += "    %v = \"stablehlo.select\"(" + choose + ", %a, %b) : (tensor<i1>, " + sv + ", " + sv + ") -> " + sv + "\n" +
-          "    %i = \"stablehlo.select\"(" + choose + ", %ai, %bi) : (tensor<i1>, " + si + ", " + si + ") -> " + si + "\n" +
-          "    \"stablehlo.return\"(%v, %i) : (" + sv + ", " + si + ") -> ()\n";
+  const std::string body = argBodyOps(sv, si, direction, order, floating, reordered) +
+                           "    \"stablehlo.return\"(%v, %i) : (" + sv + ", " + si + ") -> ()\n";
   const Geometry g = prefix(dims, dim);
   return "func.func public @main(%x: " + xt + ", %j: " + it + ") -> (" + xt + ", " + it + ") {\n" +
          "  %n = \"stablehlo.constant\"() {value = dense<" + initValue + "> : " + sv + "} : () -> " + sv + "\n" +
