@@ -34,13 +34,13 @@ int64_t readIndex(const Literal& l, int64_t i = 0);
 namespace half_bits {
 // c ? a : b written with masks: GCC would turn a ?: into a branch around the float arithmetic (which
 // may trap without -fno-trapping-math), and a branch stops vectorisation.
-inline uint32_t select(bool c, uint32_t a, uint32_t b) {
+[[gnu::always_inline]] inline uint32_t select(bool c, uint32_t a, uint32_t b) {
   const uint32_t mask = 0u - uint32_t(c);
   return (a & mask) | (b & ~mask);
 }
 }  // namespace half_bits
 
-inline float halfToFloat(uint16_t h) {
+[[gnu::always_inline]] inline float halfToFloat(uint16_t h) {
   const uint32_t sign = uint32_t(h & 0x8000) << 16;
   const uint32_t field = uint32_t(h & 0x7fff) << 13;  // exponent and mantissa where a float has them
   const uint32_t exponent = field & 0x0f800000;
@@ -52,7 +52,7 @@ inline float halfToFloat(uint16_t h) {
   return std::bit_cast<float>(sign | bits);
 }
 
-inline uint16_t floatToHalf(float f) {
+[[gnu::always_inline]] inline uint16_t floatToHalf(float f) {
   const uint32_t x = std::bit_cast<uint32_t>(f);
   const uint32_t sign = (x >> 16) & 0x8000;
   const int32_t ax = int32_t(x & 0x7fffffff);  // signed, so the compares below are plain vector compares
@@ -68,9 +68,9 @@ inline uint16_t floatToHalf(float f) {
   return uint16_t(sign | h);
 }
 
-inline float bf16ToFloat(uint16_t h) { return std::bit_cast<float>(uint32_t(h) << 16); }
+[[gnu::always_inline]] inline float bf16ToFloat(uint16_t h) { return std::bit_cast<float>(uint32_t(h) << 16); }
 
-inline uint16_t floatToBf16(float f) {
+[[gnu::always_inline]] inline uint16_t floatToBf16(float f) {
   const uint32_t x = std::bit_cast<uint32_t>(f);
   const uint32_t rounded = (x + 0x7fff + ((x >> 16) & 1)) >> 16;
   const uint32_t nan = (x >> 16) | 0x40;

@@ -42,17 +42,19 @@ struct Num<Pred> {
   static bool load(Pred s) { return s.v != 0; }
   static Pred store(bool c) { return Pred{uint8_t(c ? 1 : 0)}; }
 };
+// Always inlined, also into the AVX2 and AVX-512 versions of a loop (isa_loops.h), which GCC would
+// otherwise leave calling them, unvectorised, once the loop body grows.
 template <>
 struct Num<Half> {
   using C = float;
-  static float load(Half s) { return halfToFloat(s.bits); }
-  static Half store(float c) { return Half{floatToHalf(c)}; }
+  [[gnu::always_inline]] static float load(Half s) { return halfToFloat(s.bits); }
+  [[gnu::always_inline]] static Half store(float c) { return Half{floatToHalf(c)}; }
 };
 template <>
 struct Num<BFloat> {
   using C = float;
-  static float load(BFloat s) { return bf16ToFloat(s.bits); }
-  static BFloat store(float c) { return BFloat{floatToBf16(c)}; }
+  [[gnu::always_inline]] static float load(BFloat s) { return bf16ToFloat(s.bits); }
+  [[gnu::always_inline]] static BFloat store(float c) { return BFloat{floatToBf16(c)}; }
 };
 
 template <class S> using ComputeOf = typename Num<S>::C;

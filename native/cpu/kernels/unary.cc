@@ -46,20 +46,20 @@ ElementLoop floatUnary(UnaryOp op) {
     case UnaryOp::Sign:
       return mapUnary<S>([](C v) { return (std::isnan(v) || v == 0) ? v : std::copysign(C(1), v); });
     case UnaryOp::Exp:
-      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::exp(v); });
+      if constexpr (std::is_same_v<C, float>) return mapUnary<S>([](float v) { return fastmath::exp(v); });
       else return mapUnary<S>([](C v) { return std::exp(v); });
     case UnaryOp::Expm1: return mapUnary<S>([](C v) { return std::expm1(v); });
     case UnaryOp::Log:
-      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::log(v); });
+      if constexpr (std::is_same_v<C, float>) return mapUnary<S>([](float v) { return fastmath::log(v); });
       else return mapUnary<S>([](C v) { return std::log(v); });
     case UnaryOp::Log1p:
-      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::log1p(v); });
+      if constexpr (std::is_same_v<C, float>) return mapUnary<S>([](float v) { return fastmath::log1p(v); });
       else return mapUnary<S>([](C v) { return std::log1p(v); });
     case UnaryOp::Logistic:
-      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::logistic(v); });
+      if constexpr (std::is_same_v<C, float>) return mapUnary<S>([](float v) { return fastmath::logistic(v); });
       else return mapUnary<S>([](C v) { return logistic(v); });
     case UnaryOp::Tanh:
-      if constexpr (std::is_same_v<S, float>) return mapUnary<S>([](float v) { return fastmath::tanh(v); });
+      if constexpr (std::is_same_v<C, float>) return mapUnary<S>([](float v) { return fastmath::tanh(v); });
       else return mapUnary<S>([](C v) { return std::tanh(v); });
     case UnaryOp::Erf:
       if constexpr (std::is_same_v<C, float>) return mapUnary<S>([](float v) { return fastmath::erf(v); });
