@@ -157,7 +157,9 @@ describe.skipIf(missing !== undefined)(`host copies of reads${missing ? ` (skipp
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const after = process.memoryUsage().rss;
-    expect(mb(after - before), `RSS ${mb(before)} MB before the loop, ${mb(after)} MB after it yielded`).toBeLessThan(64);
+    // glibc keeps some freed 16 MiB copies in its arena (0–64 MiB measured across runs); copies still
+    // held would keep 1 GiB
+    expect(mb(after - before), `RSS ${mb(before)} MB before the loop, ${mb(after)} MB after it yielded`).toBeLessThan(128);
     t.dispose();
   });
 });
