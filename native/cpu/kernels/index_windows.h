@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/index_walk.h"
 #include "kernels/kernels.h"
 
 namespace tpjrt::cpu {
@@ -55,27 +56,7 @@ class SpaceToOperand {
   // Calls fn(run, batchPoint, windowOffset) for runs [begin, end) in row-major order.
   template <class Fn>
   void forRuns(int64_t begin, int64_t end, Fn&& fn) const {
-    if (begin >= end) return;
-    const size_t rank = outer_.size();
-    std::vector<int64_t> index(rank);
-    int64_t batch = 0, window = 0;
-    for (size_t d = rank, rest = size_t(begin); d-- > 0;) {
-      index[d] = int64_t(rest % size_t(outer_[d]));
-      rest /= size_t(outer_[d]);
-      batch += index[d] * batchStride_[d];
-      window += index[d] * windowStride_[d];
-    }
-    for (int64_t r = begin; r < end; ++r) {
-      fn(r, batch, window);
-      for (size_t d = rank; d-- > 0;) {
-        batch += batchStride_[d];
-        window += windowStride_[d];
-        if (++index[d] < outer_[d]) break;
-        batch -= batchStride_[d] * outer_[d];
-        window -= windowStride_[d] * outer_[d];
-        index[d] = 0;
-      }
-    }
+    walk(outer_, batchStride_, windowStride_, 0, 0, begin, end, fn);
   }
 
  private:

@@ -6,7 +6,6 @@
 // pass. A merge takes the right run's element only when it is strictly less, so the sort is stable;
 // a comparator that is not a strict weak order gives some permutation, never an out-of-bounds access.
 #include <algorithm>
-#include <cstring>
 
 #include "base/thread_pool.h"
 #include "kernels/kernels.h"
@@ -77,7 +76,6 @@ class Sorter {
   int64_t inner() const { return inner_; }
   int64_t length() const { return length_; }
   int64_t base(int64_t slice) const { return (slice / inner_) * length_ * inner_ + slice % inner_; }
-  int64_t flat(int64_t slice, int64_t position) const { return base(slice) + position * inner_; }
 
   // Writes every input permuted by `perm` into its result: positions [0, positions) of each slice.
   void gatherInto(std::vector<Literal>& results, const Permutation& perm, int64_t positions) const {
