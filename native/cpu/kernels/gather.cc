@@ -5,6 +5,7 @@
 // torch.gather), split over the thread pool.
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "base/thread_pool.h"
 
@@ -18,30 +19,43 @@ namespace {
 
 bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 
-// Copies `count` elements of `width` bytes; single elements of the common widths without a call.
-void copyElements(uint8_t* to, const uint8_t* from, int64_t count, size_t width) {
-  if (count == 1) {
-    switch (width) {
-      case 1: std::memcpy(to, from, 1); return;
-      case 2: std::memcpy(to, from, 2); return;
-      case 4: std::memcpy(to, from, 4); return;
-      case 8: std::memcpy(to, from, 8); return;
-      default: break;
-    }
+// Calls fn with `width` as a compile-time constant for the common element widths, else with 0.
+template <class Fn>
+void withWidth(size_t width, Fn&& fn) {
+  switch (width) {
+    case 1: fn(std::integral_constant<size_t, 1>{}); return;
+    case 2: fn(std::integral_constant<size_t, 2>{}); return;
+    case 4: fn(std::integral_constant<size_t, 4>{}); return;
+    case 8: fn(std::integral_constant<size_t, 8>{}); return;
+    default: fn(std::integral_constant<size_t, 0>{}); return;
   }
-  std::memcpy(to, from, size_t(count) * width);
 }
 
 void gatherRuns(const Literal& operand, const WindowStarts& starts, const std::vector<int64_t>& sizes, const SpaceToOperand& map,
                 Literal& out) {
-  const IndexArray offsets = starts.startOffsets(operand.type.dims, sizes, WindowStarts::OutOfBounds::Clamp);
   const size_t width = byteWidth(out.type.element);
-  const int64_t run = map.run();
   const uint8_t* from = operand.bytes.data();
   uint8_t* to = out.bytes.mutableData();
-  parallelRange(map.runs(), std::max<int64_t>(1, kParallelElements / run), [&](int64_t begin, int64_t end) {
-    map.forRuns(begin, end, [&](int64_t r, int64_t batch, int64_t window) {
-      copyElements(to + size_t(r * run) * width, from + size_t(offsets[size_t(batch)] + window) * width, run, width);
+  if (map.runs() == starts.batchCount() && map.run() == 1) {  // one element per batch point, in the result's order
+    withWidth(width, [&](auto fixed) {
+      constexpr size_t kWidth = decltype(fixed)::value;
+      starts.forStartOffsets(operand.type.dims, sizes, WindowStarts::OutOfBounds::Clamp,
+                             [&](int64_t first, int64_t count, const int64_t* offsets) {
+                               for (int64_t j = 0; j < count; ++j)
+                                 std::memcpy(to + size_t(first + j) * width, from + size_t(offsets[j]) * width, kWidth ? kWidth : width);
+                             });
+    });
+    return;
+  }
+  const IndexArray offsets = starts.startOffsets(operand.type.dims, sizes, WindowStarts::OutOfBounds::Clamp);
+  const int64_t run = map.run();
+  withWidth(run == 1 ? width : 0, [&](auto fixed) {
+    constexpr size_t kWidth = decltype(fixed)::value;
+    const size_t bytes = size_t(run) * width;
+    parallelRange(map.runs(), std::max<int64_t>(1, kParallelElements / run), [&](int64_t begin, int64_t end) {
+      map.forRuns(begin, end, [&](int64_t r, int64_t batch, int64_t window) {
+        std::memcpy(to + size_t(r * run) * width, from + size_t(offsets[size_t(batch)] + window) * width, kWidth ? kWidth : bytes);
+      });
     });
   });
 }

@@ -2,6 +2,7 @@
 // (kernels/copy_box.cc) and the runs of gather and scatter (kernels/index_windows.h).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -9,11 +10,16 @@
 namespace tpjrt::cpu {
 
 // Calls fn(item, s, t) for the flat indices [begin, end) of the row-major space `dims`, with the
-// source and destination offsets (base plus index · strides) of each.
+// source and destination offsets (base plus index · strides) of each. The last dimension runs as a
+// plain loop, so a walk of single elements costs little more than the loop itself.
 template <class Fn>
 void walk(const std::vector<int64_t>& dims, const std::vector<int64_t>& src, const std::vector<int64_t>& dst,
           int64_t srcBase, int64_t dstBase, int64_t begin, int64_t end, Fn&& fn) {
   const size_t rank = dims.size();
+  if (rank == 0) {
+    for (int64_t item = begin; item < end; ++item) fn(item, srcBase, dstBase);
+    return;
+  }
   std::vector<int64_t> index(rank);
   int64_t s = srcBase, t = dstBase, rest = begin;
   for (size_t d = rank; d-- > 0;) {
@@ -22,9 +28,19 @@ void walk(const std::vector<int64_t>& dims, const std::vector<int64_t>& src, con
     s += index[d] * src[d];
     t += index[d] * dst[d];
   }
-  for (int64_t item = begin; item < end; ++item) {
-    fn(item, s, t);
-    for (size_t d = rank; d-- > 0;) {
+  const size_t last = rank - 1;
+  const int64_t inner = dims[last], innerSrc = src[last], innerDst = dst[last];
+  for (int64_t item = begin; item < end;) {
+    const int64_t n = std::min(end - item, inner - index[last]);
+    for (int64_t j = 0; j < n; ++j) fn(item + j, s + j * innerSrc, t + j * innerDst);
+    item += n;
+    s += n * innerSrc;
+    t += n * innerDst;
+    if ((index[last] += n) < inner) break;  // only the walk's last row ends short of its end
+    s -= inner * innerSrc;
+    t -= inner * innerDst;
+    index[last] = 0;
+    for (size_t d = last; d-- > 0;) {
       s += src[d];
       t += dst[d];
       if (++index[d] < dims[d]) break;

@@ -60,6 +60,15 @@ std::vector<int64_t> WindowStarts::start(const std::vector<int64_t>& batch) cons
 
 IndexArray WindowStarts::startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
                                       OutOfBounds mode) const {
+  IndexArray out(static_cast<size_t>(batchCount()));
+  forStartOffsets(operandDims, windowSize, mode, [&](int64_t first, int64_t n, const int64_t* offsets) {
+    std::copy(offsets, offsets + n, out.data() + first);
+  });
+  return out;
+}
+
+void WindowStarts::forStartOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize, OutOfBounds mode,
+                                   const OffsetSink& sink) const {
   const auto operandStrides = rowMajorStrides(operandDims);
   const size_t batchRank = batchShape_.size();
   auto batchPosition = [&](int64_t d) { return size_t(d < indexVectorDim_ ? d : d - 1); };
@@ -81,20 +90,49 @@ IndexArray WindowStarts::startOffsets(const std::vector<int64_t>& operandDims, c
     limit.push_back(operandDims[size_t(d)] - windowSize[size_t(d)]);
     stride.push_back(operandStrides[size_t(d)]);
   }
-  int64_t count = 1;
-  for (int64_t n : batchShape_) count *= n;
+  const int64_t count = batchCount();
   const bool checkBatching = mode == OutOfBounds::Skip && !operandBatching_.empty();
-  IndexArray out(static_cast<size_t>(count));
   withIndexReader(indices_, [&](auto read) {
-    // The start offset of the batch point whose index vector is at `at` and whose batching dims add `base`.
-    auto offsetOf = [&, K = limit.size(), lim = limit.data(), str = stride.data()](int64_t at, int64_t base, bool fits) {
-      for (size_t k = 0; k < K; ++k) {
-        int64_t v = read(at + int64_t(k) * step);
-        if (mode == OutOfBounds::Clamp) v = std::clamp<int64_t>(v, 0, lim[k]);
-        else fits = fits && v >= 0 && v <= lim[k];
-        base += v * str[k];
+    // Fills to[0, n) for n batch points along the last batch dimension, the first of which has its
+    // index vector at `at` and its batching dims adding `base`.
+    auto fillRow = [&, K = limit.size(), lim = limit.data(), str = stride.data()](int64_t* to, int64_t n, int64_t at, int64_t base,
+                                                                                  bool fits, int64_t innerBatch) {
+      const int64_t atStep = batchRank ? indexStride[batchRank - 1] : 0, baseStep = batchRank ? operandStep[batchRank - 1] : 0;
+      const int64_t innerLimit = batchRank ? batchLimit[batchRank - 1] : INT64_MAX;
+      if (K == 1 && mode == OutOfBounds::Clamp) {
+        for (int64_t j = 0; j < n; ++j) to[j] = base + j * baseStep + std::clamp<int64_t>(read(at + j * atStep), 0, lim[0]) * str[0];
+        return;
       }
-      return mode == OutOfBounds::Skip && !fits ? -1 : base;
+      if (K == 1) {
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t v = read(at + j * atStep);
+          const bool ok = fits && (!checkBatching || innerBatch + j <= innerLimit) && v >= 0 && v <= lim[0];
+          to[j] = ok ? base + j * baseStep + v * str[0] : -1;
+        }
+        return;
+      }
+      for (int64_t j = 0; j < n; ++j) {
+        bool ok = fits && (!checkBatching || innerBatch + j <= innerLimit);
+        int64_t offset = base + j * baseStep;
+        for (size_t k = 0; k < K; ++k) {
+          int64_t v = read(at + j * atStep + int64_t(k) * step);
+          if (mode == OutOfBounds::Clamp) v = std::clamp<int64_t>(v, 0, lim[k]);
+          else ok = ok && v >= 0 && v <= lim[k];
+          offset += v * str[k];
+        }
+        to[j] = mode == OutOfBounds::Skip && !ok ? -1 : offset;
+      }
+    };
+    // Hands the sink pieces of up to kPiece offsets along the last batch dimension from a buffer on the stack.
+    constexpr int64_t kPiece = 512;
+    auto emitRow = [&](int64_t first, int64_t n, int64_t at, int64_t base, bool fits, int64_t innerBatch) {
+      const int64_t atStep = batchRank ? indexStride[batchRank - 1] : 0, baseStep = batchRank ? operandStep[batchRank - 1] : 0;
+      int64_t buffer[kPiece];
+      for (int64_t j = 0; j < n; j += kPiece) {
+        const int64_t m = std::min(kPiece, n - j);
+        fillRow(buffer, m, at + j * atStep, base + j * baseStep, fits, innerBatch + j);
+        sink(first + j, m, buffer);
+      }
     };
     parallelRange(count, 1 << 14, [&](int64_t begin, int64_t end) {
       std::vector<int64_t> batch(batchRank);
@@ -105,13 +143,23 @@ IndexArray WindowStarts::startOffsets(const std::vector<int64_t>& operandDims, c
         indexBase += batch[k] * indexStride[k];
         operandBase += batch[k] * operandStep[k];
       }
-      int64_t* to = out.data();
-      for (int64_t b = begin; b < end; ++b) {
+      if (batchRank == 0) {
+        emitRow(begin, end - begin, indexBase, operandBase, othersFit, 0);
+        return;
+      }
+      const size_t last = batchRank - 1;
+      for (int64_t b = begin; b < end;) {
+        const int64_t n = std::min(end - b, batchShape_[last] - batch[last]);
         bool fits = othersFit;
         if (checkBatching)
-          for (size_t k = 0; k < batchRank; ++k) fits = fits && batch[k] <= batchLimit[k];
-        to[b] = offsetOf(indexBase, operandBase, fits);
-        for (size_t k = batchRank; k-- > 0;) {
+          for (size_t k = 0; k < last; ++k) fits = fits && batch[k] <= batchLimit[k];
+        emitRow(b, n, indexBase, operandBase, fits, batch[last]);
+        b += n;
+        if ((batch[last] += n) < batchShape_[last]) break;
+        indexBase += (n - batchShape_[last]) * indexStride[last];
+        operandBase += (n - batchShape_[last]) * operandStep[last];
+        batch[last] = 0;
+        for (size_t k = last; k-- > 0;) {
           indexBase += indexStride[k];
           operandBase += operandStep[k];
           if (++batch[k] < batchShape_[k]) break;
@@ -122,7 +170,6 @@ IndexArray WindowStarts::startOffsets(const std::vector<int64_t>& operandDims, c
       }
     });
   });
-  return out;
 }
 
 SpaceToOperand::SpaceToOperand(const std::vector<int64_t>& space, const std::vector<int64_t>& batchDims,

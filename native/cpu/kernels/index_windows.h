@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "kernels/index_walk.h"
@@ -19,6 +20,11 @@ class WindowStarts {
 
   // The batch space's shape: the index tensor's dimensions without index_vector_dim.
   const std::vector<int64_t>& batchShape() const { return batchShape_; }
+  int64_t batchCount() const {
+    int64_t count = 1;
+    for (int64_t n : batchShape_) count *= n;
+    return count;
+  }
 
   // The operand index where the window of batch point `batch` starts (unclamped).
   std::vector<int64_t> start(const std::vector<int64_t>& batch) const;
@@ -31,7 +37,13 @@ class WindowStarts {
   // or -1 where the window does not fit whole (scatter).
   enum class OutOfBounds { Clamp, Skip };
   IndexArray startOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize,
-                                    OutOfBounds mode) const;
+                          OutOfBounds mode) const;
+
+  // The same offsets handed over in pieces, sink(first batch point, count, offsets), from the pool's
+  // threads (each piece once), so that a caller can use them while they are in the cache.
+  using OffsetSink = std::function<void(int64_t first, int64_t count, const int64_t* offsets)>;
+  void forStartOffsets(const std::vector<int64_t>& operandDims, const std::vector<int64_t>& windowSize, OutOfBounds mode,
+                       const OffsetSink& sink) const;
 
  private:
   const Literal& indices_;

@@ -9,63 +9,12 @@
 
 #include "base/thread_pool.h"
 #include "kernels/isa_loops.h"
+#include "kernels/one_op_body.h"
 #include "kernels/reduce_arg.h"
 
 namespace tpjrt::cpu {
 
 namespace {
-
-std::optional<BinaryOp> singleOpBody(const Op& op) {
-  if (op.regions.size() != 1) return std::nullopt;
-  const Region& r = op.regions[0];
-  if (r.args.size() != 2 || r.ops.size() != 2) return std::nullopt;
-  const Op& combine = r.ops[0];
-  const Op& ret = r.ops[1];
-  if (combine.operands.size() != 2 || combine.results.size() != 1 || ret.operands.size() != 1 ||
-      ret.operands[0] != combine.results[0])
-    return std::nullopt;
-  bool argsInOrder = combine.operands[0] == r.args[0] && combine.operands[1] == r.args[1];
-  bool argsSwapped = combine.operands[0] == r.args[1] && combine.operands[1] == r.args[0];
-  if (!argsInOrder && !argsSwapped) return std::nullopt;
-  static const std::pair<const char*, BinaryOp> kOps[] = {
-      {"stablehlo.add", BinaryOp::Add},     {"stablehlo.multiply", BinaryOp::Multiply},
-      {"stablehlo.maximum", BinaryOp::Maximum}, {"stablehlo.minimum", BinaryOp::Minimum},
-      {"stablehlo.and", BinaryOp::And},     {"stablehlo.or", BinaryOp::Or},
-      {"stablehlo.xor", BinaryOp::Xor}};
-  for (const auto& [name, kind] : kOps)
-    if (combine.name == name) return kind;
-  return std::nullopt;
-}
-
-template <class C>
-C combine(BinaryOp op, C a, C b) {
-  if constexpr (std::is_same_v<C, bool>) {
-    switch (op) {
-      case BinaryOp::Add: case BinaryOp::Maximum: case BinaryOp::Or: return a || b;
-      case BinaryOp::Xor: return a != b;
-      default: return a && b;
-    }
-  } else {
-    switch (op) {
-      case BinaryOp::Add:
-        if constexpr (std::is_integral_v<C>) return C(Wide<C>(a) + Wide<C>(b));
-        else return a + b;
-      case BinaryOp::Multiply:
-        if constexpr (std::is_integral_v<C>) return C(Wide<C>(a) * Wide<C>(b));
-        else return a * b;
-      case BinaryOp::Maximum: return maxValue(a, b);
-      case BinaryOp::Minimum: return minValue(a, b);
-      default:
-        if constexpr (std::is_integral_v<C>) {
-          if (op == BinaryOp::And) return C(a & b);
-          if (op == BinaryOp::Or) return C(a | b);
-          return C(a ^ b);
-        } else {
-          fail("bitwise reduction of a float type");
-        }
-    }
-  }
-}
 
 // Folds one contiguous row of k elements into `init`. Types computed in their storage type use kLanes
 // independent accumulators combined at the end, so that the loop vectorises (float sums then add in a
@@ -73,7 +22,6 @@ C combine(BinaryOp op, C a, C b) {
 template <class S, BinaryOp kOp>
 TPJRT_LOOP_BODY S foldRow(const S* row, S init, int64_t k) {
   using C = ComputeOf<S>;
-  auto step = [](C acc, C v) { return Num<S>::load(Num<S>::store(combine(kOp, acc, v))); };
   C acc = Num<S>::load(init);
   int64_t r = 0;
   if constexpr (std::is_same_v<C, S>) {
@@ -83,13 +31,13 @@ TPJRT_LOOP_BODY S foldRow(const S* row, S init, int64_t k) {
       for (int64_t l = 0; l < kLanes; ++l) lanes[l] = row[l];
       for (r = kLanes; r + kLanes <= k; r += kLanes)
 #pragma GCC unroll 1  // left as a loop, the lanes are vectorised (with selects for maximum and minimum)
-        for (int64_t l = 0; l < kLanes; ++l) lanes[l] = combine(kOp, lanes[l], row[r + l]);
+        for (int64_t l = 0; l < kLanes; ++l) lanes[l] = combine<kOp>(lanes[l], row[r + l]);
       for (int64_t width = kLanes / 2; width > 0; width /= 2)
-        for (int64_t l = 0; l < width; ++l) lanes[l] = combine(kOp, lanes[l], lanes[l + width]);
-      acc = combine(kOp, acc, lanes[0]);
+        for (int64_t l = 0; l < width; ++l) lanes[l] = combine<kOp>(lanes[l], lanes[l + width]);
+      acc = combine<kOp>(acc, lanes[0]);
     }
   }
-  for (; r < k; ++r) acc = step(acc, Num<S>::load(row[r]));
+  for (; r < k; ++r) acc = combineRounded<S, kOp>(acc, Num<S>::load(row[r]));
   return Num<S>::store(acc);
 }
 
@@ -117,7 +65,7 @@ inline constexpr int64_t kColumnPiece = 128;
 // Folds one row of n elements into the column accumulators acc.
 template <class S, BinaryOp kOp>
 TPJRT_LOOP_BODY void foldIntoColumns(ComputeOf<S>* acc, const S* row, int64_t n) {
-  for (int64_t j = 0; j < n; ++j) acc[j] = Num<S>::load(Num<S>::store(combine(kOp, acc[j], Num<S>::load(row[j]))));
+  for (int64_t j = 0; j < n; ++j) acc[j] = combineRounded<S, kOp>(acc[j], Num<S>::load(row[j]));
 }
 
 template <class S, BinaryOp kOp>
@@ -164,7 +112,7 @@ void foldRows(const S* x, S init, int64_t n, int64_t k, S* out) {
     for (int64_t j = 0; j < n; ++j) {
       auto acc = Num<S>::load(partial[size_t(j * pieces)]);
       for (int64_t p = 1; p < pieces; ++p)
-        acc = Num<S>::load(Num<S>::store(combine(kOp, acc, Num<S>::load(partial[size_t(j * pieces + p)]))));
+        acc = combineRounded<S, kOp>(acc, Num<S>::load(partial[size_t(j * pieces + p)]));
       out[j] = Num<S>::store(acc);
     }
     return;
@@ -180,19 +128,6 @@ template <class S, BinaryOp kOp>
 void foldTyped(const S* x, S init, const FoldShape& columns, int64_t n, int64_t k, S* out) {
   if (columns.runLength > 1) foldColumns<S, kOp>(x, init, columns, out);
   else foldRows<S, kOp>(x, init, n, k, out);
-}
-
-template <class S>
-void fold(BinaryOp op, const S* x, S init, const FoldShape& columns, int64_t n, int64_t k, S* out) {
-  switch (op) {
-    case BinaryOp::Add: return foldTyped<S, BinaryOp::Add>(x, init, columns, n, k, out);
-    case BinaryOp::Multiply: return foldTyped<S, BinaryOp::Multiply>(x, init, columns, n, k, out);
-    case BinaryOp::Maximum: return foldTyped<S, BinaryOp::Maximum>(x, init, columns, n, k, out);
-    case BinaryOp::Minimum: return foldTyped<S, BinaryOp::Minimum>(x, init, columns, n, k, out);
-    case BinaryOp::And: return foldTyped<S, BinaryOp::And>(x, init, columns, n, k, out);
-    case BinaryOp::Or: return foldTyped<S, BinaryOp::Or>(x, init, columns, n, k, out);
-    default: return foldTyped<S, BinaryOp::Xor>(x, init, columns, n, k, out);
-  }
 }
 
 // All offsets index · strides over the row-major space `dims`.
@@ -293,7 +228,7 @@ std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const Reduce
   lanesFirst.insert(lanesFirst.end(), keptDims.begin(), keptDims.end());
   const bool lanesLayoutIsFree = std::is_sorted(lanesFirst.begin(), lanesFirst.end());
 
-  if (auto kind = singleOpBody(op); kind && n == 1) {
+  if (auto kind = oneOpBody(op); kind && n == 1) {
     Literal out = makeLiteral(op.resultTypes[0]);
     const FoldShape columns = lanes * depth == 0 ? FoldShape{} : columnPlan(shape, reduced);
     std::optional<Literal> permuted;
@@ -305,7 +240,9 @@ std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const Reduce
     const Literal& x = permuted ? *permuted : *in[0];
     dispatchType(x.type.element, [&](auto tag) {
       using S = decltype(tag);
-      fold<S>(*kind, elements<S>(x), elements<S>(*in[1])[0], columns, lanes, depth, elements<S>(out));
+      withBinaryOp(*kind, [&](auto k) {
+        foldTyped<S, decltype(k)::value>(elements<S>(x), elements<S>(*in[1])[0], columns, lanes, depth, elements<S>(out));
+      });
     });
     std::vector<Literal> results;
     results.push_back(std::move(out));

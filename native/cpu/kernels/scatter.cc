@@ -1,20 +1,17 @@
 // scatter. Every update element is paired with the result element it lands on (a window whose start
-// puts any part of it outside the input is skipped whole, as XLA does). The update computation then
-// runs in rounds: round r applies, in one lane-mode evaluation of the body, the r-th update of every
-// target, so the result equals applying the updates one by one in row-major update order. Two common
-// bodies of a one-input scatter take fewer rounds: "return the update" keeps only the last update of
-// each target, and one order-free binary op (add, multiply, maximum, …) first combines the updates
-// of each target pairwise, log2(duplicates) rounds (so float sums may round differently from a
-// one-by-one order, which the spec leaves unspecified anyway).
+// puts any part of it outside the input is skipped whole, as XLA does), and the updates apply one by
+// one in row-major update order, as XLA's CPU backend and PyTorch apply them: the update computation
+// runs in rounds, round r applying, in one lane-mode evaluation of the body, the r-th update of every
+// target. A body that returns the update keeps the last update of each target, in one round.
 //
-// Fast path for those two bodies (add, multiply, maximum or minimum as the op) on one input: every
-// update element's target is computed first; where the targets form whole rows of the input (the
-// trailing dimensions from some dimension on: an embedding gradient or index_add), rows move as
-// units, else single elements do. "Return the update" copies them in update order; an op groups the
-// updates of each target row (stably, by a counting sort) and combines them with typed loops in the
-// very pairing the rounds above use, splitting the target rows over the thread pool.
+// Fast path for a one-input scatter whose body returns the update or is one op (add, multiply,
+// maximum, minimum, and, or, xor: kernels/one_op_body.h) of a type with typed loops: every update
+// element's target is computed first; where the targets form whole rows of the input (the trailing
+// dimensions from some dimension on: an embedding gradient or index_add), rows move as units, else
+// single elements do, in update order all the same: long rows split into column pieces over the
+// thread pool; otherwise blocks of updates run in parallel when their targets do not overlap (a
+// scatter along a dimension, row by row), else on one thread.
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <unordered_map>
 
@@ -23,6 +20,7 @@
 #include "ir/dimension_numbers.h"
 #include "kernels/index_windows.h"
 #include "kernels/kernels.h"
+#include "kernels/one_op_body.h"
 
 namespace tpjrt::cpu {
 
@@ -83,24 +81,11 @@ std::vector<Pair> pairUp(const ScatterDims& s, const Literal& input, const Liter
   return pairs;
 }
 
-enum class BodyKind { General, Replace, OrderFree };
-
-// Recognizes `return %update` and `return op(%current, %update)` (either order) for an order-free op.
-BodyKind classify(const Op& op) {
-  if (op.regions.size() != 1) return BodyKind::General;
+// Whether the body is `return %update`.
+bool returnsUpdate(const Op& op) {
+  if (op.regions.size() != 1) return false;
   const Region& r = op.regions[0];
-  if (r.args.size() != 2) return BodyKind::General;
-  const Op& last = r.ops.back();
-  if (last.operands.size() != 1) return BodyKind::General;
-  if (r.ops.size() == 1 && last.operands[0] == r.args[1]) return BodyKind::Replace;
-  if (r.ops.size() != 2) return BodyKind::General;
-  const Op& c = r.ops[0];
-  static const char* const kOrderFree[] = {"stablehlo.add", "stablehlo.multiply", "stablehlo.maximum", "stablehlo.minimum",
-                                           "stablehlo.and", "stablehlo.or", "stablehlo.xor"};
-  const bool known = std::any_of(std::begin(kOrderFree), std::end(kOrderFree), [&](const char* n) { return c.name == n; });
-  const bool bothArgs = c.operands.size() == 2 && ((c.operands[0] == r.args[0] && c.operands[1] == r.args[1]) ||
-                                                  (c.operands[0] == r.args[1] && c.operands[1] == r.args[0]));
-  return known && bothArgs && c.results.size() == 1 && last.operands[0] == c.results[0] ? BodyKind::OrderFree : BodyKind::General;
+  return r.args.size() == 2 && r.ops.size() == 1 && r.ops[0].operands.size() == 1 && r.ops[0].operands[0] == r.args[1];
 }
 
 Value pick(const Literal& from, const std::vector<int64_t>& at) {
@@ -120,49 +105,6 @@ std::vector<Pair> lastPerTarget(const std::vector<Pair>& pairs) {
     if (last[pairs[p].target] == p) out.push_back(pairs[p]);
   return out;
 }
-
-// Combines the updates of each target with the (order-free) body until one per target is left;
-// returns the combined values and one pair per target pointing into them.
-std::vector<Pair> combineDuplicates(const std::vector<Pair>& pairs, const Literal& updates, const ReduceBody& body, Literal& combined) {
-  std::vector<int64_t> all;
-  for (const Pair& p : pairs) all.push_back(p.update);
-  combined = *pick(updates, all);
-  const size_t width = byteWidth(combined.type.element);
-  std::unordered_map<int64_t, size_t> group;  // target → index in lists
-  std::vector<int64_t> targets;
-  std::vector<std::vector<int64_t>> lists;  // positions in `combined`, per target
-  for (size_t p = 0; p < pairs.size(); ++p) {
-    auto [it, fresh] = group.try_emplace(pairs[p].target, lists.size());
-    if (fresh) {
-      lists.emplace_back();
-      targets.push_back(pairs[p].target);
-    }
-    lists[it->second].push_back(int64_t(p));
-  }
-  while (true) {
-    std::vector<int64_t> as, bs;
-    for (const auto& l : lists)
-      for (size_t k = 0; k + 1 < l.size(); k += 2) {
-        as.push_back(l[k]);
-        bs.push_back(l[k + 1]);
-      }
-    if (as.empty()) break;
-    std::vector<Value> outs = body({pick(combined, as), pick(combined, bs)});
-    if (outs.size() != 1 || !outs[0] || outs[0]->type.element != combined.type.element || numElements(outs[0]->type) != int64_t(as.size()))
-      fail("update computation returned a value of the wrong type");
-    for (size_t k = 0; k < as.size(); ++k)
-      std::memcpy(combined.bytes.mutableData() + size_t(as[k]) * width, outs[0]->bytes.data() + k * width, width);
-    for (auto& l : lists) {
-      std::vector<int64_t> kept;
-      for (size_t k = 0; k < l.size(); k += 2) kept.push_back(l[k]);  // a pair's result sits at its first position
-      l = std::move(kept);
-    }
-  }
-  std::vector<Pair> out;
-  for (size_t g = 0; g < lists.size(); ++g) out.push_back({targets[g], lists[g][0]});
-  return out;
-}
-
 
 // --- fast path ---------------------------------------------------------------------------------------
 
@@ -219,140 +161,101 @@ int64_t rowLength(const IndexArray& targets, const std::vector<int64_t>& dims) {
   return 1;
 }
 
-// The update rows (pieces of `length` update elements) that land on each target row, in update order:
-// rows[first[t]] … rows[first[t + 1] - 1] for target row t.
-struct RowsByTarget {
-  IndexArray first, rows;
-};
-RowsByTarget groupByTarget(const IndexArray& targets, int64_t length, int64_t targetRows) {
-  RowsByTarget g;
-  g.first.assign(size_t(targetRows) + 1, 0);
-  const size_t updateRows = targets.size() / size_t(length);
-  for (size_t u = 0; u < updateRows; ++u)
-    if (targets[u * size_t(length)] >= 0) ++g.first[size_t(targets[u * size_t(length)] / length) + 1];
-  for (size_t t = 0; t < size_t(targetRows); ++t) g.first[t + 1] += g.first[t];
-  IndexArray next(g.first.begin(), g.first.end() - 1);
-  g.rows.resize(size_t(g.first.back()));
-  for (size_t u = 0; u < updateRows; ++u)
-    if (targets[u * size_t(length)] >= 0) g.rows[size_t(next[size_t(targets[u * size_t(length)] / length)]++)] = int64_t(u);
-  return g;
+// Whether blocks of `blockPieces` pieces (of `length` updates each) land on target spans that do not
+// overlap, so that the blocks can run in parallel and each target still sees its updates in order.
+bool blocksAreDisjoint(const IndexArray& targets, int64_t length, int64_t blockPieces) {
+  const int64_t pieces = int64_t(targets.size()) / length;
+  const int64_t blocks = (pieces + blockPieces - 1) / blockPieces;
+  std::vector<std::pair<int64_t, int64_t>> spans(size_t(blocks), {INT64_MAX, -1});  // first and last target
+  parallelRange(blocks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      int64_t first = INT64_MAX, last = -1;
+      for (int64_t p = b * blockPieces; p < std::min(pieces, (b + 1) * blockPieces); ++p) {
+        const int64_t t = targets[size_t(p * length)];
+        first = std::min(first, t < 0 ? INT64_MAX : t);
+        last = std::max(last, t);
+      }
+      spans[size_t(b)] = {first, last < 0 ? -1 : last + length - 1};
+    }
+  });
+  std::erase_if(spans, [](const auto& span) { return span.second < 0; });
+  std::sort(spans.begin(), spans.end());
+  for (size_t i = 1; i < spans.size(); ++i)
+    if (spans[i].first <= spans[i - 1].second) return false;
+  return true;
 }
 
-// target = f(target, the updates combined pairwise level by level, an odd one carried up), as the
-// rounds of the generic path pair them: a binary counter of partial rows, folded from the top at the end.
+// Applies the updates in row-major update order, target = f(target, update): pieces of `length`
+// updates land on rows of `length` target elements (target -1: skipped). `slice` pieces are one index
+// of the updates' first dimension, the unit blocks of updates are made of.
 template <class S, class F>
-void combineRow(S* target, const S* updates, const int64_t* rows, int64_t count, int64_t length, F f, std::vector<S>& scratch) {
-  if (count == 1) {
-    const S* u = updates + rows[0] * length;
-    for (int64_t j = 0; j < length; ++j) target[j] = f(target[j], u[j]);
-    return;
-  }
-  struct Partial {
-    const S* data;
-    int64_t size;
-  };
-  Partial stack[66];
-  int depth = 0;
-  const size_t need = size_t(std::bit_width(uint64_t(count)) + 1) * size_t(length);
-  if (scratch.size() < need) scratch.resize(need);
-  auto mergeTop = [&] {
-    const Partial later = stack[--depth];
-    Partial& earlier = stack[depth - 1];
-    S* to = scratch.data() + size_t(depth - 1) * size_t(length);
-    for (int64_t j = 0; j < length; ++j) to[j] = f(earlier.data[j], later.data[j]);
-    earlier = {to, earlier.size + later.size};
-  };
-  for (int64_t i = 0; i < count; ++i) {
-    stack[depth++] = {updates + rows[i] * length, 1};
-    while (depth >= 2 && stack[depth - 1].size == stack[depth - 2].size) mergeTop();
-  }
-  while (depth > 1) mergeTop();
-  for (int64_t j = 0; j < length; ++j) target[j] = f(target[j], stack[0].data[j]);
-}
-
-template <class S, class F>
-void combineRows(Literal& result, const Literal& updates, const IndexArray& targets, int64_t length, F f) {
-  const int64_t targetRows = numElements(result.type) / length;
-  const RowsByTarget g = groupByTarget(targets, length, targetRows);
+void applyInOrder(Literal& result, const Literal& updates, const IndexArray& targets, int64_t length, int64_t slice, F f) {
   S* out = elements<S>(result);
   const S* from = elements<S>(updates);
-  parallelRange(targetRows, std::max<int64_t>(1, kParallelElements / length), [&](int64_t begin, int64_t end) {
-    std::vector<S> scratch;
-    for (int64_t t = begin; t < end; ++t) {
-      const int64_t count = g.first[size_t(t) + 1] - g.first[size_t(t)];
-      if (count > 0) combineRow(out + t * length, from, g.rows.data() + g.first[size_t(t)], count, length, f, scratch);
+  const int64_t pieces = int64_t(targets.size()) / length;
+  auto apply = [&](int64_t firstPiece, int64_t endPiece, int64_t firstColumn, int64_t endColumn) {
+    for (int64_t p = firstPiece; p < endPiece; ++p) {
+      const int64_t t = targets[size_t(p * length)];
+      if (t < 0) continue;
+      S* to = out + t;
+      const S* u = from + p * length;
+      for (int64_t c = firstColumn; c < endColumn; ++c) to[c] = f(to[c], u[c]);
     }
+  };
+  constexpr int64_t kMinColumns = 64;
+  if (length >= 2 * kMinColumns) {
+    parallelRange(length, std::max(kMinColumns, kParallelElements / pieces), [&](int64_t c0, int64_t c1) { apply(0, pieces, c0, c1); });
+    return;
+  }
+  const int64_t perBlock = std::max<int64_t>(1, kParallelElements / (length * slice)) * slice;
+  if (pieces <= perBlock || !blocksAreDisjoint(targets, length, perBlock)) {
+    apply(0, pieces, 0, length);
+    return;
+  }
+  parallelRange((pieces + perBlock - 1) / perBlock, 1, [&](int64_t b0, int64_t b1) {
+    apply(b0 * perBlock, std::min(pieces, b1 * perBlock), 0, length);
   });
 }
 
-void replaceRows(Literal& result, const Literal& updates, const IndexArray& targets, int64_t length) {
-  const size_t bytes = size_t(length) * byteWidth(result.type.element);
-  uint8_t* out = result.bytes.mutableData();
-  const uint8_t* from = updates.bytes.data();
-  for (size_t u = 0; u < targets.size(); u += size_t(length))
-    if (targets[u] >= 0) std::memcpy(out + size_t(targets[u]) * byteWidth(result.type.element), from + u * byteWidth(result.type.element), bytes);
-}
-
-enum class Combiner { None, Add, Multiply, Maximum, Minimum };
-
-Combiner combinerOf(const Op& op) {
-  const std::string& name = op.regions[0].ops[0].name;
-  if (name == "stablehlo.add") return Combiner::Add;
-  if (name == "stablehlo.multiply") return Combiner::Multiply;
-  if (name == "stablehlo.maximum") return Combiner::Maximum;
-  if (name == "stablehlo.minimum") return Combiner::Minimum;
-  return Combiner::None;
-}
-
-// Calls fn with S's combine function for `c`, computed as the element-wise kernels compute it; false
-// for types without one here (pred, the narrow types).
-template <class S, class Fn>
-bool withCombine(Combiner c, Fn&& fn) {
-  if constexpr (kIsFloat<S>) {
-    using N = Num<S>;
-    switch (c) {
-      case Combiner::Add: fn([](S a, S b) { return N::store(N::load(a) + N::load(b)); }); return true;
-      case Combiner::Multiply: fn([](S a, S b) { return N::store(N::load(a) * N::load(b)); }); return true;
-      case Combiner::Maximum: fn([](S a, S b) { return N::store(maxValue(N::load(a), N::load(b))); }); return true;
-      case Combiner::Minimum: fn([](S a, S b) { return N::store(minValue(N::load(a), N::load(b))); }); return true;
-      default: return false;
-    }
-  } else if constexpr (kIsInt<S>) {
-    using W = Wide<S>;
-    switch (c) {
-      case Combiner::Add: fn([](S a, S b) { return S(W(a) + W(b)); }); return true;
-      case Combiner::Multiply: fn([](S a, S b) { return S(W(a) * W(b)); }); return true;
-      case Combiner::Maximum: fn([](S a, S b) { return maxValue(a, b); }); return true;
-      case Combiner::Minimum: fn([](S a, S b) { return minValue(a, b); }); return true;
-      default: return false;
-    }
+// Calls fn with the unsigned integer type of `width` bytes; false for other widths.
+template <class Fn>
+bool withWidthType(size_t width, Fn&& fn) {
+  switch (width) {
+    case 1: fn(uint8_t{}); return true;
+    case 2: fn(uint16_t{}); return true;
+    case 4: fn(uint32_t{}); return true;
+    case 8: fn(uint64_t{}); return true;
+    default: return false;
   }
-  return false;
 }
 
-bool hasTypedCombine(ElementType t, Combiner c) {
-  using E = ElementType;
-  static const E kTyped[] = {E::S8, E::S16, E::S32, E::S64, E::U8, E::U16, E::U32, E::U64, E::F16, E::BF16, E::F32, E::F64};
-  if (std::find(std::begin(kTyped), std::end(kTyped), t) == std::end(kTyped)) return false;
-  return dispatchType(t, [&](auto tag) { return withCombine<decltype(tag)>(c, [](auto) {}); });
-}
-
-// Runs a one-input scatter whose body is "return the update" or one typed op; false when it is not such a scatter.
-bool scatterFast(const Op& op, const Operands& in, BodyKind kind, Literal& result) {
-  if (kind == BodyKind::General || !indexFastPaths()) return false;
-  const Combiner c = kind == BodyKind::OrderFree ? combinerOf(op) : Combiner::None;
-  if (kind == BodyKind::OrderFree && !hasTypedCombine(result.type.element, c)) return false;
+// Runs a one-input scatter whose body returns the update or is one op of a type with typed loops;
+// false when it is not such a scatter.
+bool scatterFast(const Op& op, const Operands& in, Literal& result) {
+  if (in.size() != 3 || !indexFastPaths()) return false;
+  const bool replace = returnsUpdate(op);
+  const std::optional<BinaryOp> kind = replace ? std::nullopt : oneOpBody(op);
+  const ElementType type = result.type.element;
+  if (!replace && !(kind && hasTypedLoop(type))) return false;
   const Literal& updates = *in[2];
-  if (numElements(updates.type) == 0) return true;
+  const int64_t count = numElements(updates.type);
+  if (count == 0) return true;
   const IndexArray targets = elementTargets(scatterDims(op), *in[0], *in[1], updates);
   const int64_t length = rowLength(targets, result.type.dims);
-  if (kind == BodyKind::Replace) {
-    replaceRows(result, updates, targets, length);
-    return true;
-  }
-  dispatchType(result.type.element, [&](auto tag) {
+  const int64_t slice = updates.type.dims.empty() ? 1 : std::max<int64_t>(1, count / updates.type.dims[0] / length);
+  if (replace)
+    return withWidthType(byteWidth(type), [&](auto tag) {
+      using U = decltype(tag);
+      applyInOrder<U>(result, updates, targets, length, slice, [](U, U update) { return update; });
+    });
+  dispatchType(type, [&](auto tag) {
     using S = decltype(tag);
-    withCombine<S>(c, [&](auto f) { combineRows<S>(result, updates, targets, length, f); });
+    if constexpr (kIsFloat<S> || kIsInt<S>)
+      withBinaryOp(*kind, [&](auto k) {
+        applyInOrder<S>(result, updates, targets, length, slice, [](S a, S b) {
+          return Num<S>::store(combine<decltype(k)::value>(Num<S>::load(a), Num<S>::load(b)));
+        });
+      });
   });
   return true;
 }
@@ -365,19 +268,12 @@ std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const Reduc
   const ScatterDims s = scatterDims(op);
   std::vector<Literal> results;
   for (size_t i = 0; i < n; ++i) results.push_back(*in[i]);
-  const BodyKind kind = n == 1 ? classify(op) : BodyKind::General;
-  if (scatterFast(op, in, kind, results[0])) {
+  if (scatterFast(op, in, results[0])) {
     results[0].type = op.resultTypes[0];
     return results;
   }
   std::vector<Pair> pairs = pairUp(s, *in[0], *in[n], *in[n + 1]);
-  std::vector<const Literal*> sources(in.begin() + std::ptrdiff_t(n + 1), in.end());
-  Literal combined;
-  if (kind == BodyKind::Replace) pairs = lastPerTarget(pairs);
-  if (kind == BodyKind::OrderFree) {
-    pairs = combineDuplicates(pairs, *in[2], body, combined);
-    sources = {&combined};
-  }
+  if (n == 1 && returnsUpdate(op)) pairs = lastPerTarget(pairs);
 
   std::unordered_map<int64_t, size_t> seen;  // target → updates applied so far
   std::vector<std::vector<size_t>> rounds;
@@ -394,7 +290,7 @@ std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const Reduc
     }
     std::vector<Value> args;
     for (size_t i = 0; i < n; ++i) args.push_back(pick(results[i], targets));
-    for (size_t i = 0; i < n; ++i) args.push_back(pick(*sources[i], updates));
+    for (size_t i = 0; i < n; ++i) args.push_back(pick(*in[n + 1 + i], updates));
     std::vector<Value> outs = body(args);
     if (outs.size() != n) fail("update computation returned the wrong number of values");
     for (size_t i = 0; i < n; ++i) {

@@ -2,17 +2,17 @@
 // reduce_window runs its body once per window offset over all output elements at once (lanes that
 // fall on padding read the init value); select_and_scatter runs select once per window offset over
 // all source elements, then scatter in rounds over the operand elements that were selected.
-// A reduce_window of one input whose body is one add, multiply, maximum or minimum of (accumulator,
-// element) runs as typed loops instead, in the same order per output element (typed scans for prefix
+// A reduce_window of one input whose body is one add, multiply, maximum or minimum of its two
+// arguments (kernels/one_op_body.h) runs as typed loops instead, in the same order per output element (typed scans for prefix
 // windows, typed windows otherwise), and so does a prefix window with cummax's (values, indices) body.
 #include <algorithm>
 #include <optional>
 
 #include "base/thread_pool.h"
 #include "ir/window_geometry.h"
-#include "kernels/body_reader.h"
 #include "kernels/isa_loops.h"
 #include "kernels/kernels.h"
+#include "kernels/one_op_body.h"
 #include "kernels/reduce_arg.h"
 
 namespace tpjrt::cpu {
@@ -40,63 +40,12 @@ void checkLanes(const std::vector<Value>& outs, const std::vector<ElementType>& 
 
 // --- typed loops for single-op bodies ----------------------------------------------------------
 
-bool hasTypedLoop(ElementType t) {
-  switch (t) {
-    case ElementType::S8: case ElementType::S16: case ElementType::S32: case ElementType::S64:
-    case ElementType::U8: case ElementType::U16: case ElementType::U32: case ElementType::U64:
-    case ElementType::F16: case ElementType::BF16: case ElementType::F32: case ElementType::F64:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The op of a one-input body that is add, multiply, maximum or minimum of (accumulator, element), in
-// that order, when the element type has typed loops; empty for any other body.
+// The op of a one-input body of add, multiply, maximum or minimum when the element type has typed
+// loops; empty for any other body.
 std::optional<BinaryOp> typedCombiner(const Op& op, const Operands& in) {
-  if (in.size() != 2 || op.regions.size() != 1 || !hasTypedLoop(in[0]->type.element)) return std::nullopt;
-  const Region& r = op.regions[0];
-  if (r.args.size() != 2) return std::nullopt;
-  static const std::pair<const char*, BinaryOp> kOps[] = {{"stablehlo.add", BinaryOp::Add},
-                                                          {"stablehlo.multiply", BinaryOp::Multiply},
-                                                          {"stablehlo.maximum", BinaryOp::Maximum},
-                                                          {"stablehlo.minimum", BinaryOp::Minimum}};
-  for (const auto& [name, kind] : kOps) {
-    BodyReader body{r};
-    if (body.returns({body.binary(name, r.args[0], r.args[1])})) return kind;
-  }
-  return std::nullopt;
-}
-
-template <BinaryOp kOp, class C>
-TPJRT_LOOP_BODY C combine(C a, C b) {
-  if constexpr (kOp == BinaryOp::Add) {
-    if constexpr (std::is_integral_v<C>) return C(Wide<C>(a) + Wide<C>(b));
-    else return a + b;
-  } else if constexpr (kOp == BinaryOp::Multiply) {
-    if constexpr (std::is_integral_v<C>) return C(Wide<C>(a) * Wide<C>(b));
-    else return a * b;
-  } else if constexpr (kOp == BinaryOp::Maximum) {
-    return maxValue(a, b);
-  } else {
-    return minValue(a, b);
-  }
-}
-
-// One step of the body on loaded values, rounded to the storage type as the body's result is.
-template <class S, BinaryOp kOp>
-TPJRT_LOOP_BODY ComputeOf<S> step(ComputeOf<S> acc, ComputeOf<S> v) {
-  return Num<S>::load(Num<S>::store(combine<kOp>(acc, v)));
-}
-
-template <class Fn>
-void withCombiner(BinaryOp op, Fn&& fn) {
-  switch (op) {
-    case BinaryOp::Add: return fn(std::integral_constant<BinaryOp, BinaryOp::Add>{});
-    case BinaryOp::Multiply: return fn(std::integral_constant<BinaryOp, BinaryOp::Multiply>{});
-    case BinaryOp::Maximum: return fn(std::integral_constant<BinaryOp, BinaryOp::Maximum>{});
-    default: return fn(std::integral_constant<BinaryOp, BinaryOp::Minimum>{});
-  }
+  if (in.size() != 2 || !hasTypedLoop(in[0]->type.element)) return std::nullopt;
+  const auto kind = oneOpBody(op);
+  return kind && !isBitwise(*kind) ? kind : std::nullopt;
 }
 
 // The scan of x seen as [outer, len, inner] along its middle dimension, for outer indices [begin, end):
@@ -121,7 +70,7 @@ TPJRT_LOOP_BODY void scanRows(const S* x, S* out, S init, int64_t len, int64_t b
         S* o = out + (r + c) * len;
         C a = acc[c];
         for (int64_t j = j0; j < j1; ++j) {
-          a = step<S, kOp>(a, Num<S>::load(in[j]));
+          a = combineRounded<S, kOp>(a, Num<S>::load(in[j]));
           o[j] = Num<S>::store(a);
         }
         acc[c] = a;
@@ -133,12 +82,12 @@ TPJRT_LOOP_BODY void scanRows(const S* x, S* out, S init, int64_t len, int64_t b
 // Columns [first, first + width) of one outer index (x and out point at its [len, inner] block).
 template <class S, BinaryOp kOp>
 TPJRT_LOOP_BODY void scanColumns(const S* x, S* out, S init, int64_t len, int64_t inner, int64_t first, int64_t width) {
-  for (int64_t i = first; i < first + width; ++i) out[i] = Num<S>::store(step<S, kOp>(Num<S>::load(init), Num<S>::load(x[i])));
+  for (int64_t i = first; i < first + width; ++i) out[i] = Num<S>::store(combineRounded<S, kOp>(Num<S>::load(init), Num<S>::load(x[i])));
   for (int64_t j = 1; j < len; ++j) {
     const S* in = x + j * inner;
     const S* prev = out + (j - 1) * inner;
     S* o = out + j * inner;
-    for (int64_t i = first; i < first + width; ++i) o[i] = Num<S>::store(step<S, kOp>(Num<S>::load(prev[i]), Num<S>::load(in[i])));
+    for (int64_t i = first; i < first + width; ++i) o[i] = Num<S>::store(combineRounded<S, kOp>(Num<S>::load(prev[i]), Num<S>::load(in[i])));
   }
 }
 
@@ -265,7 +214,7 @@ WindowPlan planWindow(const std::vector<int64_t>& inDims, const std::vector<int6
 template <class S, BinaryOp kOp, int64_t kStride>
 TPJRT_LOOP_BODY void foldRun(ComputeOf<S>* acc, const S* src, int64_t n, int64_t stride) {
   if constexpr (kStride > 0) stride = kStride;
-  for (int64_t i = 0; i < n; ++i) acc[i] = step<S, kOp>(acc[i], Num<S>::load(src[i * stride]));
+  for (int64_t i = 0; i < n; ++i) acc[i] = combineRounded<S, kOp>(acc[i], Num<S>::load(src[i * stride]));
 }
 
 // Output rows [begin, end): each output folds init, then its window's elements in row-major window order,
@@ -298,10 +247,10 @@ TPJRT_LOOP_BODY void foldWindowRows(const WindowPlan* plan, const S* x, S init, 
       for (int64_t kl = 0; kl < p.lastWindow; ++kl) {
         const int64_t* source = p.lastSource.data() + kl * outW;
         if (!inside) {
-          for (int64_t i = 0; i < outW; ++i) acc[i] = step<S, kOp>(acc[i], pad);
+          for (int64_t i = 0; i < outW; ++i) acc[i] = combineRounded<S, kOp>(acc[i], pad);
         } else if (p.affine) {
           const int64_t lo = p.lo[size_t(kl)], hi = p.hi[size_t(kl)];
-          for (int64_t i = 0; i < lo; ++i) acc[i] = step<S, kOp>(acc[i], pad);
+          for (int64_t i = 0; i < lo; ++i) acc[i] = combineRounded<S, kOp>(acc[i], pad);
           if (hi > lo) {
             const S* src = x + base + source[lo];
             C* a = acc + lo;
@@ -309,10 +258,10 @@ TPJRT_LOOP_BODY void foldWindowRows(const WindowPlan* plan, const S* x, S init, 
             else if (p.stride == 2) foldRun<S, kOp, 2>(a, src, hi - lo, 2);
             else foldRun<S, kOp, 0>(a, src, hi - lo, p.stride);
           }
-          for (int64_t i = hi; i < outW; ++i) acc[i] = step<S, kOp>(acc[i], pad);
+          for (int64_t i = hi; i < outW; ++i) acc[i] = combineRounded<S, kOp>(acc[i], pad);
         } else {
           for (int64_t i = 0; i < outW; ++i)
-            acc[i] = step<S, kOp>(acc[i], source[i] < 0 ? pad : Num<S>::load(x[base + source[i]]));
+            acc[i] = combineRounded<S, kOp>(acc[i], source[i] < 0 ? pad : Num<S>::load(x[base + source[i]]));
         }
       }
       size_t d = rank;
@@ -335,7 +284,7 @@ Literal typedWindow(BinaryOp op, const Literal& x, const Literal& init, const Wi
   dispatchType(x.type.element, [&](auto tag) {
     using S = decltype(tag);
     if constexpr (!kIsPred<S>) {
-      withCombiner(op, [&](auto kind) {
+      withBinaryOp<false>(op, [&](auto kind) {
         const auto fold = isaVersion<&foldWindowRows<S, decltype(kind)::value>>();
         const S* in = elements<S>(x);
         S* to = elements<S>(out);
@@ -395,7 +344,7 @@ std::optional<std::vector<Literal>> prefixScan(const Op& op, const Operands& in,
     dispatchType(types[0], [&](auto tag) {
       using S = decltype(tag);
       if constexpr (!kIsPred<S>)
-        withCombiner(*kind, [&](auto k) {
+        withBinaryOp<false>(*kind, [&](auto k) {
           typedScan<S, decltype(k)::value>(elements<S>(*in[0]), elements<S>(out), elements<S>(*in[1])[0], outer, len, inner);
         });
     });

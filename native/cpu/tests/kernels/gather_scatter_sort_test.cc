@@ -296,7 +296,7 @@ TEST(scatter_two_inputs_and_other_types) {
 }
 
 TEST(scatter_many_duplicates_and_last_writer_wins) {
-  // 1001 int64 additions into 3 targets (combined pairwise first; exact in integers), and a replace
+  // 1001 int64 additions into 3 targets (exact in integers), and a replace
   // with repeated targets keeps the last update.
   const int64_t n = 1001;
   std::vector<int32_t> idx(static_cast<size_t>(n));

@@ -1,7 +1,8 @@
 // gather's and scatter's fast paths agree bit for bit with their generic paths (switched off with
 // setIndexFastPaths(false)): scatters of whole rows and of single elements (the forms index_add,
 // scatter_add and embedding gradients lower to) with add, multiply, maximum, minimum and "return the
-// update" bodies over repeated indices whose float sums depend on the order, out-of-range indices,
+// update" bodies over repeated indices whose float sums depend on the order (the generic path applies
+// them one by one in update order), out-of-range indices,
 // batching dimensions, index_vector_dim in the middle or absent, integer and half types, on one thread
 // and on a pool; gathers of rows, of single elements and of clamped windows. Bodies the fast path
 // leaves alone (a general body, two inputs) still give their one-by-one results.
@@ -149,18 +150,18 @@ const char* kElementDims = "inserted_window_dims = [0, 1], scatter_dims_to_opera
 
 // --- scatter ------------------------------------------------------------------------------------------
 
-TEST(scatter_add_rows_with_repeats_matches_the_generic_pairing) {
+TEST(scatter_add_rows_with_repeats_adds_one_by_one_in_update_order) {
   const int64_t V = 7, D = 5, N = 61;
   const auto idx = indices(size_t(N), V, 1, 9);
   const auto upd = orderSensitive(size_t(N * D), 2);
   Literal out = scatterBoth(f32({V, D}, orderSensitive(size_t(V * D), 3)), make(ElementType::S64, {N, 1}, idx), f32({N, D}, upd),
                             kRowDims, "add");
-  // The order matters here: adding one by one would give other bits somewhere.
+  // The order matters here: any other order gives other bits somewhere.
   std::vector<float> oneByOne = orderSensitive(size_t(V * D), 3);
   for (int64_t n = 0; n < N; ++n)
     if (idx[size_t(n)] >= 0 && idx[size_t(n)] < V)
       for (int64_t d = 0; d < D; ++d) oneByOne[size_t(idx[size_t(n)] * D + d)] += upd[size_t(n * D + d)];
-  CHECK(read<float>(out) != oneByOne);
+  CHECK(read<float>(out) == oneByOne);
   // s32 indices too
   scatterBoth(f32({V, D}, orderSensitive(size_t(V * D), 3)), make(ElementType::S32, {N, 1}, narrow(idx)), f32({N, D}, upd), kRowDims,
               "add");
@@ -294,6 +295,15 @@ TEST(scatter_on_a_pool_with_many_repeats) {
               kElementDims, "add");
   scatterBoth(f32({R, C}, orderSensitive(size_t(R * C), 39)), coordinates(R, C, cols, 1), f32({R, C}, orderSensitive(size_t(R * C), 40)),
               kElementDims, "replace");
+  const auto rows = indices(size_t(R * C), R / 8, 41, 100);  // single elements along dim 0: blocks overlap, one thread
+  scatterBoth(f32({R, C}, orderSensitive(size_t(R * C), 39)), coordinates(R, C, rows, 0), f32({R, C}, orderSensitive(size_t(R * C), 40)),
+              kElementDims, "add");
+  const int64_t W = 301;  // long rows: split into column pieces
+  const auto wide = indices(size_t(N), 50, 42, 40);
+  scatterBoth(f32({50, W}, orderSensitive(size_t(50 * W), 43)), make(ElementType::S64, {N, 1}, wide), f32({N, W}, orderSensitive(size_t(N * W), 44)),
+              kRowDims, "add");
+  scatterBoth(f32({50, W}, orderSensitive(size_t(50 * W), 43)), make(ElementType::S64, {N, 1}, wide), f32({N, W}, orderSensitive(size_t(N * W), 44)),
+              kRowDims, "replace");
 }
 
 TEST(scatter_bodies_without_a_fast_path_apply_updates_one_by_one) {
