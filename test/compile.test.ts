@@ -112,6 +112,33 @@ describe("compiled functions", () => {
     });
   });
 
+  it("return the old value of a tensor the function changes in place (its buffer is then not donated)", () => {
+    torch.tidy(() => {
+      const before = torch.compile((v: torch.Tensor) => {
+        const old = v.clone();
+        v.add_(1);
+        return old;
+      });
+      const x = torch.tensor([1, 2, 3]);
+      for (let i = 0; i < 3; i++) {
+        expect(before(x).tolist()).toEqual([1 + i, 2 + i, 3 + i]);
+        expect(x.tolist()).toEqual([2 + i, 3 + i, 4 + i]);
+      }
+      const p = torch.tensor([1, -2]);
+      const doubled = torch.compile(() => {
+        const old = p.clone();
+        p.mul_(2);
+        return [old, p];
+      });
+      for (let i = 1; i <= 3; i++) {
+        const [old, now] = doubled() as torch.Tensor[];
+        expect(old!.tolist()).toEqual([2 ** (i - 1), -(2 ** i)]);
+        expect(now).toBe(p);
+        expect(p.tolist()).toEqual([2 ** i, -(2 ** (i + 1))]);
+      }
+    });
+  });
+
   it("draw fresh random numbers at every call, the draws eager code would make", () => {
     const f = torch.compile((x: torch.Tensor) => nn.functional.dropout(x, { p: 0.5, training: true }));
     torch.tidy(() => {

@@ -18,11 +18,12 @@ import { type CallSignature, describeChange, signatureOf } from "./signature.js"
 import { compilerConfig, globalStats, logRecompile, warnOnce } from "./stats.js";
 
 /** Where a value of the results or of a write-back comes from: an output of the executable or one of its inputs. */
-type Slot = { readonly out: number } | { readonly input: number };
+type OutSlot = { readonly out: number };
+type Slot = OutSlot | { readonly input: number };
 
 /** The function's result with its tensors replaced by where they come from. */
 type Template =
-  | { readonly slot: Slot }
+  | { readonly slot: OutSlot }
   | { readonly copyOf: number; readonly grad: boolean } // a new tensor holding input copyOf's value (a clone), with a gradient or not
   | { readonly ref: Ref }
   | { readonly value: unknown }
@@ -78,14 +79,20 @@ const sameRef = (a: Ref, b: Ref): boolean => ("arg" in a ? "arg" in b && a.arg =
  * Not when autograd records the run for a backward outside the function (it may read the old
  * values), nor for an input whose value the results or another write take after the run.
  */
-function donations(ft: FunctionTrace, writes: readonly { ref: Ref; slot: Slot }[], uses: readonly Template[]): { output: number; input: number }[] {
+function donations(
+  ft: FunctionTrace,
+  result: Template,
+  writes: readonly { ref: Ref; slot: Slot }[],
+  grads: readonly { slot: Slot | null }[],
+): { output: number; input: number }[] {
   const readAfter = new Set<number>();
   const visit = (tpl: Template): void => {
-    if ("slot" in tpl && "input" in tpl.slot) readAfter.add(tpl.slot.input);
+    if ("copyOf" in tpl) readAfter.add(tpl.copyOf);
     else if ("array" in tpl) tpl.array.forEach(visit);
     else if ("object" in tpl) for (const [, v] of tpl.object) visit(v);
   };
-  uses.forEach(visit);
+  visit(result);
+  for (const { slot } of [...writes, ...grads]) if (slot !== null && "input" in slot) readAfter.add(slot.input);
   const aliases: { output: number; input: number }[] = [];
   for (const { ref, slot } of writes) {
     if (!("out" in slot) || aliases.some((a) => a.output === slot.out)) continue;
@@ -287,7 +294,7 @@ export class CompiledFunction {
       ft.graph.outputs = outputIds;
       const graph = ft.graph.pruned();
       const backwardOutside = ft.grads.size === 0 && ft.sources.some((s) => "ref" in s && resolve(s.ref, signature.tensors).requiresGrad);
-      if (compilerConfig.donateBuffers && !backwardOutside) graph.aliases = donations(ft, writes, [template, ...writes.map((w) => ({ slot: w.slot })), ...grads.flatMap((g) => (g.slot === null ? [] : [{ slot: g.slot }]))]);
+      if (compilerConfig.donateBuffers && !backwardOutside) graph.aliases = donations(ft, template, writes, grads);
       return {
         graph,
         device: ft.device ?? signature.tensors[0]?.device ?? "cpu:0",
@@ -334,10 +341,9 @@ export class CompiledFunction {
       const returned = new Map<number, Tensor>();
       const rebuild = (tpl: Template): unknown => {
         if ("slot" in tpl) {
-          const slot = tpl.slot;
-          if ("input" in slot) return take(slot);
-          if (!returned.has(slot.out)) returned.set(slot.out, take(slot));
-          return returned.get(slot.out);
+          const { out } = tpl.slot;
+          if (!returned.has(out)) returned.set(out, take(tpl.slot));
+          return returned.get(out);
         }
         if ("copyOf" in tpl) {
           const input = inputs[tpl.copyOf]!;
