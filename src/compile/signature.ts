@@ -46,7 +46,8 @@ export function signatureOf(name: string, args: readonly unknown[]): CallSignatu
   };
   args.forEach((a, i) => walk(a, `input ${i}`));
   parts.push(["grad mode", isGradEnabled() ? "enabled" : "disabled"], ["float32 matmul precision", getFloat32MatmulPrecision()]);
-  const key = parts.map((p) => `${p[0]}=${p[1]}`).join("\u0000");
+  // The values alone identify the call: the labels follow from the structure parts among them.
+  const key = parts.map((p) => p[1]).join("\u0000");
   return { key, parts, tensors };
 }
 
