@@ -41,8 +41,10 @@ void gatherRuns(const Literal& operand, const WindowStarts& starts, const std::v
       constexpr size_t kWidth = decltype(fixed)::value;
       starts.forStartOffsets(operand.type.dims, sizes, WindowStarts::OutOfBounds::Clamp,
                              [&](int64_t first, int64_t count, const int64_t* offsets) {
-                               for (int64_t j = 0; j < count; ++j)
-                                 std::memcpy(to + size_t(first + j) * width, from + size_t(offsets[j]) * width, kWidth ? kWidth : width);
+                               const size_t w = kWidth ? kWidth : width;  // locals: the copies cannot change them
+                               uint8_t* const dst = to + size_t(first) * w;
+                               const uint8_t* const src = from;
+                               for (int64_t j = 0; j < count; ++j) std::memcpy(dst + size_t(j) * w, src + size_t(offsets[j]) * w, w);
                              });
     });
     return;
