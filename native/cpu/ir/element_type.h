@@ -70,11 +70,13 @@ namespace half_bits {
 
 [[gnu::always_inline]] inline float bf16ToFloat(uint16_t h) { return std::bit_cast<float>(uint32_t(h) << 16); }
 
+// Rounds the low 16 bits away to nearest even; a NaN drops them unrounded and sets the quiet bit. Masks
+// rather than a select of two results: the loops vectorise tighter.
 [[gnu::always_inline]] inline uint16_t floatToBf16(float f) {
   const uint32_t x = std::bit_cast<uint32_t>(f);
-  const uint32_t rounded = (x + 0x7fff + ((x >> 16) & 1)) >> 16;
-  const uint32_t nan = (x >> 16) | 0x40;
-  return uint16_t(half_bits::select(int32_t(x & 0x7fffffff) > 0x7f800000, nan, rounded));
+  const uint32_t nan = 0u - uint32_t(int32_t(x & 0x7fffffff) > 0x7f800000);
+  const uint32_t bias = (0x7fff + ((x >> 16) & 1)) & ~nan;
+  return uint16_t(((x + bias) >> 16) | (nan & 0x40));
 }
 
 }  // namespace tpjrt::cpu

@@ -17,23 +17,35 @@
 
 namespace tpjrt::cpu {
 
+// The target ISAs of the vector versions, for loops written with intrinsics too.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TPJRT_HAS_AVX2_LOOPS 1
+#define TPJRT_AVX2_ISA "avx2,fma"
+#define TPJRT_AVX512_ISA "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,prefer-vector-width=512"
+#endif
+
+// The version for this CPU of a function built three times.
+template <class F>
+F pickIsa(F baseline, [[maybe_unused]] F avx2, [[maybe_unused]] F avx512) {
+#ifdef TPJRT_HAS_AVX2_LOOPS
+  if (avx2LoopsEnabled()) return avx512LoopsEnabled() ? avx512 : avx2;
+#endif
+  return baseline;
+}
+
 // The versions of one loop body: a function of any signature.
 template <auto Body>
 struct IsaVersions;
 template <class R, class... A, R (*Body)(A...)>
 struct IsaVersions<Body> {
   static R baseline(A... a) { return Body(a...); }
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TPJRT_HAS_AVX2_LOOPS 1
-  __attribute__((target("avx2,fma"))) static R avx2(A... a) { return Body(a...); }
-  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,prefer-vector-width=512"))) static R avx512(A... a) { return Body(a...); }
-#endif
-  static auto pick() {
 #ifdef TPJRT_HAS_AVX2_LOOPS
-    if (avx2LoopsEnabled()) return cpuHasAvx512f() ? &avx512 : &avx2;
+  __attribute__((target(TPJRT_AVX2_ISA))) static R avx2(A... a) { return Body(a...); }
+  __attribute__((target(TPJRT_AVX512_ISA))) static R avx512(A... a) { return Body(a...); }
+  static auto pick() { return pickIsa(&baseline, &avx2, &avx512); }
+#else
+  static auto pick() { return &baseline; }
 #endif
-    return &baseline;
-  }
 };
 
 // The version of `Body` for this CPU.

@@ -128,24 +128,48 @@ Literal padKernel(const Op& op, const Operands& in, const TensorType& result) {
   requireRank(interior, rank, "interior_padding");
   const size_t width = byteWidth(result.element);
   if (value.bytes.size() != width) fail("padding value must be a scalar");
+  if (result.dims.size() != rank) fail("result rank must equal the operand rank");
   Literal out = uninitializedLiteral(result);
-  fillWith(out, value.bytes);
 
   // Operand index i lands at low + i·(interior+1); copy only the indices that land inside the result.
+  // Along dimension d they span [start[d], start[d] + span[d]) of the result.
   auto xStrides = rowMajorStrides(x.type.dims);
   auto outStrides = rowMajorStrides(result.dims);
   int64_t srcOffset = 0, dstOffset = 0;
-  std::vector<int64_t> box(rank), dstStrides(rank);
+  bool holes = false;  // interior padding between copied elements
+  std::vector<int64_t> box(rank), dstStrides(rank), start(rank), span(rank);
   for (size_t d = 0; d < rank; ++d) {
     if (interior[d] < 0) fail("interior_padding must be non-negative");
     const int64_t step = interior[d] + 1, size = x.type.dims[d], outSize = result.dims[d];
     int64_t first = low[d] >= 0 ? 0 : (-low[d] + step - 1) / step;
     int64_t last = outSize - 1 - low[d] < 0 ? -1 : std::min(size - 1, (outSize - 1 - low[d]) / step);
     box[d] = std::max<int64_t>(0, last - first + 1);
+    start[d] = box[d] == 0 ? 0 : low[d] + first * step;
+    span[d] = box[d] == 0 ? 0 : (box[d] - 1) * step + 1;
+    holes = holes || (box[d] > 1 && step > 1);
     srcOffset += first * xStrides[d];
-    dstOffset += (low[d] + first * step) * outStrides[d];
+    dstOffset += start[d] * outStrides[d];
     dstStrides[d] = step * outStrides[d];
   }
+
+  // The padding value goes everywhere else: before and after the span along each dimension d (within
+  // the span along the dimensions before d, across the whole result along those after), and into the
+  // span itself where interior padding leaves holes. Each piece is filled once, in rows, on the pool.
+  const std::vector<int64_t> repeat(rank, 0);
+  auto fill = [&](const std::vector<int64_t>& dims, int64_t offset) {
+    copyBox(value.bytes.data(), 0, repeat, out.bytes.mutableData(), offset, outStrides, dims, width);
+  };
+  std::vector<int64_t> region = result.dims;
+  int64_t regionOffset = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    region[d] = start[d];
+    fill(region, regionOffset);
+    region[d] = result.dims[d] - start[d] - span[d];
+    fill(region, regionOffset + (start[d] + span[d]) * outStrides[d]);
+    region[d] = span[d];
+    regionOffset += start[d] * outStrides[d];
+  }
+  if (holes) fill(span, dstOffset);
   copyBox(x.bytes.data(), srcOffset, xStrides, out.bytes.mutableData(), dstOffset, dstStrides, box, width);
   return out;
 }

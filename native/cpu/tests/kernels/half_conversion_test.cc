@@ -1,7 +1,8 @@
 // The float16 and bfloat16 conversions (ir/element_type.h), checked for every input: every float for
 // float -> f16 and float -> bf16, every 16-bit pattern for f16 -> float and bf16 -> float. Each runs as
-// an element loop in its baseline version and the version this CPU picks (kernels/isa_loops.h),
-// against references built here from the formats' values in double.
+// an element loop in its baseline version and the version this CPU picks (kernels/isa_loops.h), and
+// as the convert op's loop (kernels/convert.cc, F16C where the CPU has it) in every version this CPU
+// can run, against references built here from the formats' values in double.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -13,6 +14,9 @@
 #include "check.h"
 #include "ir/element_type.h"
 #include "kernels/isa_loops.h"
+#ifdef TPJRT_HAS_AVX2_LOOPS
+#include <immintrin.h>
+#endif
 
 using namespace tpjrt::cpu;
 
@@ -166,6 +170,59 @@ void forEachIsa(Check check) {
 #endif
 }
 
+// The convert op's loop between two types, as convertLoop resolved it last (forEachConvertIsa), and
+// whether it runs with MXCSR's flush-to-zero and denormals-are-zero on (the references are computed
+// with them off).
+ElementLoop convertLoopNow;
+bool flushDenormals = false;
+
+void runConvertLoop(const void* in, void* out, int64_t n, bool splat = false) {
+#ifdef TPJRT_HAS_AVX2_LOOPS
+  const unsigned mxcsr = _mm_getcsr();
+  if (flushDenormals) _mm_setcsr(mxcsr | _MM_FLUSH_ZERO_ON | _MM_DENORMALS_ZERO_ON);
+  convertLoopNow(&in, &splat, out, n);
+  _mm_setcsr(mxcsr);
+#else
+  convertLoopNow(&in, &splat, out, n);
+#endif
+}
+
+// Runs convertLoopNow over the float patterns first … first + n - 1.
+void narrowWithConvertLoop(uint32_t first, uint16_t* out, uint32_t n) {
+  std::vector<uint32_t> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = first + i;
+  runConvertLoop(in.data(), out, n);
+}
+
+void widenWithConvertLoop(uint32_t* out) {
+  std::vector<uint16_t> in(65536);
+  for (uint32_t i = 0; i < 65536; ++i) in[i] = uint16_t(i);
+  runConvertLoop(in.data(), out, 65536);
+}
+
+// Sets convertLoopNow to the loop from `from` to `to` in each version this CPU can run, and calls
+// check(name) for each; the best runs once more with flush-to-zero and denormals-are-zero on, which
+// must change nothing.
+template <class Check>
+void forEachConvertIsa(ElementType from, ElementType to, Check check) {
+  useBaselineLoops(true);
+  convertLoopNow = convertLoop(from, to);
+  useBaselineLoops(false);
+  check("convert loop, baseline");
+#ifdef TPJRT_HAS_AVX2_LOOPS
+  if (!cpuHasAvx2Fma()) return;
+  useAvx2Loops(true);
+  convertLoopNow = convertLoop(from, to);
+  useAvx2Loops(false);
+  check("convert loop, avx2");
+  convertLoopNow = convertLoop(from, to);
+  if (cpuHasAvx512f()) check("convert loop, avx512");
+  flushDenormals = true;
+  check("convert loop, best, FTZ and DAZ on");
+  flushDenormals = false;
+#endif
+}
+
 }  // namespace
 
 TEST(every_float_narrows_to_half_as_rounded_in_double) {
@@ -182,6 +239,44 @@ TEST(every_half_widens_to_its_float) {
 
 TEST(every_bfloat16_widens_to_its_float) {
   forEachIsa<&widenPatterns<bf16ToFloat>>([](const char* isa, void (*loop)(uint32_t*)) { checkEveryPattern(kBf16, isa, loop); });
+}
+
+TEST(convert_loops_match_the_rounding_over_every_input) {
+  forEachConvertIsa(ElementType::F32, ElementType::F16, [](const char* isa) { checkEveryFloat(kHalf, isa, narrowWithConvertLoop); });
+  forEachConvertIsa(ElementType::F16, ElementType::F32, [](const char* isa) { checkEveryPattern(kHalf, isa, widenWithConvertLoop); });
+  forEachConvertIsa(ElementType::F32, ElementType::BF16, [](const char* isa) { checkEveryFloat(kBf16, isa, narrowWithConvertLoop); });
+  forEachConvertIsa(ElementType::BF16, ElementType::F32, [](const char* isa) { checkEveryPattern(kBf16, isa, widenWithConvertLoop); });
+}
+
+// The convert loops on lengths that leave tails of every size after the vector part, from unaligned
+// starts, and on a splat: the same bits as the conversion applied element by element.
+TEST(convert_loops_handle_tails_and_splats) {
+  std::vector<float> wide(80);
+  for (size_t i = 0; i < wide.size(); ++i) wide[i] = std::ldexp(float(i) - 40.3f, int(i % 37) - 20);
+  wide[7] = std::bit_cast<float>(0x7f800123u);
+  std::vector<uint16_t> narrow(80);
+  for (size_t i = 0; i < narrow.size(); ++i) narrow[i] = uint16_t(i * 0x3f3 + 0x7c01 * (i % 5 == 0));
+  for (int64_t n = 0; n <= 40; ++n)
+    for (int64_t at = 0; at < 3; ++at) {
+      forEachConvertIsa(ElementType::F32, ElementType::F16, [&](const char* isa) {
+        for (bool splat : {false, true}) {
+          std::vector<uint16_t> out(static_cast<size_t>(n));
+          runConvertLoop(wide.data() + at, out.data(), n, splat);
+          for (int64_t i = 0; i < n; ++i)
+            if (out[size_t(i)] != floatToHalf(wide[size_t(at + (splat ? 0 : i))]))
+              ::tpjrt::test::report(__FILE__, __LINE__, std::string("float -> f16 ") + isa + ", n " + std::to_string(n));
+        }
+      });
+      forEachConvertIsa(ElementType::F16, ElementType::F32, [&](const char* isa) {
+        for (bool splat : {false, true}) {
+          std::vector<float> out(static_cast<size_t>(n));
+          runConvertLoop(narrow.data() + at, out.data(), n, splat);
+          for (int64_t i = 0; i < n; ++i)
+            if (std::bit_cast<uint32_t>(out[size_t(i)]) != std::bit_cast<uint32_t>(halfToFloat(narrow[size_t(at + (splat ? 0 : i))])))
+              ::tpjrt::test::report(__FILE__, __LINE__, std::string("f16 -> float ") + isa + ", n " + std::to_string(n));
+        }
+      });
+    }
 }
 
 // A few values spelled out, so that a wrong reference above cannot hide a wrong conversion.
