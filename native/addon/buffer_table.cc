@@ -1,6 +1,5 @@
 #include "buffer_table.h"
 
-#include <cmath>
 #include <string>
 
 #include "errors.h"
@@ -52,7 +51,7 @@ Napi::Value BufferTable::add(Napi::Env env, std::unique_ptr<Buffer> buffer, cons
 uint32_t BufferTable::handleOf(napi_env env, napi_value value, const char* call, const char* what, int index) const {
   double number;
   if (napi_get_value_double(env, value, &number) != napi_ok || !(number >= 0) || number >= double(1u << 30) ||
-      number != std::floor(number))
+      number != double(static_cast<uint32_t>(number)))  // in range, so the cast keeps exactly its integer part
     throwTypeError(env, call, argumentName(what, index) + " must be a buffer handle");
   return static_cast<uint32_t>(number);
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <new>
+#include <string_view>
 
 #include "base/thread_pool.h"
 #include "exec/plan.h"
@@ -30,11 +31,12 @@ void checkElementwise(const Op& op, const Operands& in, const TensorType& result
   auto expect = [&](const Literal* x, ElementType t) {
     if (x->type.element != t) fail("operand " + typeString(x->type) + " has the wrong element type");
   };
-  if (op.name == "stablehlo.convert") return;
-  if (op.name == "stablehlo.compare" || op.name == "stablehlo.is_finite") {
+  using namespace std::literals;  // string_view compares lengths first: most ops fail at once
+  if (op.name == "stablehlo.convert"sv) return;
+  if (op.name == "stablehlo.compare"sv || op.name == "stablehlo.is_finite"sv) {
     if (result.element != ElementType::Pred) fail("result must be i1");
     for (const Literal* x : in) expect(x, in[0]->type.element);
-  } else if (op.name == "stablehlo.select") {
+  } else if (op.name == "stablehlo.select"sv) {
     expect(in[0], ElementType::Pred);
     expect(in[1], result.element);
     expect(in[2], result.element);
@@ -43,10 +45,30 @@ void checkElementwise(const Op& op, const Operands& in, const TensorType& result
   }
 }
 
+// The value tables of the last evaluator on this thread, kept so that a run allocates none of its own.
+struct SpareTables {
+  std::vector<Value> values;
+  std::vector<bool> splat;
+};
+thread_local SpareTables spareTables;
+
 class Evaluator {
  public:
-  Evaluator(const Module& module, bool fuse)
-      : values_(size_t(std::max(module.numValues, 0))), splat_(values_.size(), false), fuse_(fuse) {}
+  Evaluator(const Module& module, bool fuse) : fuse_(fuse) {
+    SpareTables& spare = spareTables;  // empty here when another evaluator on this thread has them
+    values_.swap(spare.values);
+    splat_.swap(spare.splat);
+    values_.resize(size_t(std::max(module.numValues, 0)));
+    splat_.assign(values_.size(), false);
+  }
+  ~Evaluator() {
+    values_.clear();
+    SpareTables& spare = spareTables;
+    spare.values.swap(values_);
+    spare.splat.swap(splat_);
+  }
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
 
   // Runs `region` with `args` bound to its block arguments and returns its terminator's operands.
   // `lanes` is set in lane mode (see the file comment).
@@ -123,12 +145,14 @@ class Evaluator {
 
   Operands operands(const Op& op) {
     Operands in;
+    in.reserve(op.operands.size());
     for (int id : op.operands) in.push_back(get(id).get());
     return in;
   }
 
   std::vector<Value> terminatorValues(const Op& op) {
     std::vector<Value> results;
+    results.reserve(op.operands.size());
     for (int id : op.operands) results.push_back(get(id));
     return results;
   }
@@ -168,12 +192,13 @@ class Evaluator {
         numElements(in[0]->type) == 1 && in[0]->type.element == op.resultTypes[0].element)
       return set(op.results[0], get(op.operands[0]));  // its one element stands for all (see splatOperands)
     if (in.size() < kernel->minOperands || in.size() > kernel->maxOperands) fail("wrong number of operands");
-    TensorType result = op.resultTypes[0];
+    TensorType laneResult;  // the result type in lane mode
     if (lanes) {
+      const TensorType& declared = op.resultTypes[0];
       if (kernel->elementwise()) {
-        result.dims = *lanes;
-      } else if (result.dims.empty() && !in.empty() && op.operandTypes.size() == in.size() &&
-                 op.operandTypes[0].dims.empty() && in[0]->type.element == result.element &&
+        laneResult = {declared.element, *lanes};
+      } else if (declared.dims.empty() && !in.empty() && op.operandTypes.size() == in.size() &&
+                 op.operandTypes[0].dims.empty() && in[0]->type.element == declared.element &&
                  op.name != "stablehlo.dot_general") {
         // A shape op on scalars is the identity.
         return set(op.results[0], get(op.operands[0]));
@@ -181,6 +206,7 @@ class Evaluator {
         fail("not supported inside a reduce body", ErrorCode::Unimplemented);
       }
     }
+    const TensorType& result = lanes ? laneResult : op.resultTypes[0];
     if (!kernel->elementwise()) return set(op.results[0], owned(kernel->run(op, in, result)));
     checkElementwise(op, in, result);
     if (!loop) {
@@ -417,18 +443,20 @@ std::vector<Literal> interpret(const Module& module, const Function& function, c
   return interpret(module, function, std::move(held), fuse, views);
 }
 
-std::vector<Literal> interpret(const Module& module, const Function& function, std::vector<Value>&& args, bool fuse,
-                               ViewResults views) {
+std::vector<Value> interpretShared(const Module& module, const Function& function, std::vector<Value>&& args,
+                                  bool fuse) {
   for (const Value& a : args) {
     if (!a) fail("argument is null", ErrorCode::Internal);
     if (a->view ? !viewFits(*a) : a->bytes.size() != size_t(numElements(a->type)) * byteWidth(a->type.element))
       fail("argument " + typeString(a->type) + " holds the wrong number of bytes");
   }
-  std::vector<Value> outs;
-  {
-    Evaluator evaluator(module, fuse);
-    outs = evaluator.run(function.body, std::move(args));
-  }
+  Evaluator evaluator(module, fuse);
+  return evaluator.run(function.body, std::move(args));
+}
+
+std::vector<Literal> interpret(const Module& module, const Function& function, std::vector<Value>&& args, bool fuse,
+                               ViewResults views) {
+  std::vector<Value> outs = interpretShared(module, function, std::move(args), fuse);
   std::vector<Literal> results;
   results.reserve(outs.size());
   for (Value& v : outs) {

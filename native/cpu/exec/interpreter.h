@@ -27,5 +27,10 @@ std::vector<Literal> interpret(const Module& module, const Function& function,
 std::vector<Literal> interpret(const Module& module, const Function& function,
                                std::vector<std::shared_ptr<const Literal>>&& args, bool fuse = true,
                                ViewResults views = ViewResults::Densify);
+// The same, with each result as the run holds it (ViewResults::Keep): one the run made is handed over,
+// one that is an argument or a constant stays shared with it; nothing is copied.
+std::vector<std::shared_ptr<const Literal>> interpretShared(const Module& module, const Function& function,
+                                                           std::vector<std::shared_ptr<const Literal>>&& args,
+                                                           bool fuse = true);
 
 }  // namespace tpjrt::cpu

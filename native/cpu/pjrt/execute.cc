@@ -108,10 +108,11 @@ struct Run final : DeviceQueue::Work {
   // Per output, the argument whose buffer it takes (see chooseDonors), else -1; empty when none does.
   std::vector<int> donors;
   std::shared_ptr<Completion> done;  // the completion event's, when there are no outputs to share it with
+  std::vector<std::shared_ptr<const Literal>> arguments;  // compute()'s, kept empty between runs for its capacity
 
   void run() noexcept override;
   void execute() noexcept;
-  std::vector<Literal> compute(std::optional<Failure>& inputFailure);
+  std::vector<std::shared_ptr<const Literal>> compute(std::optional<Failure>& inputFailure);
   Failure labelled(Failure failure) const;
   bool donated(size_t input) const {
     if (donors.empty()) return false;
@@ -131,10 +132,9 @@ std::shared_ptr<const Literal> takeData(BufferValue& value) {
 // The inputs were defined by earlier work on this queue, or are being defined on another device's
 // queue (a copy); a failed input fails the run with that input's own failure, which names the run
 // that went wrong first.
-std::vector<Literal> Run::compute(std::optional<Failure>& inputFailure) {
+std::vector<std::shared_ptr<const Literal>> Run::compute(std::optional<Failure>& inputFailure) {
   const Function& main = program->main();
   const RegionPlan& plan = main.body.plan.get([&] { return planRegion(main.body); });
-  thread_local std::vector<std::shared_ptr<const Literal>> arguments;
   struct Clear {
     std::vector<std::shared_ptr<const Literal>>& v;
     ~Clear() { v.clear(); }
@@ -154,13 +154,13 @@ std::vector<Literal> Run::compute(std::optional<Failure>& inputFailure) {
     arguments.push_back(std::move(data));
   }
   ThreadPoolScope scope(pool);
-  std::vector<Literal> results = interpret(program->module, main, std::move(arguments), true, ViewResults::Keep);
+  std::vector<std::shared_ptr<const Literal>> results = interpretShared(program->module, main, std::move(arguments));
   if (results.size() != values.numOutputs())
     fail("the interpreter returned " + std::to_string(results.size()) + " results but main declares " +
          std::to_string(values.numOutputs()), ErrorCode::Internal);
   for (size_t i = 0; i < results.size(); ++i)
-    if (results[i].type != main.resultTypes[i])
-      fail("the interpreter returned " + typeString(results[i].type) + " for result " + std::to_string(i) +
+    if (results[i]->type != main.resultTypes[i])
+      fail("the interpreter returned " + typeString(results[i]->type) + " for result " + std::to_string(i) +
            " but main declares " + typeString(main.resultTypes[i]), ErrorCode::Internal);
   return results;
 }
@@ -181,7 +181,7 @@ void Run::run() noexcept {
 // Output 0 is defined last: the completion event shares its completion.
 void Run::execute() noexcept {
   std::optional<Failure> failure;
-  std::vector<Literal> results;
+  std::vector<std::shared_ptr<const Literal>> results;
   try {
     results = compute(failure);
   } catch (...) {
@@ -194,7 +194,7 @@ void Run::execute() noexcept {
   for (size_t i = values.numOutputs(); i-- > 0;) {
     if (!failure) {
       try {
-        define(*values.output(i), std::make_shared<const Literal>(std::move(results[i])));
+        define(*values.output(i), std::move(results[i]));
         continue;
       } catch (...) {
         failure = labelled(currentFailure());

@@ -13,7 +13,8 @@ export type Bound = Record<string, unknown>;
 
 /** A plain object (`{ dim: 1 }`) is the options object; arrays, tensors and class instances are arguments. */
 export function isOptionsObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  // a tensor first: the engine answers instanceof inline, but getPrototypeOf of one with a call into its runtime
+  if (typeof v !== "object" || v === null || v instanceof Tensor || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 }
