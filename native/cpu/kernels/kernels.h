@@ -264,7 +264,7 @@ Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result)
 std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const ReduceBody& body);
 // sort: `less` is the comparator in lane mode (lhs and rhs of operand 0, then of operand 1, …). With
 // `prefix` > 0 only positions [0, prefix) of each sorted slice need to hold the sorted order (when the
-// comparator is one kernels/sort_native.cc recognises, the rest are zeros).
+// comparator is one kernels/sort_native.cc recognises, the rest are left unwritten).
 std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBody& less, int64_t prefix = 0);
 // reduce_window: like reduce, `body` runs over lanes (one per output element). select_and_scatter:
 // `select` maps (selected, candidate) lanes to i1 lanes, `scatter` maps (accumulated, source) lanes.

@@ -17,6 +17,9 @@ namespace {
 
 constexpr int64_t kLanes = 4096;  // pieces per pass to aim for
 
+// perm[s · length + p]: the position of the element that lands at position p of slice s.
+using Permutation = IndexArray;
+
 struct Merge {
   int64_t slice, base;  // base: flat offset of the slice's first element
   int64_t i, iEnd, j, jEnd, k;  // positions within the slice: left run [i, iEnd), right [j, jEnd), output k
@@ -77,15 +80,15 @@ class Sorter {
   int64_t length() const { return length_; }
   int64_t base(int64_t slice) const { return (slice / inner_) * length_ * inner_ + slice % inner_; }
 
-  // Writes every input permuted by `perm` into its result: positions [0, positions) of each slice.
-  void gatherInto(std::vector<Literal>& results, const Permutation& perm, int64_t positions) const {
+  // Writes every input permuted by `perm` into its result.
+  void gatherInto(std::vector<Literal>& results, const Permutation& perm) const {
     for (size_t x = 0; x < in_.size(); ++x) {
       const size_t width = byteWidth(results[x].type.element);
       switch (width) {
-        case 1: gatherTyped<uint8_t>(*in_[x], results[x], perm, positions); break;
-        case 2: gatherTyped<uint16_t>(*in_[x], results[x], perm, positions); break;
-        case 4: gatherTyped<uint32_t>(*in_[x], results[x], perm, positions); break;
-        case 8: gatherTyped<uint64_t>(*in_[x], results[x], perm, positions); break;
+        case 1: gatherTyped<uint8_t>(*in_[x], results[x], perm); break;
+        case 2: gatherTyped<uint16_t>(*in_[x], results[x], perm); break;
+        case 4: gatherTyped<uint32_t>(*in_[x], results[x], perm); break;
+        case 8: gatherTyped<uint64_t>(*in_[x], results[x], perm); break;
         default: fail("unsupported element width", ErrorCode::Internal);
       }
     }
@@ -114,14 +117,14 @@ class Sorter {
 
  private:
   template <class T>
-  void gatherTyped(const Literal& from, Literal& to, const Permutation& perm, int64_t positions) const {
+  void gatherTyped(const Literal& from, Literal& to, const Permutation& perm) const {
     const T* x = reinterpret_cast<const T*>(from.bytes.data());
     T* out = reinterpret_cast<T*>(to.bytes.mutableData());
-    parallelRange(outer_ * inner_, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(positions, 1)), [&](int64_t s0, int64_t s1) {
+    parallelRange(outer_ * inner_, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(length_, 1)), [&](int64_t s0, int64_t s1) {
       for (int64_t s = s0; s < s1; ++s) {
         const int64_t b = base(s);
         const int64_t* order = perm.data() + s * length_;
-        for (int64_t p = 0; p < positions; ++p) out[b + p * inner_] = x[b + order[p] * inner_];
+        for (int64_t p = 0; p < length_; ++p) out[b + p * inner_] = x[b + order[p] * inner_];
       }
     });
   }
@@ -246,18 +249,16 @@ std::vector<Literal> sortKernel(const Op& op, const Operands& in, const ReduceBo
   for (const Literal* x : in)
     if (x->type.dims != in[0]->type.dims) fail("inputs must have one shape");
   Sorter sorter(op, in, less);
-  std::optional<Permutation> fast = sortPermutation(op, *in[0], sorter.outer(), sorter.length(), sorter.inner(), prefix);
-  // a partial sort (RegionPlan::sortedPrefix) orders only its prefix; the positions past it stay zero
-  const int64_t ordered = fast && prefix > 0 ? std::min(prefix, sorter.length()) : sorter.length();
-  const Permutation perm = fast ? std::move(*fast) : sorter.run();
   const auto& dims = in[0]->type.dims;
   std::vector<Literal> results;
   for (size_t x = 0; x < n; ++x) {
-    Literal out = ordered < sorter.length() ? makeLiteral(op.resultTypes[x]) : uninitializedLiteral(op.resultTypes[x]);
+    Literal out = uninitializedLiteral(op.resultTypes[x]);
     if (out.type.dims != dims || out.type.element != in[x]->type.element) fail("result types must match the inputs");
     results.push_back(std::move(out));
   }
-  sorter.gatherInto(results, perm, ordered);
+  // a partial sort (RegionPlan::sortedPrefix) writes only its prefix: nothing reads past it
+  if (!sortRecognised(op, in, results, sorter.outer(), sorter.length(), sorter.inner(), prefix))
+    sorter.gatherInto(results, sorter.run());
   return results;
 }
 

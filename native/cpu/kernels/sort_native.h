@@ -9,14 +9,11 @@
 
 namespace tpjrt::cpu {
 
-// Per sorted slice, the position each place takes its element from (see sortPermutation).
-using Permutation = IndexArray;
-
-// For a sort whose comparator is recognised: the stable order of every slice of `key` (seen as
-// [outer, length, inner], slice s = (outer index, inner index) in row-major order), perm[s · length + p]
-// being the position of the element that lands at p. Empty when the comparator is another one. With
-// 0 < prefix < length only positions [0, prefix) of each slice are ordered (a partial sort: topk).
-std::optional<Permutation> sortPermutation(const Op& op, const Literal& key, int64_t outer, int64_t length,
-                                                    int64_t inner, int64_t prefix = 0);
+// For a sort whose comparator is recognised: writes the stable sort of every slice of the inputs into
+// `results` (of the inputs' types; the inputs seen as [outer, length, inner], sorted along length) and
+// returns true; false, with nothing written, for any other comparator. With 0 < prefix < length only
+// positions [0, prefix) of each slice are written (a partial sort: topk).
+bool sortRecognised(const Op& op, const Operands& in, std::vector<Literal>& results, int64_t outer, int64_t length,
+                    int64_t inner, int64_t prefix = 0);
 
 }  // namespace tpjrt::cpu
