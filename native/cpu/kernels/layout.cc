@@ -2,6 +2,8 @@
 // dynamic_update_slice, concatenate, pad and reverse. Apart from iota these only move bytes.
 #include <algorithm>
 
+#include "base/thread_pool.h"
+
 #include "kernels/kernels.h"
 #include "kernels/views.h"
 
@@ -36,8 +38,14 @@ Literal iotaKernel(const Op& op, const Operands& in, const TensorType& result) {
     S* o = elements<S>(out);
     std::vector<S> values(static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) values[size_t(i)] = Num<S>::store(convertValue<S>(i));
-    for (int64_t a = 0; a < outer; ++a)  // in memory order
-      for (int64_t i = 0; i < count; ++i) std::fill_n(o + (a * count + i) * inner, inner, values[size_t(i)]);
+    const int64_t block = count * inner;  // one index of the dimensions before `dim`
+    parallelRange(outer, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(1, block)), [&](int64_t a0, int64_t a1) {
+      for (int64_t a = a0; a < a1; ++a) {
+        S* to = o + a * block;
+        if (inner == 1) std::copy(values.begin(), values.end(), to);
+        else for (int64_t i = 0; i < count; ++i) std::fill_n(to + i * inner, inner, values[size_t(i)]);
+      }
+    });
     return out;
   });
 }

@@ -5,12 +5,12 @@
 // target. A body that returns the update keeps the last update of each target, in one round.
 //
 // Fast path for a one-input scatter whose body returns the update or is one op (add, multiply,
-// maximum, minimum, and, or, xor: kernels/one_op_body.h) of a type with typed loops: every update
-// element's target is computed first; where the targets form whole rows of the input (the trailing
-// dimensions from some dimension on: an embedding gradient or index_add), rows move as units, else
-// single elements do, in update order all the same: long rows split into column pieces over the
+// maximum, minimum, and, or, xor: kernels/one_op_body.h) of a type with typed loops: the start of
+// every run of updates that lands on consecutive targets is computed first (whole rows of the input's
+// trailing dimensions for an embedding gradient or index_add, single elements for a scatter along a
+// dimension), then the runs apply in update order: whole rows split into column pieces over the
 // thread pool; otherwise blocks of updates run in parallel when their targets do not overlap (a
-// scatter along a dimension, row by row), else on one thread.
+// scatter along the last dimension, row by row), else on one thread.
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -108,8 +108,27 @@ std::vector<Pair> lastPerTarget(const std::vector<Pair>& pairs) {
 
 // --- fast path ---------------------------------------------------------------------------------------
 
-// The target of every update element in row-major order, -1 where its window does not fit.
-IndexArray elementTargets(const ScatterDims& s, const Literal& input, const Literal& indices, const Literal& updates) {
+// Where the updates land, in row-major update order: pieces of `length` consecutive update elements,
+// piece p on the targets [start[p], start[p] + length) (start -1: its window does not fit). With
+// `rows`, every piece is one whole row of the input's trailing dimensions, so two pieces either
+// coincide or do not overlap.
+struct Pieces {
+  IndexArray start;
+  int64_t length = 1;
+  bool rows = false;
+};
+
+// The longest row of the input's trailing dimensions that divides `run` and starts every piece.
+int64_t alignedRow(const IndexArray& starts, int64_t run, const std::vector<int64_t>& dims) {
+  std::vector<int64_t> lengths;
+  int64_t length = 1;
+  for (size_t d = dims.size(); d-- > 1;) lengths.push_back(length *= dims[d]);
+  for (auto it = lengths.rbegin(); it != lengths.rend(); ++it)
+    if (run % *it == 0 && std::all_of(starts.begin(), starts.end(), [&](int64_t t) { return t < 0 || t % *it == 0; })) return *it;
+  return 0;
+}
+
+Pieces piecesOf(const ScatterDims& s, const Literal& input, const Literal& indices, const Literal& updates) {
   const auto& dims = input.type.dims;
   const auto& updateShape = updates.type.dims;
   WindowStarts starts(indices, s.indexVectorDim, s.scatterDimsToOperandDims, s.inputBatchingDims, s.scatterIndicesBatchingDims,
@@ -124,54 +143,45 @@ IndexArray elementTargets(const ScatterDims& s, const Literal& input, const Lite
   std::vector<int64_t> windowSize(dims.size(), 1);
   for (size_t k = 0; k < windowDims.size(); ++k) windowSize[size_t(windowDims[k])] = updateShape[size_t(s.updateWindowDims[k])];
 
+  Pieces pieces;
   IndexArray offsets = starts.startOffsets(dims, windowSize, WindowStarts::OutOfBounds::Skip);
-  if (s.updateWindowDims.empty()) return offsets;  // every update element is a batch point of its own
+  if (s.updateWindowDims.empty()) {  // every update element is a batch point of its own
+    pieces.start = std::move(offsets);
+    return pieces;
+  }
   const SpaceToOperand map(updateShape, scatterDims, s.updateWindowDims, windowDims, dims);
-  const int64_t run = map.run();
-  IndexArray targets(size_t(numElements(updates.type)));
-  parallelRange(map.runs(), std::max<int64_t>(1, kParallelElements / run), [&](int64_t begin, int64_t end) {
+  IndexArray runs(size_t(map.runs()));
+  parallelRange(map.runs(), std::max<int64_t>(1, kParallelElements / map.run()), [&](int64_t begin, int64_t end) {
     map.forRuns(begin, end, [&](int64_t r, int64_t batch, int64_t window) {
       const int64_t start = offsets[size_t(batch)];
-      int64_t* to = targets.data() + r * run;
-      for (int64_t e = 0; e < run; ++e) to[e] = start < 0 ? -1 : start + window + e;
+      runs[size_t(r)] = start < 0 ? -1 : start + window;
     });
   });
-  return targets;
-}
-
-// Whether consecutive pieces of `length` targets are each one whole row of that length (or skipped).
-bool formsRows(const IndexArray& targets, int64_t length) {
-  if (length <= 1 || targets.size() % size_t(length) != 0) return false;
-  for (size_t j = 0; j < targets.size(); j += size_t(length)) {
-    const int64_t first = targets[j];
-    if (first >= 0 && first % length != 0) return false;
-    for (int64_t e = 1; e < length; ++e)
-      if (targets[j + size_t(e)] != (first < 0 ? -1 : first + e)) return false;
+  const int64_t row = alignedRow(runs, map.run(), dims);
+  pieces.rows = row > 1;
+  pieces.length = row > 1 ? row : map.run();
+  const int64_t split = map.run() / pieces.length;  // pieces per run
+  if (split == 1) {
+    pieces.start = std::move(runs);
+    return pieces;
   }
-  return true;
-}
-
-// The longest row (trailing dimensions of the input) whose pieces the updates land on whole; 1 if none.
-int64_t rowLength(const IndexArray& targets, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> lengths;
-  int64_t length = 1;
-  for (size_t d = dims.size(); d-- > 1;) lengths.push_back(length *= dims[d]);
-  for (auto it = lengths.rbegin(); it != lengths.rend(); ++it)
-    if (formsRows(targets, *it)) return *it;
-  return 1;
+  pieces.start.resize(runs.size() * size_t(split));
+  for (size_t r = 0; r < runs.size(); ++r)
+    for (int64_t k = 0; k < split; ++k) pieces.start[r * size_t(split) + size_t(k)] = runs[r] < 0 ? -1 : runs[r] + k * pieces.length;
+  return pieces;
 }
 
 // Whether blocks of `blockPieces` pieces (of `length` updates each) land on target spans that do not
 // overlap, so that the blocks can run in parallel and each target still sees its updates in order.
-bool blocksAreDisjoint(const IndexArray& targets, int64_t length, int64_t blockPieces) {
-  const int64_t pieces = int64_t(targets.size()) / length;
+bool blocksAreDisjoint(const IndexArray& starts, int64_t length, int64_t blockPieces) {
+  const int64_t pieces = int64_t(starts.size());
   const int64_t blocks = (pieces + blockPieces - 1) / blockPieces;
   std::vector<std::pair<int64_t, int64_t>> spans(size_t(blocks), {INT64_MAX, -1});  // first and last target
   parallelRange(blocks, 1, [&](int64_t begin, int64_t end) {
     for (int64_t b = begin; b < end; ++b) {
       int64_t first = INT64_MAX, last = -1;
       for (int64_t p = b * blockPieces; p < std::min(pieces, (b + 1) * blockPieces); ++p) {
-        const int64_t t = targets[size_t(p * length)];
+        const int64_t t = starts[size_t(p)];
         first = std::min(first, t < 0 ? INT64_MAX : t);
         last = std::max(last, t);
       }
@@ -185,17 +195,16 @@ bool blocksAreDisjoint(const IndexArray& targets, int64_t length, int64_t blockP
   return true;
 }
 
-// Applies the updates in row-major update order, target = f(target, update): pieces of `length`
-// updates land on rows of `length` target elements (target -1: skipped). `slice` pieces are one index
-// of the updates' first dimension, the unit blocks of updates are made of.
+// Applies the updates in row-major update order, target = f(target, update). `slice` pieces are one
+// index of the updates' first dimension, the unit blocks of updates are made of.
 template <class S, class F>
-void applyInOrder(Literal& result, const Literal& updates, const IndexArray& targets, int64_t length, int64_t slice, F f) {
+void applyInOrder(Literal& result, const Literal& updates, const Pieces& at, int64_t slice, F f) {
   S* out = elements<S>(result);
   const S* from = elements<S>(updates);
-  const int64_t pieces = int64_t(targets.size()) / length;
+  const int64_t pieces = int64_t(at.start.size()), length = at.length;
   auto apply = [&](int64_t firstPiece, int64_t endPiece, int64_t firstColumn, int64_t endColumn) {
     for (int64_t p = firstPiece; p < endPiece; ++p) {
-      const int64_t t = targets[size_t(p * length)];
+      const int64_t t = at.start[size_t(p)];
       if (t < 0) continue;
       S* to = out + t;
       const S* u = from + p * length;
@@ -203,12 +212,13 @@ void applyInOrder(Literal& result, const Literal& updates, const IndexArray& tar
     }
   };
   constexpr int64_t kMinColumns = 64;
-  if (length >= 2 * kMinColumns) {
-    parallelRange(length, std::max(kMinColumns, kParallelElements / pieces), [&](int64_t c0, int64_t c1) { apply(0, pieces, c0, c1); });
+  if (at.rows && length >= 2 * kMinColumns) {  // columns of whole rows never meet
+    parallelRange(length, std::max(kMinColumns, kParallelElements / std::max<int64_t>(1, pieces)),
+                  [&](int64_t c0, int64_t c1) { apply(0, pieces, c0, c1); });
     return;
   }
   const int64_t perBlock = std::max<int64_t>(1, kParallelElements / (length * slice)) * slice;
-  if (pieces <= perBlock || !blocksAreDisjoint(targets, length, perBlock)) {
+  if (pieces <= perBlock || !blocksAreDisjoint(at.start, length, perBlock)) {
     apply(0, pieces, 0, length);
     return;
   }
@@ -240,19 +250,18 @@ bool scatterFast(const Op& op, const Operands& in, Literal& result) {
   const Literal& updates = *in[2];
   const int64_t count = numElements(updates.type);
   if (count == 0) return true;
-  const IndexArray targets = elementTargets(scatterDims(op), *in[0], *in[1], updates);
-  const int64_t length = rowLength(targets, result.type.dims);
-  const int64_t slice = updates.type.dims.empty() ? 1 : std::max<int64_t>(1, count / updates.type.dims[0] / length);
+  const Pieces at = piecesOf(scatterDims(op), *in[0], *in[1], updates);
+  const int64_t slice = updates.type.dims.empty() ? 1 : std::max<int64_t>(1, count / updates.type.dims[0] / at.length);
   if (replace)
     return withWidthType(byteWidth(type), [&](auto tag) {
       using U = decltype(tag);
-      applyInOrder<U>(result, updates, targets, length, slice, [](U, U update) { return update; });
+      applyInOrder<U>(result, updates, at, slice, [](U, U update) { return update; });
     });
   dispatchType(type, [&](auto tag) {
     using S = decltype(tag);
     if constexpr (kIsFloat<S> || kIsInt<S>)
       withBinaryOp(*kind, [&](auto k) {
-        applyInOrder<S>(result, updates, targets, length, slice, [](S a, S b) {
+        applyInOrder<S>(result, updates, at, slice, [](S a, S b) {
           return Num<S>::store(combine<decltype(k)::value>(Num<S>::load(a), Num<S>::load(b)));
         });
       });
