@@ -45,30 +45,10 @@ void checkElementwise(const Op& op, const Operands& in, const TensorType& result
   }
 }
 
-// The value tables of the last evaluator on this thread, kept so that a run allocates none of its own.
-struct SpareTables {
-  std::vector<Value> values;
-  std::vector<bool> splat;
-};
-thread_local SpareTables spareTables;
-
 class Evaluator {
  public:
-  Evaluator(const Module& module, bool fuse) : fuse_(fuse) {
-    SpareTables& spare = spareTables;  // empty here when another evaluator on this thread has them
-    values_.swap(spare.values);
-    splat_.swap(spare.splat);
-    values_.resize(size_t(std::max(module.numValues, 0)));
-    splat_.assign(values_.size(), false);
-  }
-  ~Evaluator() {
-    values_.clear();
-    SpareTables& spare = spareTables;
-    spare.values.swap(values_);
-    spare.splat.swap(splat_);
-  }
-  Evaluator(const Evaluator&) = delete;
-  Evaluator& operator=(const Evaluator&) = delete;
+  Evaluator(const Module& module, bool fuse)
+      : values_(size_t(std::max(module.numValues, 0))), splat_(values_.size(), false), fuse_(fuse) {}
 
   // Runs `region` with `args` bound to its block arguments and returns its terminator's operands.
   // `lanes` is set in lane mode (see the file comment).
