@@ -19,13 +19,9 @@ void copyRange(const void* const* in, const bool* splat, void* out, int64_t n) {
 }  // namespace
 
 ElementLoop copyLoop(size_t width) {
-  switch (width) {
-    case 1: return copyRange<uint8_t>;
-    case 2: return copyRange<uint16_t>;
-    case 4: return copyRange<uint32_t>;
-    case 8: return copyRange<uint64_t>;
-    default: fail("unsupported element width", ErrorCode::Internal);
-  }
+  ElementLoop loop = nullptr;
+  if (!withStorageWidth(width, [&](auto tag) { loop = copyRange<decltype(tag)>; })) fail("unsupported element width", ErrorCode::Internal);
+  return loop;
 }
 
 void fillWith(Literal& out, const Bytes& value) {

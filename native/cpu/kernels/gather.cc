@@ -22,13 +22,8 @@ bool contains(const std::vector<int64_t>& v, int64_t x) { return std::find(v.beg
 // Calls fn with `width` as a compile-time constant for the common element widths, else with 0.
 template <class Fn>
 void withWidth(size_t width, Fn&& fn) {
-  switch (width) {
-    case 1: fn(std::integral_constant<size_t, 1>{}); return;
-    case 2: fn(std::integral_constant<size_t, 2>{}); return;
-    case 4: fn(std::integral_constant<size_t, 4>{}); return;
-    case 8: fn(std::integral_constant<size_t, 8>{}); return;
-    default: fn(std::integral_constant<size_t, 0>{}); return;
-  }
+  if (!withStorageWidth(width, [&](auto tag) { fn(std::integral_constant<size_t, sizeof(tag)>{}); }))
+    fn(std::integral_constant<size_t, 0>{});
 }
 
 void gatherRuns(const Literal& operand, const WindowStarts& starts, const std::vector<int64_t>& sizes, const SpaceToOperand& map,

@@ -69,6 +69,19 @@ template <class S> inline constexpr bool kIsInt = std::is_integral_v<S>;  // Pre
 // Integer arithmetic wraps: it runs in an unsigned type at least as wide as int, then truncates.
 template <class T> using Wide = std::conditional_t<sizeof(T) <= 4, uint32_t, uint64_t>;
 
+// Calls fn(U{}) with the unsigned integer type U of `width` bytes (1, 2, 4 or 8), for kernels that only
+// move elements; false, without calling fn, for any other width.
+template <class Fn>
+bool withStorageWidth(size_t width, Fn&& fn) {
+  switch (width) {
+    case 1: fn(uint8_t{}); return true;
+    case 2: fn(uint16_t{}); return true;
+    case 4: fn(uint32_t{}); return true;
+    case 8: fn(uint64_t{}); return true;
+    default: return false;
+  }
+}
+
 // Calls fn(S{}) with the storage type of `t`; the one place that switches on the element type.
 template <class Fn>
 decltype(auto) dispatchType(ElementType t, Fn&& fn) {

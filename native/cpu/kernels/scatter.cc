@@ -227,18 +227,6 @@ void applyInOrder(Literal& result, const Literal& updates, const Pieces& at, int
   });
 }
 
-// Calls fn with the unsigned integer type of `width` bytes; false for other widths.
-template <class Fn>
-bool withWidthType(size_t width, Fn&& fn) {
-  switch (width) {
-    case 1: fn(uint8_t{}); return true;
-    case 2: fn(uint16_t{}); return true;
-    case 4: fn(uint32_t{}); return true;
-    case 8: fn(uint64_t{}); return true;
-    default: return false;
-  }
-}
-
 // Runs a one-input scatter whose body returns the update or is one op of a type with typed loops;
 // false when it is not such a scatter.
 bool scatterFast(const Op& op, const Operands& in, Literal& result) {
@@ -253,7 +241,7 @@ bool scatterFast(const Op& op, const Operands& in, Literal& result) {
   const Pieces at = piecesOf(scatterDims(op), *in[0], *in[1], updates);
   const int64_t slice = updates.type.dims.empty() ? 1 : std::max<int64_t>(1, count / updates.type.dims[0] / at.length);
   if (replace)
-    return withWidthType(byteWidth(type), [&](auto tag) {
+    return withStorageWidth(byteWidth(type), [&](auto tag) {
       using U = decltype(tag);
       applyInOrder<U>(result, updates, at, slice, [](U, U update) { return update; });
     });

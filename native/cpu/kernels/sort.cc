@@ -83,14 +83,9 @@ class Sorter {
   // Writes every input permuted by `perm` into its result.
   void gatherInto(std::vector<Literal>& results, const Permutation& perm) const {
     for (size_t x = 0; x < in_.size(); ++x) {
-      const size_t width = byteWidth(results[x].type.element);
-      switch (width) {
-        case 1: gatherTyped<uint8_t>(*in_[x], results[x], perm); break;
-        case 2: gatherTyped<uint16_t>(*in_[x], results[x], perm); break;
-        case 4: gatherTyped<uint32_t>(*in_[x], results[x], perm); break;
-        case 8: gatherTyped<uint64_t>(*in_[x], results[x], perm); break;
-        default: fail("unsupported element width", ErrorCode::Internal);
-      }
+      if (!withStorageWidth(byteWidth(results[x].type.element),
+                            [&](auto tag) { gatherTyped<decltype(tag)>(*in_[x], results[x], perm); }))
+        fail("unsupported element width", ErrorCode::Internal);
     }
   }
 

@@ -142,17 +142,11 @@ void gatherSlices(const T* x, T* out, const int64_t* order, int64_t ordered, int
 
 void gatherSlices(size_t width, const uint8_t* x, uint8_t* out, const int64_t* order, int64_t ordered, int64_t count,
                   int64_t inner) {
-  auto run = [&](auto tag) {
+  const bool moved = withStorageWidth(width, [&](auto tag) {
     using T = decltype(tag);
     gatherSlices(reinterpret_cast<const T*>(x), reinterpret_cast<T*>(out), order, ordered, count, inner);
-  };
-  switch (width) {
-    case 1: return run(uint8_t{});
-    case 2: return run(uint16_t{});
-    case 4: return run(uint32_t{});
-    case 8: return run(uint64_t{});
-    default: fail("unsupported element width", ErrorCode::Internal);
-  }
+  });
+  if (!moved) fail("unsupported element width", ErrorCode::Internal);
 }
 
 // The sort with keys of K bits: slices taken `block` adjacent ones at a time (neighbours along the
