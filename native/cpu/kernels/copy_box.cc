@@ -180,31 +180,16 @@ void copyBoxOfWidth(const uint8_t* src, int64_t srcOffset, const std::vector<int
     std::memcpy(dst + dstOffset * W, src + srcOffset * W, W);
     return;
   }
-  const int64_t inner = dims[rank - 1], si = srcStrides[rank - 1], di = dstStrides[rank - 1];
-  std::vector<int64_t> index(rank, 0);
-  int64_t s = srcOffset, t = dstOffset;
-  while (true) {
+  const int64_t si = srcStrides[rank - 1], di = dstStrides[rank - 1];
+  walkRuns(dims, srcStrides, dstStrides, srcOffset, dstOffset, 0, total, [&](int64_t, int64_t n, int64_t s, int64_t t, const auto&) {
     if (si == 1 && di == 1) {
-      std::memcpy(dst + t * W, src + s * W, size_t(inner) * W);
+      std::memcpy(dst + t * W, src + s * W, size_t(n) * W);
     } else {
       const uint8_t* sp = src + s * W;
       uint8_t* dp = dst + t * W;
-      for (int64_t j = 0; j < inner; ++j) std::memcpy(dp + j * di * int64_t(W), sp + j * si * int64_t(W), W);
+      for (int64_t j = 0; j < n; ++j) std::memcpy(dp + j * di * int64_t(W), sp + j * si * int64_t(W), W);
     }
-    // Advance the index over all dimensions but the last, like an odometer.
-    size_t d = rank - 1;
-    while (d > 0) {
-      --d;
-      s += srcStrides[d];
-      t += dstStrides[d];
-      if (++index[d] < dims[d]) break;
-      s -= srcStrides[d] * dims[d];
-      t -= dstStrides[d] * dims[d];
-      index[d] = 0;
-      if (d == 0) return;
-    }
-    if (rank == 1) return;
-  }
+  });
 }
 
 }  // namespace

@@ -135,39 +135,18 @@ void WindowStarts::forStartOffsets(const std::vector<int64_t>& operandDims, cons
       }
     };
     parallelRange(count, 1 << 14, [&](int64_t begin, int64_t end) {
-      std::vector<int64_t> batch(batchRank);
-      int64_t indexBase = 0, operandBase = 0;
-      for (size_t k = batchRank, rest = size_t(begin); k-- > 0;) {
-        batch[k] = int64_t(rest % size_t(batchShape_[k]));
-        rest /= size_t(batchShape_[k]);
-        indexBase += batch[k] * indexStride[k];
-        operandBase += batch[k] * operandStep[k];
-      }
       if (batchRank == 0) {
-        emitRow(begin, end - begin, indexBase, operandBase, othersFit, 0);
+        emitRow(begin, end - begin, 0, 0, othersFit, 0);
         return;
       }
       const size_t last = batchRank - 1;
-      for (int64_t b = begin; b < end;) {
-        const int64_t n = std::min(end - b, batchShape_[last] - batch[last]);
-        bool fits = othersFit;
-        if (checkBatching)
-          for (size_t k = 0; k < last; ++k) fits = fits && batch[k] <= batchLimit[k];
-        emitRow(b, n, indexBase, operandBase, fits, batch[last]);
-        b += n;
-        if ((batch[last] += n) < batchShape_[last]) break;
-        indexBase += (n - batchShape_[last]) * indexStride[last];
-        operandBase += (n - batchShape_[last]) * operandStep[last];
-        batch[last] = 0;
-        for (size_t k = last; k-- > 0;) {
-          indexBase += indexStride[k];
-          operandBase += operandStep[k];
-          if (++batch[k] < batchShape_[k]) break;
-          indexBase -= indexStride[k] * batchShape_[k];
-          operandBase -= operandStep[k] * batchShape_[k];
-          batch[k] = 0;
-        }
-      }
+      walkRuns(batchShape_, indexStride, operandStep, 0, 0, begin, end,
+               [&](int64_t b, int64_t n, int64_t at, int64_t base, const std::vector<int64_t>& batch) {
+                 bool fits = othersFit;
+                 if (checkBatching)
+                   for (size_t k = 0; k < last; ++k) fits = fits && batch[k] <= batchLimit[k];
+                 emitRow(b, n, at, base, fits, batch[last]);
+               });
     });
   });
 }
