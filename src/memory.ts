@@ -64,9 +64,15 @@ const currentScope = new AsyncLocalStorage<Scope>();
 /** Scopes whose tidy has not ended yet (a disposed tensor leaves all of them). */
 const liveScopes = new Set<Scope>();
 
+// The device counted last, whose entry an eager loop's next tensor almost always needs again.
+let lastDevice: string | undefined;
+let lastEntry: DeviceMemory | undefined;
+
 function count(device: string, tensors: number, bytes: number): void {
-  let entry = perDevice.get(device);
+  let entry = device === lastDevice ? lastEntry : perDevice.get(device);
   if (!entry) perDevice.set(device, (entry = { numTensors: 0, numBytes: 0 }));
+  lastDevice = device;
+  lastEntry = entry;
   entry.numTensors += tensors;
   entry.numBytes += bytes;
 }

@@ -45,6 +45,20 @@ void checkElementwise(const Op& op, const Operands& in, const TensorType& result
   }
 }
 
+// Runs `body` for `op`; errors name its line and name.
+template <class Body>
+auto runWithContext(const Op& op, Body&& body) {
+  try {
+    return body();
+  } catch (const CpuError& e) {
+    std::string message = e.what();
+    if (message.rfind("line ", 0) == 0) throw;
+    throw CpuError(e.code(), "line " + std::to_string(op.line) + ": " + op.name + ": " + message);
+  } catch (const std::bad_alloc&) {
+    throw CpuError(ErrorCode::Internal, "line " + std::to_string(op.line) + ": " + op.name + ": out of memory");
+  }
+}
+
 class Evaluator {
  public:
   Evaluator(const Module& module, bool fuse)
@@ -135,20 +149,6 @@ class Evaluator {
     results.reserve(op.operands.size());
     for (int id : op.operands) results.push_back(get(id));
     return results;
-  }
-
-  // Runs `body` for `op`; errors name its line and name.
-  template <class Body>
-  void runWithContext(const Op& op, Body&& body) {
-    try {
-      body();
-    } catch (const CpuError& e) {
-      std::string message = e.what();
-      if (message.rfind("line ", 0) == 0) throw;
-      throw CpuError(e.code(), "line " + std::to_string(op.line) + ": " + op.name + ": " + message);
-    } catch (const std::bad_alloc&) {
-      throw CpuError(ErrorCode::Internal, "line " + std::to_string(op.line) + ": " + op.name + ": out of memory");
-    }
   }
 
   // `kernel` is the op's entry in the kernel table (nullptr for the ops run here by name); `loop` is its
@@ -429,6 +429,23 @@ std::vector<Value> interpretShared(const Module& module, const Function& functio
     if (!a) fail("argument is null", ErrorCode::Internal);
     if (a->view ? !viewFits(*a) : a->bytes.size() != size_t(numElements(a->type)) * byteWidth(a->type.element))
       fail("argument " + typeString(a->type) + " holds the wrong number of bytes");
+  }
+  if (fuse) {
+    const Region& body = function.body;
+    const RegionPlan& plan = body.plan.get([&] { return planRegion(body); });
+    if (plan.loneOpArgs && args.size() == body.args.size()) {
+      const Op& op = body.ops[0];
+      const Literal* in[kMaxElementwiseOperands] = {};
+      bool asDeclared = true;
+      for (size_t k = 0; k < plan.loneOpArgs->size(); ++k) {
+        in[k] = args[(*plan.loneOpArgs)[k]].get();
+        asDeclared = asDeclared && !in[k]->view && in[k]->type == op.operandTypes[k];
+      }
+      if (asDeclared)
+        return {runWithContext(op, [&] {
+          return owned(runElementwise(plan.loops[0], {in, plan.loneOpArgs->size()}, op.resultTypes[0]));
+        })};
+    }
   }
   Evaluator evaluator(module, fuse);
   return evaluator.run(function.body, std::move(args));

@@ -333,6 +333,25 @@ void planViews(const Region& region, const std::unordered_map<int, std::vector<s
   for (int id : region.args) plan.viewArgs.push_back(readThroughStrides(id));
 }
 
+// See RegionPlan::loneOpArgs.
+std::optional<std::vector<size_t>> loneOpArgs(const Region& region, const RegionPlan& plan,
+                                              const std::unordered_set<int>& splats) {
+  if (region.ops.size() != 2 || !isTerminator(region.ops[1])) return std::nullopt;
+  const Op& op = region.ops[0];
+  const std::vector<int>& returned = region.ops[1].operands;
+  if (!plan.loops[0] || plan.views[0] || op.results.size() != 1 || op.resultTypes.size() != 1 ||
+      returned.size() != 1 || returned[0] != op.results[0] || splats.count(op.results[0]) ||
+      op.operandTypes.size() != op.operands.size() || op.operands.size() > kMaxElementwiseOperands)
+    return std::nullopt;
+  std::vector<size_t> args;
+  for (size_t k = 0; k < op.operands.size(); ++k) {
+    auto arg = std::find(region.args.begin(), region.args.end(), op.operands[k]);
+    if (arg == region.args.end() || op.operandTypes[k].dims != op.resultTypes[0].dims) return std::nullopt;
+    args.push_back(size_t(arg - region.args.begin()));
+  }
+  return args;
+}
+
 }  // namespace
 
 RegionPlan planRegion(const Region& region, bool fuse) {
@@ -353,6 +372,7 @@ RegionPlan planRegion(const Region& region, bool fuse) {
   plan.sortedPrefix.assign(n, 0);
   if (fuse) planSortedPrefixes(region, users, plan);
   else plan.viewArgs.assign(region.args.size(), false);
+  if (fuse) plan.loneOpArgs = loneOpArgs(region, plan, splats);
 
   // The element count of op i when it can join a fused group, else -1: element-wise ops, reshapes, iota
   // and broadcast_in_dim (which must not read a value of its own group: see below).

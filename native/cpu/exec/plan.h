@@ -87,6 +87,10 @@ struct RegionPlan {
   // per op, the largest such k when it is below the dimension's length (only that prefix is ordered);
   // 0 elsewhere.
   std::vector<int64_t> sortedPrefix;
+  // A region that is one element-wise op on its arguments, each of the result's shape, and returns that
+  // op's result (most eager ops): per operand, the argument it reads. The interpreter runs it without
+  // its value table. Unset elsewhere.
+  std::optional<std::vector<size_t>> loneOpArgs;
 };
 
 // `fuse` false keeps every op a step of its own (the reference the fused plan is tested against).

@@ -177,7 +177,8 @@ ElementLoop convertLoop(ElementType from, ElementType to) {
 
 Literal convertLiteral(Literal x, ElementType to) {
   if (x.type.element == to) return x;
-  return runElementwise(convertLoop(x.type.element, to), {&x}, TensorType{to, x.type.dims});
+  const Literal* operand[] = {&x};
+  return runElementwise(convertLoop(x.type.element, to), operand, TensorType{to, x.type.dims});
 }
 
 // Row-major bytes are the same before and after: a wider operand element becomes a trailing dimension

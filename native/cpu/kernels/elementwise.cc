@@ -38,7 +38,7 @@ Literal splatLiteral(const Literal& scalar, int64_t count) {
   return out;
 }
 
-Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result) {
+Literal runElementwise(ElementLoop loop, std::span<const Literal* const> in, const TensorType& result) {
   if (in.size() > kMaxElementwiseOperands) fail("too many operands", ErrorCode::Internal);
   Literal out = uninitializedLiteral(result);
   const int64_t n = numElements(result);

@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -221,7 +222,7 @@ const KernelInfo* findKernel(const std::string& name);
 
 // Runs an element-wise loop over whole operands into a new literal of type `result`, split over the
 // current thread pool when big.
-Literal runElementwise(ElementLoop loop, const Operands& in, const TensorType& result);
+Literal runElementwise(ElementLoop loop, std::span<const Literal* const> in, const TensorType& result);
 
 enum class UnaryOp {
   Negate, Abs, Sign, Not, Exp, Expm1, Log, Log1p, Logistic, Tanh, Erf, Sqrt, Rsqrt, Cbrt, Sin, Cos, Tan,

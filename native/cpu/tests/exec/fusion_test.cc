@@ -445,4 +445,71 @@ func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   CHECK(message.find("tensor<2xf32>") != std::string::npos);
 }
 
+// Most eager units are one element-wise op on their arguments: the plan says which argument each
+// operand reads, and the result is the reference's, whatever the order or repetition of the arguments.
+TEST(a_lone_element_wise_op_on_arguments_is_planned_and_equals_the_reference) {
+  const int64_t n = 100003;  // split over the pool
+  const std::string v = "tensor<" + std::to_string(n) + "xf32>", p = "tensor<" + std::to_string(n) + "xi1>",
+                    i = "tensor<" + std::to_string(n) + "xi32>";
+  const std::string sub = "func.func public @main(%x: " + v + ", %y: " + v + ") -> " + v + " {\n  %d = \"stablehlo.subtract\"(%y, %x) : (" +
+                          v + ", " + v + ") -> " + v + "\n  \"func.return\"(%d) : (" + v + ") -> ()\n}\n";
+  const std::string select = "func.func public @main(%p: " + p + ", %x: " + v + ") -> " + v +
+                             " {\n  %s = \"stablehlo.select\"(%p, %x, %x) : (" + p + ", " + v + ", " + v + ") -> " + v +
+                             "\n  \"func.return\"(%s) : (" + v + ") -> ()\n}\n";
+  const std::string convert = "func.func public @main(%k: " + i + ") -> " + v + " {\n  %c = \"stablehlo.convert\"(%k) : (" + i +
+                              ") -> " + v + "\n  \"func.return\"(%c) : (" + v + ") -> ()\n}\n";
+  const std::string broadcast = "func.func public @main(%x: " + v + ", %s: tensor<f32>) -> " + v +
+                                " {\n  %b = \"stablehlo.broadcast_in_dim\"(%s) {broadcast_dimensions = array<i64>} : (tensor<f32>) -> " +
+                                v + "\n  %a = \"stablehlo.add\"(%x, %b) : (" + v + ", " + v + ") -> " + v + "\n  \"func.return\"(%a) : (" +
+                                v + ") -> ()\n}\n";
+  auto loneArgs = [](const std::string& text) {
+    Module m = parseModule(text);
+    return planRegion(m.find("main")->body).loneOpArgs;
+  };
+  CHECK(loneArgs(sub) == std::vector<size_t>({1, 0}));
+  CHECK(loneArgs(select) == std::vector<size_t>({0, 1, 1}));
+  CHECK(loneArgs(convert) == std::vector<size_t>({0}));
+  CHECK(!loneArgs(broadcast).has_value());
+
+  std::vector<int32_t> flags(static_cast<size_t>(n)), ints(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) {
+    flags[size_t(j)] = j % 3 == 0;
+    ints[size_t(j)] = int32_t(j * 7919 % 100000 - 50000);
+  }
+  std::vector<uint8_t> predicate(flags.begin(), flags.end());
+  ThreadPool pool(3);
+  for (ThreadPool* on : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    checkSameAsUnfused(sub, {f32({n}, inputs(n, 6)), f32({n}, inputs(n, 7))}, on, "a lone subtract");
+    checkSameAsUnfused(select, {make(ElementType::Pred, {n}, predicate), f32({n}, inputs(n, 8))}, on, "a lone select");
+    checkSameAsUnfused(convert, {make(ElementType::S32, {n}, ints)}, on, "a lone convert");
+  }
+  Module m = parseModule(sub);
+  std::vector<Literal> out = interpret(m, *m.find("main"), std::vector<Literal>{f32({n}, inputs(n, 6)), f32({n}, inputs(n, 7))});
+  const std::vector<float> x = inputs(n, 6), y = inputs(n, 7), d = read<float>(out[0]);
+  bool exact = true;
+  for (int64_t j = 0; j < n; ++j) {
+    const float want = y[size_t(j)] - x[size_t(j)];
+    exact = exact && (std::isnan(want) ? std::isnan(d[size_t(j)]) : d[size_t(j)] == want);
+  }
+  CHECK(exact);
+}
+
+TEST(a_lone_element_wise_op_reports_an_argument_of_the_wrong_size) {
+  const char* text = R"mlir(
+func.func public @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %a = "stablehlo.subtract"(%x, %y) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  "func.return"(%a) : (tensor<4xf32>) -> ()
+}
+)mlir";
+  Module m = parseModule(text);
+  std::string message;
+  try {
+    interpret(m, *m.find("main"), std::vector<Literal>{f32({2}, {1, 2}), f32({4}, {1, 2, 3, 4})});
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  CHECK(message.find("line 3: stablehlo.subtract") != std::string::npos);
+  CHECK(message.find("tensor<2xf32>") != std::string::npos);
+}
+
 TEST_MAIN()
