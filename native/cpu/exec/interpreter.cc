@@ -117,6 +117,8 @@ class Evaluator {
           });
         } else if (plan.sortedPrefix[step.op] > 0) {
           runWithContext(op, [&] { runRegionOp(op, plan.sortedPrefix[step.op]); });
+        } else if (!plan.kernels[step.op] && op.name == "stablehlo.scatter") {
+          runWithContext(op, [&] { runScatter(op, step.release); });
         } else if (!plan.skipped[step.op]) {
           runWithContext(op, [&] { runOp(op, nullptr, plan.kernels[step.op], plan.loops[step.op]); });
         }
@@ -162,7 +164,7 @@ class Evaluator {
           op.name == "stablehlo.while" || op.name == "stablehlo.case" || op.name == "stablehlo.scatter" ||
           op.name == "stablehlo.sort") {
         if (lanes) fail("not supported inside a reduce body", ErrorCode::Unimplemented);
-        return runRegionOp(op);
+        return op.name == "stablehlo.scatter" ? runScatter(op, {}) : runRegionOp(op);
       }
       fail("not supported by the CPU plugin", ErrorCode::Unimplemented);
     }
@@ -330,18 +332,13 @@ class Evaluator {
       fail("value " + typeString(value.type) + " does not match result " + typeString(result));
     if (!lanes && isSplat(op.results[0]) && value.bytes.size() >= width)  // see splatOperands
       return set(op.results[0], owned(Literal{{result.element, {}}, Bytes(value.bytes.begin(), value.bytes.begin() + width)}));
-    if (value.type == result && value.bytes.size() == size_t(numElements(result)) * width)
+    const size_t bytes = size_t(numElements(result)) * width;
+    if (value.type == result && value.bytes.size() == bytes)
       return set(op.results[0], Value(attr, &attr->dense));  // shares the attribute's bytes
-    Literal out = makeLiteral(result);
-    if (value.bytes.size() == width) {
-      const void* from = value.bytes.data();
-      const bool repeated = true;
-      copyLoop(width)(&from, &repeated, out.bytes.mutableData(), int64_t(out.bytes.size() / width));
-    } else if (value.bytes.size() == out.bytes.size()) {
-      out.bytes = value.bytes;
-    } else {
-      fail("value " + typeString(value.type) + " does not match result " + typeString(result));
-    }
+    if (value.bytes.size() == bytes) return set(op.results[0], owned(Literal{result, value.bytes}));
+    if (value.bytes.size() != width) fail("value " + typeString(value.type) + " does not match result " + typeString(result));
+    Literal out = uninitializedLiteral(result);
+    fillWith(out, value.bytes);
     set(op.results[0], owned(std::move(out)));
   }
 
@@ -368,16 +365,36 @@ class Evaluator {
     };
   }
 
-  // reduce_window, select_and_scatter, scatter, sort (ordering only its first sortedPrefix positions
-  // when that is set: see RegionPlan), while and case.
+  // A scatter's results are written into its inputs' storage: an input whose last use this is (it is in
+  // `dying`), read nowhere else by the op and held only by the value table is handed over, not copied.
+  void runScatter(const Op& op, std::span<const int> dying) {
+    const size_t n = op.operands.size() / 2;
+    if (n == 0 || op.operands.size() != 2 * n + 1 || op.regions.size() != 1)
+      fail("expects N inputs, indices, N updates and one body region");
+    std::vector<Literal> inputs;
+    for (size_t i = 0; i < n; ++i) inputs.push_back(*get(op.operands[i]));  // shares the storage
+    Operands updates;
+    for (size_t i = n + 1; i < op.operands.size(); ++i) updates.push_back(get(op.operands[i]).get());
+    for (size_t i = 0; i < n; ++i) {
+      const int id = op.operands[i];
+      if (std::count(op.operands.begin(), op.operands.end(), id) == 1 &&
+          std::find(dying.begin(), dying.end(), id) != dying.end() && values_[size_t(id)].use_count() == 1)
+        values_[size_t(id)].reset();
+    }
+    std::vector<Literal> results =
+        scatterKernel(op, std::move(inputs), *get(op.operands[n]), updates, laneBody(op.regions[0]));
+    if (results.size() != op.results.size()) fail("wrong number of results", ErrorCode::Internal);
+    for (size_t i = 0; i < results.size(); ++i) set(op.results[i], owned(std::move(results[i])));
+  }
+
+  // reduce_window, select_and_scatter, sort (ordering only its first sortedPrefix positions when that is
+  // set: see RegionPlan), while and case.
   void runRegionOp(const Op& op, int64_t sortedPrefix = 0) {
     Operands in = operands(op);
     std::vector<Value> outs;
-    if (op.name == "stablehlo.scatter" || op.name == "stablehlo.sort") {
+    if (op.name == "stablehlo.sort") {
       if (op.regions.size() != 1) fail("expects one body region");
-      ReduceBody body = laneBody(op.regions[0]);
-      for (Literal& r : op.name == "stablehlo.sort" ? sortKernel(op, in, body, sortedPrefix) : scatterKernel(op, in, body))
-        outs.push_back(owned(std::move(r)));
+      for (Literal& r : sortKernel(op, in, laneBody(op.regions[0]), sortedPrefix)) outs.push_back(owned(std::move(r)));
     } else if (op.name == "stablehlo.reduce_window") {
       if (op.regions.size() != 1) fail("expects one body region");
       for (Literal& r : reduceWindowKernel(op, in, laneBody(op.regions[0]))) outs.push_back(owned(std::move(r)));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -79,7 +80,11 @@ class Bytes {
   uint8_t operator[](size_t i) const { return data()[i]; }
   uint8_t* mutableData() {
     if (!v_) return nullptr;
-    if (v_.use_count() != 1) v_ = std::make_shared<ByteVector>(*v_);
+    if (v_.use_count() != 1) {
+      auto copy = std::make_shared<ByteVector>(v_->size());  // not zeroed (NoInitAllocator)
+      if (!v_->empty()) std::memcpy(copy->data(), v_->data(), v_->size());
+      v_ = std::move(copy);
+    }
     return v_->data();
   }
   bool shared() const { return v_ && v_.use_count() > 1; }

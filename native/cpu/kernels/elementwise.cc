@@ -27,9 +27,13 @@ ElementLoop copyLoop(size_t width) {
 void fillWith(Literal& out, const Bytes& value) {
   const size_t width = value.size();
   if (width == 0 || out.bytes.size() % width != 0) fail("fill value does not match the element width", ErrorCode::Internal);
+  const ElementLoop fill = copyLoop(width);
   const void* from = value.data();
   const bool repeated = true;
-  copyLoop(width)(&from, &repeated, out.bytes.mutableData(), int64_t(out.bytes.size() / width));
+  uint8_t* to = out.bytes.mutableData();
+  parallelRange(int64_t(out.bytes.size() / width), kParallelElements, [&](int64_t begin, int64_t end) {
+    fill(&from, &repeated, to + size_t(begin) * width, end - begin);
+  });
 }
 
 Literal splatLiteral(const Literal& scalar, int64_t count) {

@@ -273,9 +273,11 @@ using ReduceBody = std::function<std::vector<Value>(const std::vector<Value>& ar
 std::vector<Literal> reduceKernel(const Op& op, const Operands& in, const ReduceBody& body);
 
 Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result);
-// scatter: `in` holds the N inputs, the scatter indices, then the N updates; `body` is the update
-// computation in lane mode (N current values, then N updates).
-std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const ReduceBody& body);
+// scatter of N `inputs` (the results are written into their storage, copied first where it is shared)
+// by `indices` and N `updates`; `body` is the update computation in lane mode (N current values, then
+// N updates).
+std::vector<Literal> scatterKernel(const Op& op, std::vector<Literal> inputs, const Literal& indices,
+                                   const Operands& updates, const ReduceBody& body);
 // sort: `less` is the comparator in lane mode (lhs and rhs of operand 0, then of operand 1, …). With
 // `prefix` > 0 only positions [0, prefix) of each sorted slice need to hold the sorted order (when the
 // comparator is one kernels/sort_native.cc recognises, the rest are left unwritten).

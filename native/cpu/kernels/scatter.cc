@@ -229,16 +229,15 @@ void applyInOrder(Literal& result, const Literal& updates, const Pieces& at, int
 
 // Runs a one-input scatter whose body returns the update or is one op of a type with typed loops;
 // false when it is not such a scatter.
-bool scatterFast(const Op& op, const Operands& in, Literal& result) {
-  if (in.size() != 3 || !indexFastPaths()) return false;
+bool scatterFast(const Op& op, const Literal& indices, const Literal& updates, Literal& result) {
+  if (!indexFastPaths()) return false;
   const bool replace = returnsUpdate(op);
   const std::optional<BinaryOp> kind = replace ? std::nullopt : oneOpBody(op);
   const ElementType type = result.type.element;
   if (!replace && !(kind && hasTypedLoop(type))) return false;
-  const Literal& updates = *in[2];
   const int64_t count = numElements(updates.type);
   if (count == 0) return true;
-  const Pieces at = piecesOf(scatterDims(op), *in[0], *in[1], updates);
+  const Pieces at = piecesOf(scatterDims(op), result, indices, updates);
   const int64_t slice = updates.type.dims.empty() ? 1 : std::max<int64_t>(1, count / updates.type.dims[0] / at.length);
   if (replace)
     return withStorageWidth(byteWidth(type), [&](auto tag) {
@@ -259,17 +258,17 @@ bool scatterFast(const Op& op, const Operands& in, Literal& result) {
 
 }  // namespace
 
-std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const ReduceBody& body) {
-  const size_t n = (in.size() - 1) / 2;
-  if (n == 0 || in.size() != 2 * n + 1 || op.resultTypes.size() != n) fail("expects N inputs, indices, N updates");
+std::vector<Literal> scatterKernel(const Op& op, std::vector<Literal> inputs, const Literal& indices,
+                                   const Operands& updates, const ReduceBody& body) {
+  const size_t n = inputs.size();
+  if (n == 0 || updates.size() != n || op.resultTypes.size() != n) fail("expects N inputs, indices, N updates");
   const ScatterDims s = scatterDims(op);
-  std::vector<Literal> results;
-  for (size_t i = 0; i < n; ++i) results.push_back(*in[i]);
-  if (scatterFast(op, in, results[0])) {
+  std::vector<Literal> results = std::move(inputs);
+  if (n == 1 && scatterFast(op, indices, *updates[0], results[0])) {
     results[0].type = op.resultTypes[0];
     return results;
   }
-  std::vector<Pair> pairs = pairUp(s, *in[0], *in[n], *in[n + 1]);
+  std::vector<Pair> pairs = pairUp(s, results[0], indices, *updates[0]);
   if (n == 1 && returnsUpdate(op)) pairs = lastPerTarget(pairs);
 
   std::unordered_map<int64_t, size_t> seen;  // target → updates applied so far
@@ -280,14 +279,14 @@ std::vector<Literal> scatterKernel(const Op& op, const Operands& in, const Reduc
     rounds[r].push_back(p);
   }
   for (const auto& round : rounds) {
-    std::vector<int64_t> targets, updates;
+    std::vector<int64_t> targets, updateAt;
     for (size_t p : round) {
       targets.push_back(pairs[p].target);
-      updates.push_back(pairs[p].update);
+      updateAt.push_back(pairs[p].update);
     }
     std::vector<Value> args;
     for (size_t i = 0; i < n; ++i) args.push_back(pick(results[i], targets));
-    for (size_t i = 0; i < n; ++i) args.push_back(pick(*in[n + 1 + i], updates));
+    for (size_t i = 0; i < n; ++i) args.push_back(pick(*updates[i], updateAt));
     std::vector<Value> outs = body(args);
     if (outs.size() != n) fail("update computation returned the wrong number of values");
     for (size_t i = 0; i < n; ++i) {

@@ -1049,6 +1049,42 @@ TEST(literal_storage_is_copied_on_the_first_write_to_a_shared_copy) {
   CHECK(a.mutableData() == before);  // no longer shared: written in place
 }
 
+TEST(a_scatter_writes_into_a_dying_input_only) {
+  // %b dies at its scatter, which may write into its storage; %a is returned as well, %x is an
+  // argument and %d is also the scatter's updates: none of those may change.
+  const std::string body = R"(({
+    ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+      %r = "stablehlo.add"(%p, %q) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%r) : (tensor<f32>) -> ()
+    }) {indices_are_sorted = false, scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = false})";
+  auto scatter = [&](const std::string& result, const std::string& input, const std::string& indices,
+                     const std::string& updates, const std::string& indexType, const std::string& updateType) {
+    return "    %" + result + " = \"stablehlo.scatter\"(%" + input + ", %" + indices + ", %" + updates + ") " + body +
+           " : (tensor<4xf32>, " + indexType + ", " + updateType + ") -> tensor<4xf32>\n";
+  };
+  const std::string text =
+      "func.func public @main(%x: tensor<4xf32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>, %j: tensor<4x1xi32>) -> "
+      "(tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {\n"
+      "    %c = \"stablehlo.constant\"() {value = dense<10.0> : tensor<4xf32>} : () -> tensor<4xf32>\n"
+      "    %a = \"stablehlo.add\"(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n" +
+      scatter("s1", "a", "i", "u", "tensor<2x1xi32>", "tensor<2xf32>") +
+      "    %b = \"stablehlo.multiply\"(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n" +
+      scatter("s2", "b", "i", "u", "tensor<2x1xi32>", "tensor<2xf32>") + scatter("s3", "x", "i", "u", "tensor<2x1xi32>", "tensor<2xf32>") +
+      "    %d = \"stablehlo.subtract\"(%x, %c) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n" +
+      scatter("s4", "d", "j", "d", "tensor<4x1xi32>", "tensor<4xf32>") +
+      "    \"func.return\"(%a, %s1, %s2, %s3, %s4, %x) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, "
+      "tensor<4xf32>, tensor<4xf32>) -> ()\n  }";
+  Literal x = f32({4}, {1, 2, 3, 4});
+  auto out = runText(text, {x, i32({2, 1}, {2, 0}), f32({2}, {0.5f, 0.25f}), i32({4, 1}, {3, 2, 1, 0})});
+  checkValues(read<float>(out[0]), {11, 12, 13, 14}, "the input read again");
+  checkValues(read<float>(out[1]), {11.25, 12, 13.5, 14}, "its scatter");
+  checkValues(read<float>(out[2]), {10.25, 20, 30.5, 40}, "the scatter of a dying input");
+  checkValues(read<float>(out[3]), {1.25, 2, 3.5, 4}, "the scatter of an argument");
+  checkValues(read<float>(out[4]), {-15, -15, -15, -15}, "the scatter of its own updates");
+  checkValues(read<float>(out[5]), {1, 2, 3, 4}, "the argument");
+  checkValues(read<float>(x), {1, 2, 3, 4}, "the argument after the run");
+}
+
 TEST(errors_are_cpu_errors_not_crashes) {
   const char* unsupported = R"(func.func public @main(%a: tensor<2xf32>) -> tensor<2xf32> {
     %r = "stablehlo.custom_call"(%a) {call_target_name = "foo"} : (tensor<2xf32>) -> tensor<2xf32>
