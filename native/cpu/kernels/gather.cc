@@ -1,8 +1,8 @@
 // gather: for every batch point of the start indices, copy one slice_sizes window of the operand
 // (its start clamped into the operand, as the spec says) into the result's offset dimensions. The
 // fast path computes every window's start offset first, then walks the result in runs that are
-// contiguous in both operand and result (whole rows for an embedding lookup, single elements for
-// torch.gather), split over the thread pool.
+// contiguous in both operand and result (whole rows for an embedding lookup), split over the thread
+// pool; torch.gather's form (AlongDim) reads each element straight from its index.
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -57,6 +57,42 @@ void gatherRuns(const Literal& operand, const WindowStarts& starts, const std::v
   });
 }
 
+// out[o, m, i] = operand[o, index[o, m, i] clamped into [0, size), i] (see AlongDim), over the pool;
+// false for element widths without a storage type.
+bool gatherAlong(const Literal& operand, const Literal& indices, const AlongDim& a, Literal& out) {
+  if (a.size == 0) return false;
+  return withStorageWidth(byteWidth(out.type.element), [&](auto tag) {
+    using U = decltype(tag);
+    const U* from = reinterpret_cast<const U*>(operand.bytes.data());
+    U* to = reinterpret_cast<U*>(out.bytes.mutableData());
+    withTypedIndices(indices, [&](const auto* index) {
+      const int64_t last = a.size - 1, inner = a.inner;
+      parallelRange(a.outer * a.count * inner, kParallelElements, [&](int64_t begin, int64_t end) {
+        int64_t i = begin % inner, m = begin / inner % a.count, o = begin / inner / a.count;
+        for (int64_t e = begin; e < end;) {
+          const U* src = from + o * a.size * inner;
+          if (inner == 1) {  // the rest of row o in one loop
+            const int64_t n = std::min(a.count - m, end - e);
+            for (int64_t k = 0; k < n; ++k) to[e + k] = src[std::clamp<int64_t>(index[e + k], 0, last)];
+            e += n;
+            m = 0;
+            ++o;
+            continue;
+          }
+          const int64_t n = std::min(inner - i, end - e);
+          for (int64_t k = 0; k < n; ++k) to[e + k] = src[std::clamp<int64_t>(index[e + k], 0, last) * inner + i + k];
+          e += n;
+          i = 0;
+          if (++m == a.count) {
+            m = 0;
+            ++o;
+          }
+        }
+      });
+    });
+  });
+}
+
 }  // namespace
 
 Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result) {
@@ -81,7 +117,13 @@ Literal gatherKernel(const Op& op, const Operands& in, const TensorType& result)
   if (numElements(result) == 0) return makeLiteral(result);
   if (indexFastPaths()) {
     Literal out = uninitializedLiteral(result);
-    gatherRuns(operand, starts, sizes, SpaceToOperand(result.dims, batchDims, g.offsetDims, windowDims, dims), out);
+    const bool oneElement = g.offsetDims.empty() && std::all_of(sizes.begin(), sizes.end(), [](int64_t n) { return n == 1; });
+    const std::optional<AlongDim> along =
+        oneElement ? alongDim(dims, indices, g.indexVectorDim, g.startIndexMap, g.collapsedSliceDims, g.operandBatchingDims,
+                              g.startIndicesBatchingDims)
+                   : std::nullopt;
+    if (!along || !gatherAlong(operand, indices, *along, out))
+      gatherRuns(operand, starts, sizes, SpaceToOperand(result.dims, batchDims, g.offsetDims, windowDims, dims), out);
     return out;
   }
   Literal out = makeLiteral(result);

@@ -172,6 +172,33 @@ SpaceToOperand::SpaceToOperand(const std::vector<int64_t>& space, const std::vec
   }
 }
 
+std::optional<AlongDim> alongDim(const std::vector<int64_t>& operandDims, const Literal& indices, int64_t indexVectorDim,
+                                 const std::vector<int64_t>& startMap, const std::vector<int64_t>& collapsed,
+                                 const std::vector<int64_t>& operandBatching, const std::vector<int64_t>& indicesBatching) {
+  const int64_t rank = int64_t(operandDims.size());
+  const auto& at = indices.type.dims;
+  const bool dense = indices.bytes.size() == size_t(numElements(indices.type)) * byteWidth(indices.type.element);
+  if (!dense || (indices.type.element != ElementType::S64 && indices.type.element != ElementType::S32)) return std::nullopt;
+  // the index vector is dimension `rank` of the indices, or implicit (index_vector_dim == their rank)
+  const bool implicitVector = indexVectorDim == rank && int64_t(at.size()) == rank;
+  const bool lastVector = indexVectorDim == rank && int64_t(at.size()) == rank + 1 && at.back() == 1;
+  if (rank == 0 || !(implicitVector || lastVector) || startMap.size() != 1 || collapsed != startMap) return std::nullopt;
+  const int64_t d = startMap[0];
+  std::vector<int64_t> others;
+  for (int64_t k = 0; k < rank; ++k)
+    if (k != d) others.push_back(k);
+  if (operandBatching != others || indicesBatching != others) return std::nullopt;
+  AlongDim a;
+  for (int64_t k = 0; k < rank; ++k) {
+    if (k != d && at[size_t(k)] != operandDims[size_t(k)]) return std::nullopt;
+    if (k < d) a.outer *= operandDims[size_t(k)];
+    if (k > d) a.inner *= operandDims[size_t(k)];
+  }
+  a.size = operandDims[size_t(d)];
+  a.count = at[size_t(d)];
+  return a;
+}
+
 bool nextIndex(std::vector<int64_t>& index, const std::vector<int64_t>& shape) {
   for (size_t d = shape.size(); d-- > 0;) {
     if (++index[d] < shape[d]) return true;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "kernels/index_walk.h"
@@ -75,6 +76,26 @@ class SpaceToOperand {
   std::vector<int64_t> outer_, batchStride_, windowStride_;  // the space without its run dimensions
   int64_t run_ = 1, runs_ = 1;
 };
+
+// torch.gather's and torch.scatter's form: one index per element, along operand dimension d; every other
+// operand dimension is a batching dimension paired with the index dimension of the same position, and
+// the index vector (index_vector_dim, last) has one component. The operand is then [outer, size, inner]
+// and the indices, like the gathered result or the scatter's updates, [outer, count, inner].
+struct AlongDim {
+  int64_t outer = 1, size = 1, count = 1, inner = 1;
+};
+// The form of a gather or scatter without window dimensions (offset_dims / update_window_dims empty,
+// one-element slices) whose dense s32 or s64 indices index one dimension this way, or nullopt.
+std::optional<AlongDim> alongDim(const std::vector<int64_t>& operandDims, const Literal& indices, int64_t indexVectorDim,
+                                 const std::vector<int64_t>& startMap, const std::vector<int64_t>& collapsed,
+                                 const std::vector<int64_t>& operandBatching, const std::vector<int64_t>& indicesBatching);
+
+// Calls fn with a pointer to the elements of dense s32 or s64 indices (what alongDim accepts).
+template <class Fn>
+void withTypedIndices(const Literal& indices, Fn&& fn) {
+  if (indices.type.element == ElementType::S64) fn(reinterpret_cast<const int64_t*>(indices.bytes.data()));
+  else fn(reinterpret_cast<const int32_t*>(indices.bytes.data()));
+}
 
 // Tests switch gather's and scatter's fast paths off to compare them with the generic paths.
 void setIndexFastPaths(bool on);

@@ -9,8 +9,9 @@
 // every run of updates that lands on consecutive targets is computed first (whole rows of the input's
 // trailing dimensions for an embedding gradient or index_add, single elements for a scatter along a
 // dimension), then the runs apply in update order: whole rows split into column pieces over the
-// thread pool; otherwise blocks of updates run in parallel when their targets do not overlap (a
-// scatter along the last dimension, row by row), else on one thread.
+// thread pool; otherwise blocks of updates run in parallel when their targets do not overlap, else on
+// one thread. torch.scatter's form with batching dimensions (AlongDim) applies each update straight
+// from its index, blocks of batching coordinates in parallel.
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
@@ -227,6 +228,33 @@ void applyInOrder(Literal& result, const Literal& updates, const Pieces& at, int
   });
 }
 
+// torch.scatter's form (AlongDim): update [o, m, i] applies to result [o, index[o, m, i], i], skipped
+// when the index is out of range. Targets of different (o, i) never meet, so blocks of those run in
+// parallel, each taking its updates in m order (the row-major order within a target).
+template <class S, class F>
+void applyAlong(Literal& result, const Literal& updates, const Literal& indices, const AlongDim& a, F f) {
+  S* out = elements<S>(result);
+  const S* from = elements<S>(updates);
+  withTypedIndices(indices, [&](const auto* index) {
+    const int64_t inner = a.inner, size = a.size;
+    parallelRange(a.outer * inner, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(1, a.count)),
+                  [&](int64_t begin, int64_t end) {
+                    for (int64_t p = begin; p < end;) {
+                      const int64_t o = p / inner, i0 = p % inner, i1 = std::min(inner, i0 + (end - p));
+                      S* to = out + o * size * inner;
+                      const S* u = from + o * a.count * inner;
+                      const auto* ix = index + o * a.count * inner;
+                      for (int64_t m = 0; m < a.count; ++m, u += inner, ix += inner)
+                        for (int64_t i = i0; i < i1; ++i) {
+                          const int64_t t = ix[i];
+                          if (t >= 0 && t < size) to[t * inner + i] = f(to[t * inner + i], u[i]);
+                        }
+                      p += i1 - i0;
+                    }
+                  });
+  });
+}
+
 // Runs a one-input scatter whose body returns the update or is one op of a type with typed loops;
 // false when it is not such a scatter.
 bool scatterFast(const Op& op, const Literal& indices, const Literal& updates, Literal& result) {
@@ -237,20 +265,29 @@ bool scatterFast(const Op& op, const Literal& indices, const Literal& updates, L
   if (!replace && !(kind && hasTypedLoop(type))) return false;
   const int64_t count = numElements(updates.type);
   if (count == 0) return true;
-  const Pieces at = piecesOf(scatterDims(op), result, indices, updates);
-  const int64_t slice = updates.type.dims.empty() ? 1 : std::max<int64_t>(1, count / updates.type.dims[0] / at.length);
+  const ScatterDims s = scatterDims(op);
+  const std::optional<AlongDim> along =
+      s.updateWindowDims.empty() ? alongDim(result.type.dims, indices, s.indexVectorDim, s.scatterDimsToOperandDims,
+                                            s.insertedWindowDims, s.inputBatchingDims, s.scatterIndicesBatchingDims)
+                                 : std::nullopt;
+  std::optional<Pieces> at;
+  if (!along) at = piecesOf(s, result, indices, updates);
+  const int64_t slice = along || updates.type.dims.empty() ? 1 : std::max<int64_t>(1, count / updates.type.dims[0] / at->length);
+  auto apply = [&](auto tag, auto f) {
+    using S = decltype(tag);
+    if (along) applyAlong<S>(result, updates, indices, *along, f);
+    else applyInOrder<S>(result, updates, *at, slice, f);
+  };
   if (replace)
     return withStorageWidth(byteWidth(type), [&](auto tag) {
       using U = decltype(tag);
-      applyInOrder<U>(result, updates, at, slice, [](U, U update) { return update; });
+      apply(tag, [](U, U update) { return update; });
     });
   dispatchType(type, [&](auto tag) {
     using S = decltype(tag);
     if constexpr (kIsFloat<S> || kIsInt<S>)
       withBinaryOp(*kind, [&](auto k) {
-        applyInOrder<S>(result, updates, at, slice, [](S a, S b) {
-          return Num<S>::store(combine<decltype(k)::value>(Num<S>::load(a), Num<S>::load(b)));
-        });
+        apply(tag, [](S a, S b) { return Num<S>::store(combine<decltype(k)::value>(Num<S>::load(a), Num<S>::load(b))); });
       });
   });
   return true;

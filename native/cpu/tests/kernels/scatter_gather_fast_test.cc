@@ -383,4 +383,61 @@ TEST(gather_windows_of_other_shapes_and_types) {
              {ElementType::F16, {2, 3, 4}});
 }
 
+// torch.scatter / torch.gather as JAX and our lowering write them: the other dimensions are batching
+// dimensions (AlongDim), so each element is read or updated straight from its index, blocks of
+// targets that never meet in parallel.
+TEST(scatter_and_gather_along_one_dimension_of_batching_dims) {
+  ThreadPool pool(3);
+  ThreadPoolScope scope(&pool);
+  struct Case {
+    std::vector<int64_t> operand, indices;  // indices without the index vector dimension
+    int64_t d;
+    bool implicitVector;  // index_vector_dim is the indices' rank
+  };
+  const std::vector<Case> cases = {{{6, 50, 70}, {6, 90, 70}, 1, false},  // outer, count and inner all > 1
+                                   {{50, 70}, {50, 90}, 1, false},        // torch.gather(x, 1, i): along rows
+                                   {{50, 70}, {90, 70}, 0, true},         // along dim 0: columns
+                                   {{3000}, {3600}, 0, false}};           // one dimension: in update order on one thread
+  uint32_t seed = 60;
+  for (const Case& c : cases) {
+    const int64_t rank = int64_t(c.operand.size());
+    std::vector<int64_t> others;
+    std::string list, ones;
+    for (int64_t k = 0; k < rank; ++k) {
+      ones += k ? ", 1" : "1";
+      if (k == c.d) continue;
+      others.push_back(k);
+      list += (list.empty() ? "" : ", ") + std::to_string(k);
+    }
+    const std::string d = std::to_string(c.d), vector = "index_vector_dim = " + std::to_string(rank);
+    const std::string scatterDims = "inserted_window_dims = [" + d + "], input_batching_dims = [" + list +
+                                    "], scatter_indices_batching_dims = [" + list + "], scatter_dims_to_operand_dims = [" + d + "], " + vector;
+    const std::string gatherDims = "collapsed_slice_dims = [" + d + "], operand_batching_dims = [" + list +
+                                   "], start_indices_batching_dims = [" + list + "], start_index_map = [" + d + "], " + vector;
+    std::vector<int64_t> idxDims = c.indices;
+    if (!c.implicitVector) idxDims.push_back(1);
+    int64_t n = 1, size = 1, inner = 1;
+    for (int64_t k : c.indices) n *= k;
+    for (int64_t k : c.operand) size *= k;
+    for (int64_t k = c.d + 1; k < rank; ++k) inner *= c.operand[size_t(k)];
+    const int64_t along = c.operand[size_t(c.d)], count = c.indices[size_t(c.d)];
+    const auto idx = indices(size_t(n), along, ++seed, 23);
+    const auto xs = orderSensitive(size_t(size), ++seed);
+    Literal x = f32(c.operand, xs), u = f32(c.indices, orderSensitive(size_t(n), ++seed));
+    for (bool wide : {true, false}) {
+      Literal index = wide ? make(ElementType::S64, idxDims, idx) : make(ElementType::S32, idxDims, narrow(idx));
+      CHECK(alongDim(c.operand, index, rank, {c.d}, {c.d}, others, others).has_value());
+      for (const char* op : {"add", "replace", "maximum"}) scatterBoth(x, index, u, scatterDims, op);
+      const auto got = read<float>(gatherBoth(x, index, gatherDims, ones, {ElementType::F32, c.indices}));
+      bool clamped = true;
+      for (int64_t e = 0; e < n; ++e) {
+        const int64_t i = e % inner, o = e / inner / count;
+        const int64_t j = std::clamp<int64_t>(idx[size_t(e)], 0, along - 1);
+        clamped = clamped && got[size_t(e)] == xs[size_t((o * along + j) * inner + i)];
+      }
+      CHECK(clamped);
+    }
+  }
+}
+
 TEST_MAIN()
