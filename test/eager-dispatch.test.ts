@@ -146,6 +146,33 @@ describe("eager dispatch", () => {
     });
   });
 
+  test("an op's last signature is found again after its executable was evicted and recompiled", () => {
+    scoped(() => {
+      torch.runtime.clearCache();
+      torch.runtime.setCacheCapacity(1);
+      try {
+        const a = torch.tensor([1, 2], { dtype: "float32" });
+        const b = torch.tensor([[1, 2, 3]], { dtype: "float32" });
+        const before = torch.runtime.stats();
+        const sums: number[][] = [];
+        sums.push(Array.from(torch.add(a, 1).dataSync())); // miss
+        sums.push(Array.from(torch.add(a, 1).dataSync())); // hit
+        torch.mul(a, 2); // evicts add
+        sums.push(Array.from(torch.add(a, 1).dataSync())); // miss: compiled again
+        sums.push(Array.from(torch.add(a, 1).dataSync())); // hit, not another miss
+        torch.add(b, 1); // another signature of add: evicts the first
+        sums.push(Array.from(torch.add(a, 1).dataSync())); // miss
+        const s = torch.runtime.stats();
+        expect(s.misses - before.misses).toBe(5);
+        expect(s.hits - before.hits).toBe(2);
+        for (const sum of sums) expect(sum).toEqual([2, 3]);
+      } finally {
+        torch.runtime.setCacheCapacity(512);
+      }
+      torch.runtime.clearCache();
+    });
+  });
+
   test("a unit's intermediates never reach JS: one output buffer per call", () => {
     scoped(() => {
       const x = torch.tensor([[1, 2, 3], [4, 5, 6]], { dtype: "float32" });

@@ -56,6 +56,15 @@ export interface CacheNode {
   next: Map<unknown, CacheNode> | undefined;
   entry: CacheEntry | undefined;
   used: number;
+  /** On an op's node: the rest of the signature it was last called with, and where that path ends. */
+  last?: LastSignature;
+}
+
+export interface LastSignature {
+  readonly statics: string;
+  readonly device: string;
+  readonly avals: readonly number[];
+  readonly leaf: CacheNode;
 }
 
 /** One signature tree per float32 matmul precision, which every traced product depends on. */

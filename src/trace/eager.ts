@@ -34,16 +34,22 @@ export function onCompile(fn: CompileListener | undefined): CompileListener | un
  * aval. `create` makes missing nodes (on a miss).
  */
 function signature(op: string, statics: string, inputs: readonly Tensor[], device: string, create: boolean): CacheNode | undefined {
-  let node: CacheNode | undefined = cacheRoot();
-  node = create ? stepOrCreate(node, op) : step(node, op);
-  node = create ? stepOrCreate(node!, statics) : step(node, statics);
-  node = create ? stepOrCreate(node!, device) : step(node, device);
+  const opNode = create ? stepOrCreate(cacheRoot(), op) : step(cacheRoot(), op);
+  if (opNode === undefined) return undefined;
+  const last = opNode.last;
+  // most calls repeat their op's last signature: compare with it before walking the Maps
+  let repeated = last !== undefined && last.leaf.entry !== undefined && last.statics === statics && last.device === device && last.avals.length === inputs.length;
   for (let i = 0; i < inputs.length; i++) {
     const t = inputs[i]!;
     if (t.device !== device) throw differentDevices(op, i, t.device, device);
-    const aval = avalOf(t);
-    node = create ? stepOrCreate(node!, aval) : step(node, aval);
+    if (repeated && last!.avals[i] !== avalOf(t)) repeated = false;
   }
+  if (repeated) return last!.leaf;
+  let node: CacheNode | undefined = create ? stepOrCreate(opNode, statics) : step(opNode, statics);
+  node = create ? stepOrCreate(node!, device) : step(node, device);
+  const avals = inputs.map(avalOf);
+  for (let i = 0; i < avals.length; i++) node = create ? stepOrCreate(node!, avals[i]) : step(node, avals[i]);
+  if (node?.entry !== undefined || create) opNode.last = { statics, device, avals, leaf: node! };
   return node;
 }
 

@@ -56,11 +56,13 @@ Literal runElementwise(ElementLoop loop, std::span<const Literal* const> in, con
   }
   uint8_t* o = out.bytes.mutableData();
   const size_t outWidth = byteWidth(result.element);
-  parallelRange(n, kParallelElements, [&](int64_t begin, int64_t end) {
+  auto piece = [&](int64_t begin, int64_t end) {
     const void* at[kMaxElementwiseOperands] = {};
     for (size_t i = 0; i < in.size(); ++i) at[i] = base[i] + size_t(begin) * width[i];
     loop(at, splat, o + size_t(begin) * outWidth, end - begin);
-  });
+  };
+  if (n >= 2 * kParallelElements) parallelRange(n, kParallelElements, piece);
+  else if (n > 0) piece(0, n);  // one piece (parallelRange's rule), without making a std::function
   return out;
 }
 
