@@ -155,13 +155,13 @@ describe("eager dispatch", () => {
         const b = torch.tensor([[1, 2, 3]], { dtype: "float32" });
         const before = torch.runtime.stats();
         const sums: number[][] = [];
-        sums.push(Array.from(torch.add(a, 1).dataSync())); // miss
-        sums.push(Array.from(torch.add(a, 1).dataSync())); // hit
+        sums.push(torch.add(a, 1).tolist() as number[]); // miss
+        sums.push(torch.add(a, 1).tolist() as number[]); // hit
         torch.mul(a, 2); // evicts add
-        sums.push(Array.from(torch.add(a, 1).dataSync())); // miss: compiled again
-        sums.push(Array.from(torch.add(a, 1).dataSync())); // hit, not another miss
+        sums.push(torch.add(a, 1).tolist() as number[]); // miss: compiled again
+        sums.push(torch.add(a, 1).tolist() as number[]); // hit, not another miss
         torch.add(b, 1); // another signature of add: evicts the first
-        sums.push(Array.from(torch.add(a, 1).dataSync())); // miss
+        sums.push(torch.add(a, 1).tolist() as number[]); // miss
         const s = torch.runtime.stats();
         expect(s.misses - before.misses).toBe(5);
         expect(s.hits - before.hits).toBe(2);

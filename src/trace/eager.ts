@@ -31,19 +31,19 @@ export function onCompile(fn: CompileListener | undefined): CompileListener | un
 /**
  * The cache node of a unit's signature: the float32 matmul precision (the root), op, static
  * arguments (`statics` must encode every one the body reads), device, then each input's interned
- * aval. `create` makes missing nodes (on a miss).
+ * aval. `create` makes missing nodes (on a miss). An op's node remembers the rest of the signature it
+ * was last called with: most calls repeat it, and comparing costs less than walking the Maps.
  */
 function signature(op: string, statics: string, inputs: readonly Tensor[], device: string, create: boolean): CacheNode | undefined {
   const opNode = create ? stepOrCreate(cacheRoot(), op) : step(cacheRoot(), op);
-  if (opNode === undefined) return undefined;
-  const last = opNode.last;
-  // most calls repeat their op's last signature: compare with it before walking the Maps
+  const last = opNode?.last;
   let repeated = last !== undefined && last.leaf.entry !== undefined && last.statics === statics && last.device === device && last.avals.length === inputs.length;
   for (let i = 0; i < inputs.length; i++) {
     const t = inputs[i]!;
     if (t.device !== device) throw differentDevices(op, i, t.device, device);
     if (repeated && last!.avals[i] !== avalOf(t)) repeated = false;
   }
+  if (opNode === undefined) return undefined;
   if (repeated) return last!.leaf;
   let node: CacheNode | undefined = create ? stepOrCreate(opNode, statics) : step(opNode, statics);
   node = create ? stepOrCreate(node!, device) : step(node, device);
