@@ -215,6 +215,10 @@ describe("eager dispatch", () => {
       const b = torch.tensor([3, 4], { dtype: "float32", device: "cpu:1" });
       expect(() => torch.add(a, b)).toThrow(torch.DeviceError);
       expect(() => torch.add(a, b)).toThrow(/add: expected all tensors on the same device, but input 1 is on cpu:1 and input 0 is on cpu:0/);
+      // an op never run before: refused before anything is traced or compiled
+      const compiles = torch.runtime.stats().compiles;
+      expect(() => torch.logaddexp(a, b)).toThrow(/logaddexp: expected all tensors on the same device, but input 1 is on cpu:1/);
+      expect(torch.runtime.stats().compiles).toBe(compiles);
       const c = b.mul(b);
       expect(c.device).toBe("cpu:1");
       expect(c.tolist()).toEqual([9, 16]);
