@@ -2011,6 +2011,15 @@ export interface OpTypes {
     /** The indices where `input`'s values would be inserted into the last dim of `sortedSequence` to keep it sorted: the first such place, or the last with `right: true` or `side: "right"`; `sorter` (indices that sort the sequence) for an unsorted sequence; int64, or int32 with `outInt32`. */
     (sortedSequence: Tensor, input: Tensor | ScalarArg, options?: { outInt32?: boolean; right?: boolean; side?: "left" | "right" | null; sorter?: Tensor | null }): Tensor;
   };
+  /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
+  select: {
+    /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
+    (input: Tensor, options: { dim: number; index: number }): Tensor;
+    /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
+    (input: Tensor, dim: number, options: { index: number }): Tensor;
+    /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
+    (input: Tensor, dim: number, index: number): Tensor;
+  };
   /** scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors). */
   selu: {
     /** scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors). */
@@ -2242,6 +2251,11 @@ export interface OpTypes {
     /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
     (input: Tensor): Tensor;
   };
+  /** The elements of the flattened input at `index`, in index's shape; a negative index counts from the end (out-of-range indices clamp instead of raising). */
+  take: {
+    /** The elements of the flattened input at `index`, in index's shape; a negative index counts from the end (out-of-range indices clamp instead of raising). */
+    (input: Tensor, index: Tensor): Tensor;
+  };
   /** gather along `dim` after broadcasting the other dims of `input` and `indices`; without `dim`, from the flattened input. */
   takeAlongDim: {
     /** gather along `dim` after broadcasting the other dims of `input` and `indices`; without `dim`, from the flattened input. */
@@ -2277,6 +2291,21 @@ export interface OpTypes {
     (a: Tensor, b: Tensor, options?: { dims?: number | readonly number[] | readonly (readonly number[])[] }): Tensor;
     /** Contracts `dims` (a count: the last n dims of a with the first n of b; or a pair of dim lists, or of dims) and returns a's remaining dims followed by b's. */
     (a: Tensor, b: Tensor, dims: number | readonly number[] | readonly (readonly number[])[]): Tensor;
+  };
+  /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+  tensorSplit: {
+    /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+    (input: Tensor, options: { sections: number; dim?: number }): Tensor[];
+    /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+    (input: Tensor, sections: number, options?: { dim?: number }): Tensor[];
+    /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+    (input: Tensor, sections: number, dim: number): Tensor[];
+    /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+    (input: Tensor, options: { indices: readonly number[]; dim?: number }): Tensor[];
+    /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+    (input: Tensor, indices: readonly number[], options?: { dim?: number }): Tensor[];
+    /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+    (input: Tensor, indices: readonly number[], dim: number): Tensor[];
   };
   /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */
   tile: {
@@ -2794,6 +2823,7 @@ export interface OpBodies {
   "scatterAdd_(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor }; returns: Tensor };
   "scatterReduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: \"sum\" | \"prod\" | \"mean\" | \"amax\" | \"amin\", *, includeSelf: bool = true) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "sum" | "prod" | "mean" | "amax" | "amin"; includeSelf: boolean }; returns: Tensor };
   "searchsorted(sortedSequence: Tensor, input: Tensor | Scalar, *, outInt32: bool = false, right: bool = false, side?: \"left\" | \"right\", sorter?: Tensor) -> Tensor": { args: { sortedSequence: Tensor; input: Tensor | ScalarArg; outInt32: boolean; right: boolean; side: "left" | "right" | undefined; sorter: Tensor | undefined }; returns: Tensor };
+  "select(input: Tensor, dim: int, index: int) -> Tensor": { args: { input: Tensor; dim: number; index: number }; returns: Tensor };
   "selu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "setIndex(input: Tensor, items: IndexItem | IndexItem[] | None, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; items: IndexItem | readonly IndexItem[] | null; value: Tensor | ScalarArg }; returns: Tensor };
   "short(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2829,12 +2859,15 @@ export interface OpBodies {
   "swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor": { args: { input: Tensor; axis0: number; axis1: number }; returns: Tensor };
   "swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
   "t(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "take(input: Tensor, index: Tensor) -> Tensor": { args: { input: Tensor; index: Tensor }; returns: Tensor };
   "takeAlongDim(input: Tensor, indices: Tensor, dim?: int) -> Tensor": { args: { input: Tensor; indices: Tensor; dim: number | undefined }; returns: Tensor };
   "tan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "tanh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "tanh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "tensor(data: TensorData, *, dtype?: dtype, device?: device, requiresGrad: bool = false, shape?: int[]) -> Tensor": { args: { data: TensorData; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean; shape: readonly number[] | undefined }; returns: Tensor };
   "tensordot(a: Tensor, b: Tensor, dims: int | int[] | int[][] = 2) -> Tensor": { args: { a: Tensor; b: Tensor; dims: number | readonly number[] | readonly (readonly number[])[] }; returns: Tensor };
+  "tensorSplit(input: Tensor, sections: int, dim: int = 0) -> Tensor[]": { args: { input: Tensor; sections: number; dim: number }; returns: Tensor[] };
+  "tensorSplit(input: Tensor, indices: int[], dim: int = 0) -> Tensor[]": { args: { input: Tensor; indices: readonly number[]; dim: number }; returns: Tensor[] };
   "tile(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
   "to(input: Tensor, dtype: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "to(input: Tensor, device?: device, dtype?: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; device: DeviceLike | undefined; dtype: DType | undefined; nonBlocking: boolean; copy: boolean }; returns: Tensor };
@@ -3528,6 +3561,12 @@ export interface TensorMethods {
   scatterReduce(dim: number, index: Tensor, src: Tensor, options: { reduce: "sum" | "prod" | "mean" | "amax" | "amin"; includeSelf?: boolean }): Tensor;
   /** `src` reduced into `input` at `index` along `dim`; without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down, as in PyTorch. */
   scatterReduce(dim: number, index: Tensor, src: Tensor, reduce: "sum" | "prod" | "mean" | "amax" | "amin", options?: { includeSelf?: boolean }): Tensor;
+  /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
+  select(options: { dim: number; index: number }): Tensor;
+  /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
+  select(dim: number, options: { index: number }): Tensor;
+  /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
+  select(dim: number, index: number): Tensor;
   /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
   setIndex(options: { items: IndexItem | readonly IndexItem[] | null; value: Tensor | ScalarArg }): Tensor;
   /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
@@ -3618,6 +3657,8 @@ export interface TensorMethods {
   swapdims(dim0: number, dim1: number): Tensor;
   /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
   t(): Tensor;
+  /** The elements of the flattened input at `index`, in index's shape; a negative index counts from the end (out-of-range indices clamp instead of raising). */
+  take(index: Tensor): Tensor;
   /** gather along `dim` after broadcasting the other dims of `input` and `indices`; without `dim`, from the flattened input. */
   takeAlongDim(indices: Tensor, options?: { dim?: number | null }): Tensor;
   /** gather along `dim` after broadcasting the other dims of `input` and `indices`; without `dim`, from the flattened input. */
@@ -3628,6 +3669,18 @@ export interface TensorMethods {
   tanh(): Tensor;
   /** In place: x = tanh(x) (float tensors); returns x. */
   tanh_(): Tensor;
+  /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+  tensorSplit(options: { sections: number; dim?: number }): Tensor[];
+  /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+  tensorSplit(sections: number, options?: { dim?: number }): Tensor[];
+  /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+  tensorSplit(sections: number, dim: number): Tensor[];
+  /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+  tensorSplit(options: { indices: readonly number[]; dim?: number }): Tensor[];
+  /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+  tensorSplit(indices: readonly number[], options?: { dim?: number }): Tensor[];
+  /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
+  tensorSplit(indices: readonly number[], dim: number): Tensor[];
   /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */
   tile(options: { dims: readonly number[] }): Tensor;
   /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */

@@ -1,6 +1,6 @@
 /**
  * @file Indexing along one dim with gather and scatter: indexSelect, gather, scatter, scatterAdd,
- * scatterReduce, takeAlongDim, indexAdd, indexCopy, indexFill.
+ * scatterReduce, takeAlongDim, take, indexAdd, indexCopy, indexFill.
  *
  * Differences from PyTorch: an out-of-range index is not an error (the device cannot raise one):
  * gather-style ops clamp it into range and scatter-style ops skip it. Index tensors may be any
@@ -180,6 +180,22 @@ export const takeAlongDim = op(
       const is = e.broadcastInDim(idx, shape.map((s, k) => (k === d ? idx.shape[k]! : s)), idx.shape.map((_, k) => k));
       const out = e.gatherAlong(xs, is, d);
       return (i as Tracer).ndim === 0 ? e.reshape(out, []) : out;
+    });
+  },
+);
+
+export const take = op(
+  "take(input: Tensor, index: Tensor) -> Tensor",
+  { doc: "The elements of the flattened input at `index`, in index's shape; a negative index counts from the end (out-of-range indices clamp instead of raising).", method: true },
+  ({ input, index }) => {
+    checkIndexDType("take", index);
+    const numel = input.numel();
+    if (numel === 0 && index.numel() > 0) throw new ShapeError(`take: cannot take from an empty tensor ${fmtShape(input.shape)}`);
+    return run("take", [input, index], "", ([x, i]) => {
+      const flat = e.reshape(x as Tracer, [numel]);
+      const idx = e.reshape(i as Tracer, [index.numel()]);
+      const wrapped = e.select(e.compare(idx, e.full(0, idx.dtype, idx.shape), "LT"), e.add(idx, e.full(numel, idx.dtype, idx.shape)), idx);
+      return e.reshape(e.gatherAlong(flat, wrapped, 0), [...index.shape]);
     });
   },
 );

@@ -1,5 +1,6 @@
 /**
- * @file Taking a tensor apart along one dim: split, chunk, unbind, and narrow (one piece).
+ * @file Taking a tensor apart along one dim: split, tensorSplit, chunk, unbind, and narrow and select
+ * (one piece).
  * Like the rest of the op library, the pieces are copies, never views.
  */
 import { ShapeError } from "../../runtime/errors.js";
@@ -90,5 +91,51 @@ export const narrow = op(
     if (length < 0) throw new ShapeError(`narrow: length must be non-negative, got ${length}`);
     if (s + length > n) throw new ShapeError(`narrow: start (${s}) + length (${length}) exceeds dimension size (${n})`);
     return unary("narrow", input, `${d},${s},${length}`, (x) => sliceDim(x, d, s, s + length));
+  },
+);
+
+/** numpy's array_split along `dim`: `sections` pieces, or the pieces between the `indices` (slice bounds). */
+function tensorSplitAlong(input: Tensor, sectionsOrIndices: number | readonly number[], dim: number): Tensor[] {
+  if (input.shape.length === 0) throw new ShapeError("tensorSplit: expected at least a 1-dimensional tensor, but got a 0-d tensor");
+  const d = normDim("tensorSplit", dim, input.shape.length);
+  const n = input.shape[d]!;
+  const bounds: [number, number][] = [];
+  if (typeof sectionsOrIndices === "number") {
+    const sections = sectionsOrIndices;
+    if (sections <= 0) throw new ShapeError(`tensorSplit: the number of sections must be positive, got ${sections}`);
+    const size = Math.floor(n / sections), longer = n % sections;
+    for (let k = 0, at = 0; k < sections; k++) {
+      const length = size + (k < longer ? 1 : 0);
+      bounds.push([at, at + length]);
+      at += length;
+    }
+  } else {
+    const clampIndex = (i: number): number => Math.min(n, Math.max(0, i < 0 ? i + n : i));
+    const cuts = [0, ...sectionsOrIndices.map(clampIndex), n];
+    for (let k = 0; k + 1 < cuts.length; k++) bounds.push([cuts[k]!, Math.max(cuts[k]!, cuts[k + 1]!)]);
+  }
+  return runMany("tensorSplit", [input], `${intsKey(sectionsOrIndices)}|${d}`, ([x]) => bounds.map(([a, b]) => sliceDim(x!, d, a, b)));
+}
+
+export const tensorSplit = op(
+  ["tensorSplit(input: Tensor, sections: int, dim: int = 0) -> Tensor[]", "tensorSplit(input: Tensor, indices: int[], dim: int = 0) -> Tensor[]"],
+  {
+    doc: "numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp).",
+    method: true,
+  },
+  [({ input, sections, dim }) => tensorSplitAlong(input, sections, dim), ({ input, indices, dim }) => tensorSplitAlong(input, indices, dim)],
+);
+
+export const select = op(
+  "select(input: Tensor, dim: int, index: int) -> Tensor",
+  { doc: "The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view.", method: true },
+  ({ input, dim, index }) => {
+    if (input.shape.length === 0) throw new ShapeError("select: cannot be applied to a 0-d tensor");
+    const d = normDim("select", dim, input.shape.length);
+    const n = input.shape[d]!;
+    if (index < -n || index >= n) throw new ShapeError(`select: index ${index} is out of range for dimension ${d} of size ${n} (shape ${fmtShape(input.shape)})`);
+    const i = index < 0 ? index + n : index;
+    const shape = input.shape.filter((_, k) => k !== d);
+    return unary("select", input, `${d},${i}`, (x) => e.reshape(sliceDim(x, d, i, i + 1), shape));
   },
 );
