@@ -1125,6 +1125,17 @@ export interface OpTypes {
     /** KL divergence with input as log-probabilities: target · (log target − input), 0 where target is 0 (or exp(target) · (target − input) with logTarget). PyTorch's deprecated size_average and reduce are left out, so reduction and logTarget are keyword-only. */
     (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none" | "batchmean"; logTarget?: boolean }): Tensor;
   };
+  /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+  kthvalue: {
+    /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+    (input: Tensor, options: { k: number; dim?: number; keepdim?: boolean }): ValuesIndices;
+    /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+    (input: Tensor, k: number, options?: { dim?: number; keepdim?: boolean }): ValuesIndices;
+    /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+    (input: Tensor, k: number, dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+    /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+    (input: Tensor, k: number, dim: number, keepdim: boolean): ValuesIndices;
+  };
   /** |input − target|, reduced (float tensors, broadcast). PyTorch's deprecated size_average and reduce are left out (so reduction is keyword-only), as is its `weight`. */
   l1Loss: {
     /** |input − target|, reduced (float tensors, broadcast). PyTorch's deprecated size_average and reduce are left out (so reduction is keyword-only), as is its `weight`. */
@@ -1423,6 +1434,17 @@ export interface OpTypes {
     /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
+  /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+  median: {
+    /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+    (input: Tensor): Tensor;
+    /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+    (input: Tensor, options: { dim: number; keepdim?: boolean }): ValuesIndices;
+    /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+    (input: Tensor, dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+    /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+    (input: Tensor, dim: number, keepdim: boolean): ValuesIndices;
+  };
   /** Coordinate grids from 0-d or 1-d tensors of one dtype: "ij" indexing (the default) gives shape [n0, n1, …], "xy" swaps the first two. */
   meshgrid: {
     /** Coordinate grids from 0-d or 1-d tensors of one dtype: "ij" indexing (the default) gives shape [n0, n1, …], "xy" swaps the first two. */
@@ -1535,6 +1557,17 @@ export interface OpTypes {
     (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
     /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+  nanmedian: {
+    /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+    (input: Tensor): Tensor;
+    /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+    (input: Tensor, options: { dim: number; keepdim?: boolean }): ValuesIndices;
+    /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+    (input: Tensor, dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+    /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+    (input: Tensor, dim: number, keepdim: boolean): ValuesIndices;
   };
   /** sum with NaNs counted as 0 (their gradient is 0). */
   nansum: {
@@ -2703,6 +2736,7 @@ export interface OpBodies {
   "isinf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isnan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "klDiv(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" | \"batchmean\" = \"mean\", logTarget: bool = false) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" | "batchmean"; logTarget: boolean }; returns: Tensor };
+  "kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "l1Loss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "layerNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, bias?: Tensor, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; bias: Tensor | undefined; eps: number }; returns: Tensor };
   "le(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
@@ -2741,6 +2775,8 @@ export interface OpBodies {
   "maxPool2d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: false = false) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: false }; returns: Tensor };
   "maxPool2d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: true = true) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: true }; returns: [Tensor, Tensor] };
   "mean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "median(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "median(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "meshgrid(...tensors: Tensor, *, indexing: \"ij\" | \"xy\" = \"ij\") -> Tensor[]": { args: { tensors: readonly Tensor[]; indexing: "ij" | "xy" }; returns: Tensor[] };
   "min(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "min(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
@@ -2758,6 +2794,8 @@ export interface OpBodies {
   "multinomial(input: Tensor, numSamples: int, replacement: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; numSamples: number; replacement: boolean; generator: Generator | undefined }; returns: Tensor };
   "mv(input: Tensor, vec: Tensor) -> Tensor": { args: { input: Tensor; vec: Tensor }; returns: Tensor };
   "nanmean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "nanmedian(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "nanmedian(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "nansum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
   "narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor": { args: { input: Tensor; dim: number; start: number; length: number }; returns: Tensor };
@@ -3261,6 +3299,14 @@ export interface TensorMethods {
   isinf(): Tensor;
   /** Whether each element is NaN (bool). */
   isnan(): Tensor;
+  /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+  kthvalue(options: { k: number; dim?: number; keepdim?: boolean }): ValuesIndices;
+  /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+  kthvalue(k: number, options?: { dim?: number; keepdim?: boolean }): ValuesIndices;
+  /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+  kthvalue(k: number, dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+  /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
+  kthvalue(k: number, dim: number, keepdim: boolean): ValuesIndices;
   /** input <= other, elementwise (bool), with broadcasting and type promotion. */
   le(options: { other: Tensor | ScalarArg }): Tensor;
   /** input <= other, elementwise (bool), with broadcasting and type promotion. */
@@ -3349,6 +3395,14 @@ export interface TensorMethods {
   mean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
   mean(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+  median(): Tensor;
+  /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+  median(options: { dim: number; keepdim?: boolean }): ValuesIndices;
+  /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+  median(dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+  /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
+  median(dim: number, keepdim: boolean): ValuesIndices;
   /** The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`. */
   min(): Tensor;
   /** The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`. */
@@ -3393,6 +3447,14 @@ export interface TensorMethods {
   nanmean(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
   nanmean(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+  nanmedian(): Tensor;
+  /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+  nanmedian(options: { dim: number; keepdim?: boolean }): ValuesIndices;
+  /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+  nanmedian(dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+  /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
+  nanmedian(dim: number, keepdim: boolean): ValuesIndices;
   /** sum with NaNs counted as 0 (their gradient is 0). */
   nansum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** sum with NaNs counted as 0 (their gradient is 0). */

@@ -1,10 +1,12 @@
 /**
- * @file Sorting along one dim: sort, argsort, topk. The sort is always stable (so `stable` changes
- * nothing) and topk's result is always sorted (so `sorted: false` changes nothing); NaN sorts as the
- * largest value.
+ * @file Sorting along one dim: sort, argsort, topk, and the order statistics kthvalue, median and
+ * nanmedian. The sort is always stable (so `stable` changes nothing) and topk's result is always sorted
+ * (so `sorted: false` changes nothing); NaN sorts as the largest value.
  */
+import { isFloating } from "../../dtype.js";
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
 import { fmtShape, normDim } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
@@ -53,4 +55,105 @@ export const topk = op(
     });
     return { values: values!, indices: indices! };
   },
+);
+
+/**
+ * Which element of each slice sorted ascending (NaN largest, stable) an order statistic takes: the
+ * k-th; the lower median, or the first NaN when the slice holds one (PyTorch's median); the lower
+ * median of the values that are not NaN (nanmedian: the first NaN when all are).
+ */
+type Statistic = { kind: "kth"; k: number } | { kind: "median" } | { kind: "nanmedian" };
+
+/** The sorted position `statistic` takes in each slice of `t` along `d` (int64, `d` kept as 1). */
+function positionOf(statistic: Statistic, t: Tracer, d: number): Tracer {
+  const size = t.shape[d]!;
+  const kept = t.shape.map((s, i) => (i === d ? 1 : s));
+  const constant = (v: number): Tracer => e.full(v, "int64", kept);
+  if (statistic.kind === "kth") return constant(statistic.k - 1);
+  if (!isFloating(t.dtype)) return constant(Math.floor((size - 1) / 2));
+  const nans = e.reshape(e.reduce("sum", e.convert(e.compare(t, t, "NE"), "int64"), [d]), kept);
+  const hasNan = e.compare(nans, constant(0), "GT");
+  if (statistic.kind === "median") return e.select(hasNan, e.sub(constant(size), nans), constant(Math.floor((size - 1) / 2)));
+  const numbers = e.sub(constant(size), nans);
+  return e.select(hasNan, e.div(e.max(e.sub(numbers, constant(1)), constant(0)), constant(2)), constant(Math.floor((size - 1) / 2)));
+}
+
+/** The statistic's values and int64 indices of `t` (at least 1-d) along `d`, `d` kept as 1. */
+function statisticAlong(statistic: Statistic, t: Tracer, d: number): Tracer[] {
+  const sorted = e.sortAlong([t, e.iota("int64", t.shape, d)], d, false);
+  const position = positionOf(statistic, t, d);
+  return sorted.map((s) => e.gatherAlong(s, position, d));
+}
+
+function checkStatistic(name: string, input: Tensor, size: number, d: number, statistic: Statistic): void {
+  if (input.dtype === "bool") throw new DTypeError(`${name}: bool tensors are not supported (as in PyTorch); convert to an integer dtype first`);
+  if (size === 0) throw new ShapeError(`${name}: dimension ${d} of ${fmtShape(input.shape)} is empty`);
+  if (statistic.kind === "kth" && (statistic.k < 1 || statistic.k > size)) {
+    throw new ShapeError(`${name}: k = ${statistic.k} is out of range for dimension ${d} of size ${size} (shape ${fmtShape(input.shape)})`);
+  }
+}
+
+function orderStatistic(name: string, input: Tensor, dim: number, keepdim: boolean, statistic: Statistic): ValuesIndices {
+  const d = normDim(name, dim, input.ndim);
+  checkStatistic(name, input, input.ndim === 0 ? 1 : input.shape[d]!, d, statistic);
+  const statics = `${d}|${keepdim}|${statistic.kind}|${statistic.kind === "kth" ? statistic.k : ""}`;
+  const [values, indices] = runMany(name, [input], statics, ([x]) => {
+    const t = x!.ndim === 0 ? e.reshape(x!, [1]) : x!;
+    const shape = x!.ndim === 0 ? [] : keepdim ? t.shape.map((s, i) => (i === d ? 1 : s)) : t.shape.filter((_, i) => i !== d);
+    return statisticAlong(statistic, t, d).map((r) => e.reshape(r, shape));
+  });
+  return { values: values!, indices: indices! };
+}
+
+/**
+ * `value` (0-d, one of `flat`'s elements) with PyTorch's gradient for the median of all elements: spread
+ * evenly over the elements equal to it (all NaNs, when it is NaN). The forward value keeps its bits
+ * (−0 included); an infinite value passes no gradient.
+ */
+function spreadGradient(value: Tracer, flat: Tracer): Tracer {
+  const n = flat.shape[0]!;
+  const v = e.broadcastInDim(value, [n], []);
+  const isNan = (t: Tracer): Tracer => e.compare(t, t, "NE");
+  const ties = e.or(e.compare(flat, v, "EQ"), e.and(isNan(flat), isNan(v)));
+  const zeros = e.full(0, flat.dtype, [n]);
+  const spread = e.div(e.reduce("sum", e.select(ties, flat, zeros), [0]), e.reduce("sum", e.convert(ties, flat.dtype), [0]));
+  const none = e.sub(e.stopGradient(spread), spread); // 0 (NaN for a NaN value), whose gradient is the spread's negated
+  const passes = e.or(isNan(value), e.isFinite(value));
+  return e.sub(e.stopGradient(value), e.select(passes, none, e.full(0, flat.dtype)));
+}
+
+/** The statistic of all elements (0-d); NaN for an empty floating input, as PyTorch's. */
+function statisticOfAll(name: string, input: Tensor, statistic: Statistic): Tensor {
+  const n = input.numel();
+  if (n > 0 || !isFloating(input.dtype)) checkStatistic(name, input, n, 0, statistic);
+  return runMany(name, [input], `all|${statistic.kind}`, ([x]) => {
+    if (n === 0) return [e.full(Number.NaN, input.dtype)];
+    const flat = e.reshape(x!, [n]);
+    const value = e.reshape(statisticAlong(statistic, flat, 0)[0]!, []);
+    return [isFloating(input.dtype) ? spreadGradient(value, flat) : value];
+  })[0]!;
+}
+
+export const kthvalue = op(
+  "kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = false) -> ValuesIndices",
+  { doc: "`{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value.", method: true },
+  ({ input, k, dim, keepdim }) => orderStatistic("kthvalue", input, dim, keepdim, { kind: "kth", k }),
+);
+
+export const median = op(
+  ["median(input: Tensor) -> Tensor", "median(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices"],
+  {
+    doc: "The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index).",
+    method: true,
+  },
+  [({ input }) => statisticOfAll("median", input, { kind: "median" }), ({ input, dim, keepdim }) => orderStatistic("median", input, dim, keepdim, { kind: "median" })],
+);
+
+export const nanmedian = op(
+  ["nanmedian(input: Tensor) -> Tensor", "nanmedian(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices"],
+  {
+    doc: "median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN.",
+    method: true,
+  },
+  [({ input }) => statisticOfAll("nanmedian", input, { kind: "nanmedian" }), ({ input, dim, keepdim }) => orderStatistic("nanmedian", input, dim, keepdim, { kind: "nanmedian" })],
 );
