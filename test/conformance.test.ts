@@ -120,6 +120,12 @@ describe.skipIf(missingRuntime !== undefined)(`gradients against PyTorch's${miss
   }
 });
 
+// Filled while the cases above are collected, so complete when this runs.
+it("every op PyTorch has as a function and as a Tensor method is both here", () => {
+  expect([...missingFunctions].sort(), "torch.* functions missing where the method exists").toEqual([]);
+  expect([...missingMethods].sort(), "Tensor methods missing where the function exists").toEqual([]);
+});
+
 afterAll(() => {
   if (missingRuntime) return;
   const list = (xs: Set<string>): string => [...xs].sort().join(", ") || "none";

@@ -35,6 +35,8 @@ export const logistic = (a: T): T => bind1("logistic", [a], none);
 export const erf = (a: T): T => bind1("erf", [a], none);
 export const floor = (a: T): T => bind1("floor", [a], none);
 export const ceil = (a: T): T => bind1("ceil", [a], none);
+/** Rounds half to even (floats). */
+export const roundEven = (a: T): T => bind1("round_even", [a], none);
 export const isFinite = (a: T): T => bind1("is_finite", [a], none);
 export const compare = (a: T, b: T, direction: CompareDirection): T => bind1("compare", [a, b], { direction });
 export const select = (p: T, a: T, b: T): T => bind1("select", [p, a, b], none);

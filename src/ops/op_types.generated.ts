@@ -1569,6 +1569,17 @@ export interface OpTypes {
     /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
     (input: Tensor, dim: number, keepdim: boolean): ValuesIndices;
   };
+  /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+  nanquantile: {
+    /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+    (input: Tensor, options: { q: number | Tensor; dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+    /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+    (input: Tensor, q: number | Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+    /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+    (input: Tensor, q: number | Tensor, dim: number | null, options?: { keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+    /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+    (input: Tensor, q: number | Tensor, dim: number | null, keepdim: boolean, options?: { interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  };
   /** sum with NaNs counted as 0 (their gradient is 0). */
   nansum: {
     /** sum with NaNs counted as 0 (their gradient is 0). */
@@ -1824,6 +1835,17 @@ export interface OpTypes {
     (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
     /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+  quantile: {
+    /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+    (input: Tensor, options: { q: number | Tensor; dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+    /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+    (input: Tensor, q: number | Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+    /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+    (input: Tensor, q: number | Tensor, dim: number | null, options?: { keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+    /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+    (input: Tensor, q: number | Tensor, dim: number | null, keepdim: boolean, options?: { interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
   };
   /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
   rand: {
@@ -2796,6 +2818,7 @@ export interface OpBodies {
   "nanmean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "nanmedian(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "nanmedian(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
+  "nanquantile(input: Tensor, q: float | Tensor, dim?: int, keepdim: bool = false, *, interpolation: \"linear\" | \"lower\" | \"higher\" | \"midpoint\" | \"nearest\" = \"linear\") -> Tensor": { args: { input: Tensor; q: number | Tensor; dim: number | undefined; keepdim: boolean; interpolation: "linear" | "lower" | "higher" | "midpoint" | "nearest" }; returns: Tensor };
   "nansum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
   "narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor": { args: { input: Tensor; dim: number; start: number; length: number }; returns: Tensor };
@@ -2828,6 +2851,7 @@ export interface OpBodies {
   "pow(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; exponent: Tensor | ScalarArg }; returns: Tensor };
   "pow_(input: Tensor, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor; exponent: Tensor | ScalarArg }; returns: Tensor };
   "prod(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "quantile(input: Tensor, q: float | Tensor, dim?: int, keepdim: bool = false, *, interpolation: \"linear\" | \"lower\" | \"higher\" | \"midpoint\" | \"nearest\" = \"linear\") -> Tensor": { args: { input: Tensor; q: number | Tensor; dim: number | undefined; keepdim: boolean; interpolation: "linear" | "lower" | "higher" | "midpoint" | "nearest" }; returns: Tensor };
   "rand(...size: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randint(high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randint(low: int, high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { low: number; high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
@@ -3455,6 +3479,14 @@ export interface TensorMethods {
   nanmedian(dim: number, options?: { keepdim?: boolean }): ValuesIndices;
   /** median ignoring NaN: the lower median of the values that are not NaN, all elements or `{ values, indices }` along `dim`; NaN only where all are NaN. */
   nanmedian(dim: number, keepdim: boolean): ValuesIndices;
+  /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+  nanquantile(options: { q: number | Tensor; dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+  nanquantile(q: number | Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+  nanquantile(q: number | Tensor, dim: number | null, options?: { keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  /** quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along `dim`; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position). */
+  nanquantile(q: number | Tensor, dim: number | null, keepdim: boolean, options?: { interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
   /** sum with NaNs counted as 0 (their gradient is 0). */
   nansum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** sum with NaNs counted as 0 (their gradient is 0). */
@@ -3559,6 +3591,14 @@ export interface TensorMethods {
   prod(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+  quantile(options: { q: number | Tensor; dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+  quantile(q: number | Tensor, options?: { dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+  quantile(q: number | Tensor, dim: number | null, options?: { keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
+  quantile(q: number | Tensor, dim: number | null, keepdim: boolean, options?: { interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
   /** 1 / input, elementwise; integer and bool inputs give float32. */
   reciprocal(): Tensor;
   /** max(input, 0), elementwise, in the input's dtype (bool tensors are an error). */

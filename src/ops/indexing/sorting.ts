@@ -1,6 +1,6 @@
 /**
- * @file Sorting along one dim: sort, argsort, topk, and the order statistics kthvalue, median and
- * nanmedian. The sort is always stable (so `stable` changes nothing) and topk's result is always sorted
+ * @file Sorting along one dim: sort, argsort, topk, and the order statistics kthvalue, median,
+ * nanmedian, quantile and nanquantile. The sort is always stable (so `stable` changes nothing) and topk's result is always sorted
  * (so `sorted: false` changes nothing); NaN sorts as the largest value.
  */
 import { isFloating } from "../../dtype.js";
@@ -156,4 +156,96 @@ export const nanmedian = op(
     method: true,
   },
   [({ input }) => statisticOfAll("nanmedian", input, { kind: "nanmedian" }), ({ input, dim, keepdim }) => orderStatistic("nanmedian", input, dim, keepdim, { kind: "nanmedian" })],
+);
+
+type Interpolation = "linear" | "lower" | "higher" | "midpoint" | "nearest";
+
+/** The q's of quantile as numbers (a tensor q is read on the host to check them), and whether q was one value. */
+function quantileLevels(name: string, input: Tensor, q: number | Tensor): { levels: number[]; scalar: boolean } {
+  if (input.dtype !== "float32" && input.dtype !== "float64") {
+    throw new DTypeError(`${name}: the input must be float32 or float64, got ${input.dtype}`);
+  }
+  let levels: number[];
+  let scalar = true;
+  if (typeof q === "number") levels = [q];
+  else {
+    if (q.ndim > 1) throw new ShapeError(`${name}: q must be a number, a 0-d or a 1-d tensor, got shape ${fmtShape(q.shape)}`);
+    if (q.dtype !== input.dtype) throw new DTypeError(`${name}: q (${q.dtype}) must have the input's dtype (${input.dtype})`);
+    levels = Array.from(q.dataSync() as Float32Array | Float64Array);
+    scalar = q.ndim === 0;
+  }
+  for (const v of levels) if (!(v >= 0 && v <= 1)) throw new ShapeError(`${name}: q must be in the range [0, 1], got ${v}`);
+  return { levels, scalar };
+}
+
+/**
+ * PyTorch's quantile along `d` of `t` (at least 1-d) at each of `count` levels (`level(k)`: a tracer of
+ * `t`'s dtype, `d` kept as 1), stacked along a new leading dim: ranks q·(n − 1) among the sorted values
+ * (n counts the values that are not NaN for nanquantile; a slice with a NaN gives NaN for quantile),
+ * then the two neighbours interpolated, so a tensor q gets its gradient through the weight.
+ */
+function quantilesAlong(t: Tracer, d: number, count: number, level: (k: number, kept: readonly number[]) => Tracer, interpolation: Interpolation, ignoreNan: boolean): Tracer {
+  const size = t.shape[d]!;
+  const kept = t.shape.map((s, i) => (i === d ? 1 : s));
+  const [sorted] = e.sortAlong([t], d, false);
+  const full = (v: number): Tracer => e.full(v, t.dtype, kept);
+  const nans = e.reshape(e.reduce("sum", e.convert(e.compare(t, t, "NE"), t.dtype), [d]), kept);
+  const last = ignoreNan ? e.sub(full(size - 1), nans) : full(size - 1); // the last position that is not NaN
+  const out: Tracer[] = [];
+  for (let k = 0; k < count; k++) {
+    let rank = e.mul(level(k, kept), e.max(last, full(0)));
+    if (!ignoreNan) rank = e.select(e.compare(nans, full(0), "GT"), full(size - 1), rank);
+    if (interpolation === "nearest") rank = e.roundEven(rank);
+    const below = e.floor(rank), above = e.ceil(rank);
+    const at = (r: Tracer): Tracer => e.gatherAlong(sorted!, e.convert(r, "int64"), d);
+    let r: Tracer;
+    if (interpolation === "lower" || interpolation === "nearest") r = at(below);
+    else if (interpolation === "higher") r = at(above);
+    else {
+      const x = at(below), y = at(above);
+      const w = interpolation === "midpoint" ? full(0.5) : e.sub(rank, below);
+      // lerp from the nearer end, as PyTorch's
+      const near = e.compare(e.abs(w), full(0.5), "LT");
+      r = e.add(e.select(near, x, y), e.mul(e.select(near, w, e.sub(w, full(1))), e.sub(y, x)));
+    }
+    out.push(e.reshape(r, [1, ...kept]));
+  }
+  return e.concatenate(out, 0);
+}
+
+function quantileUnit(name: string, input: Tensor, q: number | Tensor, dim: number | undefined, keepdim: boolean, interpolation: Interpolation): Tensor {
+  const { levels, scalar } = quantileLevels(name, input, q);
+  if (input.numel() === 0) throw new ShapeError(`${name}: the input must not be empty`);
+  const d = dim === undefined ? 0 : normDim(name, dim, input.ndim);
+  const statics = `${typeof q === "number" ? q : `t${levels.length}`}|${scalar}|${dim ?? "all"}|${keepdim}|${interpolation}`;
+  return runMany(name, typeof q === "number" ? [input] : [input, q], statics, ([x, qt]) => {
+    const t = dim === undefined ? e.reshape(x!, [input.numel()]) : x!.ndim === 0 ? e.reshape(x!, [1]) : x!;
+    const flatQ = qt === undefined ? undefined : e.reshape(qt, [levels.length]);
+    const level = (k: number, kept: readonly number[]): Tracer =>
+      flatQ === undefined ? e.full(levels[k]!, t.dtype, kept) : e.broadcastInDim(e.reshape(e.slice(flatQ, [k], [k + 1]), []), kept, []);
+    const r = quantilesAlong(t, d, levels.length, level, interpolation, name === "nanquantile");
+    const reduced =
+      dim === undefined ? (keepdim ? input.shape.map(() => 1) : []) : x!.ndim === 0 ? [] : keepdim ? t.shape.map((s, i) => (i === d ? 1 : s)) : t.shape.filter((_, i) => i !== d);
+    return [e.reshape(r, scalar ? reduced : [levels.length, ...reduced])];
+  })[0]!;
+}
+
+const interpolationDoc = "between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position)";
+
+export const quantile = op(
+  'quantile(input: Tensor, q: float | Tensor, dim?: int, keepdim: bool = false, *, interpolation: "linear" | "lower" | "higher" | "midpoint" | "nearest" = "linear") -> Tensor',
+  {
+    doc: `The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along \`dim\`, float32/float64 only; ${interpolationDoc}; NaN where a slice holds a NaN.`,
+    method: true,
+  },
+  ({ input, q, dim, keepdim, interpolation }) => quantileUnit("quantile", input, q, dim, keepdim, interpolation),
+);
+
+export const nanquantile = op(
+  'nanquantile(input: Tensor, q: float | Tensor, dim?: int, keepdim: bool = false, *, interpolation: "linear" | "lower" | "higher" | "midpoint" | "nearest" = "linear") -> Tensor',
+  {
+    doc: `quantile ignoring NaN: the q-th quantiles of the values that are not NaN (NaN only where all are), of all elements or along \`dim\`; ${interpolationDoc}.`,
+    method: true,
+  },
+  ({ input, q, dim, keepdim, interpolation }) => quantileUnit("nanquantile", input, q, dim, keepdim, interpolation),
 );

@@ -4,11 +4,10 @@
  */
 import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
-import { bind1 } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-import { c, computeDType, kind, none, type T } from "./operands.js";
+import { c, computeDType, kind, type T } from "./operands.js";
 
 /** fn in the input's float dtype (float16/bfloat16 in float32); integers pass through (or are an error), bool is an error. */
 function sameUnary(name: string, a: Tensor, fn: (x: T) => T, ints: "identity" | "error" = "identity"): Tensor {
@@ -26,7 +25,6 @@ function sameUnary(name: string, a: Tensor, fn: (x: T) => T, ints: "identity" | 
 
 const truncT = (x: T): T => e.select(e.compare(x, c(x, 0), "LT"), e.ceil(x), e.floor(x));
 const fracT = (x: T): T => e.sub(x, truncT(x));
-const roundEven = (x: T): T => bind1("round_even", [x], none);
 
 export const floor = op("floor(input: Tensor) -> Tensor", { doc: "The largest integer ≤ input, in the input's dtype (integers unchanged).", method: true }, ({ input }) =>
   sameUnary("floor", input, e.floor),
@@ -58,13 +56,13 @@ export const round = op(
       }
       const v = e.convert(t, computeDType(t.dtype));
       let r: T;
-      if (decimals === 0) r = roundEven(v);
+      if (decimals === 0) r = e.roundEven(v);
       else if (decimals > 0) {
         const s = c(v, 10 ** decimals);
-        r = e.div(roundEven(e.mul(v, s)), s);
+        r = e.div(e.roundEven(e.mul(v, s)), s);
       } else {
         const s = c(v, 10 ** -decimals);
-        r = e.mul(roundEven(e.div(v, s)), s);
+        r = e.mul(e.roundEven(e.div(v, s)), s);
       }
       return e.convert(r, t.dtype);
     }),
