@@ -3,7 +3,7 @@
  * nanmedian, quantile and nanquantile. The sort is always stable (so `stable` changes nothing) and topk's result is always sorted
  * (so `sorted: false` changes nothing); NaN sorts as the largest value.
  */
-import { isFloating } from "../../dtype.js";
+import { isFloating, opmath } from "../../dtype.js";
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
@@ -115,9 +115,11 @@ function spreadGradient(value: Tracer, flat: Tracer): Tracer {
   const v = e.broadcastInDim(value, [n], []);
   const isNan = (t: Tracer): Tracer => e.compare(t, t, "NE");
   const ties = e.or(e.compare(flat, v, "EQ"), e.and(isNan(flat), isNan(v)));
-  const zeros = e.full(0, flat.dtype, [n]);
-  const spread = e.div(e.reduce("sum", e.select(ties, flat, zeros), [0]), e.reduce("sum", e.convert(ties, flat.dtype), [0]));
-  const none = e.sub(e.stopGradient(spread), spread); // 0 (NaN for a NaN value), whose gradient is the spread's negated
+  // the mean of the ties, each divided by their count first (no sum overflows), in float32 for halves
+  const wide = opmath(flat.dtype);
+  const count = e.broadcastInDim(e.reduce("sum", e.convert(ties, wide), [0]), [n], []);
+  const spread = e.reduce("sum", e.select(ties, e.div(e.convert(flat, wide), count), e.full(0, wide, [n])), [0]);
+  const none = e.convert(e.sub(e.stopGradient(spread), spread), flat.dtype); // 0 (NaN for a NaN value), with the spread's gradient negated
   const passes = e.or(isNan(value), e.isFinite(value));
   return e.sub(e.stopGradient(value), e.select(passes, none, e.full(0, flat.dtype)));
 }
