@@ -33,6 +33,7 @@ export { tensor } from "./creation/tensor.js";
 export { zeros, ones, full, empty, zerosLike, onesLike, fullLike, emptyLike } from "./creation/filled.js";
 export { arange, linspace, logspace } from "./creation/ranges.js";
 export { eye } from "./creation/eye.js";
+export { trilIndices, triuIndices } from "./creation/triangle_indices.js";
 export type { CreationOptions, LogspaceOptions } from "./creation/common.js";
 export { softmax, logSoftmax } from "./nn/softmax.js";
 export { cumsum, cumprod, cummax, cummin, logcumsumexp } from "./reduction/cumulative.js";

@@ -2427,6 +2427,17 @@ export interface OpTypes {
     /** The lower triangle of the last two dims: elements above diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
     (input: Tensor, diagonal: number): Tensor;
   };
+  /** [2, N]: the row and column indices of the lower triangle of a `row` × `col` matrix (below and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+  trilIndices: {
+    /** [2, N]: the row and column indices of the lower triangle of a `row` × `col` matrix (below and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (options: { row: number; col: number; offset?: number; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    /** [2, N]: the row and column indices of the lower triangle of a `row` × `col` matrix (below and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (row: number, options: { col: number; offset?: number; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    /** [2, N]: the row and column indices of the lower triangle of a `row` × `col` matrix (below and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (row: number, col: number, options?: { offset?: number; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    /** [2, N]: the row and column indices of the lower triangle of a `row` × `col` matrix (below and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (row: number, col: number, offset: number, options?: { dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+  };
   /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   tripletMarginLoss: {
     /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
@@ -2446,6 +2457,17 @@ export interface OpTypes {
     (input: Tensor, options?: { diagonal?: number }): Tensor;
     /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
     (input: Tensor, diagonal: number): Tensor;
+  };
+  /** [2, N]: the row and column indices of the upper triangle of a `row` × `col` matrix (above and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+  triuIndices: {
+    /** [2, N]: the row and column indices of the upper triangle of a `row` × `col` matrix (above and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (options: { row: number; col: number; offset?: number; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    /** [2, N]: the row and column indices of the upper triangle of a `row` × `col` matrix (above and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (row: number, options: { col: number; offset?: number; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    /** [2, N]: the row and column indices of the upper triangle of a `row` × `col` matrix (above and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (row: number, col: number, options?: { offset?: number; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    /** [2, N]: the row and column indices of the upper triangle of a `row` × `col` matrix (above and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
+    (row: number, col: number, offset: number, options?: { dtype?: DType | null; device?: DeviceLike | null }): Tensor;
   };
   /** input rounded toward zero, in the input's dtype (integers unchanged). */
   trunc: {
@@ -2937,8 +2959,10 @@ export interface OpBodies {
   "topk(input: Tensor, k: int, dim: int = -1, largest: bool = true, sorted: bool = true) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; largest: boolean; sorted: boolean }; returns: ValuesIndices };
   "transpose(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
   "tril(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
+  "trilIndices(row: int, col: int, offset: int = 0, *, dtype?: dtype, device?: device) -> Tensor": { args: { row: number; col: number; offset: number; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
   "tripletMarginLoss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1, p: float = 2, eps: float = 1e-6, swap: bool = false, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { anchor: Tensor; positive: Tensor; negative: Tensor; margin: number; p: number; eps: number; swap: boolean; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "triu(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
+  "triuIndices(row: int, col: int, offset: int = 0, *, dtype?: dtype, device?: device) -> Tensor": { args: { row: number; col: number; offset: number; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
   "trunc(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "typeAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "unbind(input: Tensor, dim: int = 0) -> Tensor[]": { args: { input: Tensor; dim: number }; returns: Tensor[] };
