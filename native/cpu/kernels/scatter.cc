@@ -257,7 +257,7 @@ void applyAlong(Literal& result, const Literal& updates, const Literal& indices,
 
 // Runs a one-input scatter whose body returns the update or is one op of a type with typed loops;
 // false when it is not such a scatter.
-bool scatterFast(const Op& op, const Literal& indices, const Literal& updates, Literal& result) {
+bool scatterFast(const Op& op, const ScatterDims& s, const Literal& indices, const Literal& updates, Literal& result) {
   if (!indexFastPaths()) return false;
   const bool replace = returnsUpdate(op);
   const std::optional<BinaryOp> kind = replace ? std::nullopt : oneOpBody(op);
@@ -265,7 +265,6 @@ bool scatterFast(const Op& op, const Literal& indices, const Literal& updates, L
   if (!replace && !(kind && hasTypedLoop(type))) return false;
   const int64_t count = numElements(updates.type);
   if (count == 0) return true;
-  const ScatterDims s = scatterDims(op);
   const std::optional<AlongDim> along =
       s.updateWindowDims.empty() ? alongDim(result.type.dims, indices, s.indexVectorDim, s.scatterDimsToOperandDims,
                                             s.insertedWindowDims, s.inputBatchingDims, s.scatterIndicesBatchingDims)
@@ -301,7 +300,7 @@ std::vector<Literal> scatterKernel(const Op& op, std::vector<Literal> inputs, co
   if (n == 0 || updates.size() != n || op.resultTypes.size() != n) fail("expects N inputs, indices, N updates");
   const ScatterDims s = scatterDims(op);
   std::vector<Literal> results = std::move(inputs);
-  if (n == 1 && scatterFast(op, indices, *updates[0], results[0])) {
+  if (n == 1 && scatterFast(op, s, indices, *updates[0], results[0])) {
     results[0].type = op.resultTypes[0];
     return results;
   }
