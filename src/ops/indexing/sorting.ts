@@ -9,6 +9,7 @@ import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { fmtShape, normDim } from "../dims.js";
 import * as e from "../emit.js";
+import { keptShape } from "../reduction/keep.js";
 import { op } from "../signature/op.js";
 import type { ValuesIndices } from "../types.js";
 import { runMany } from "../unit.js";
@@ -67,15 +68,16 @@ type Statistic = { kind: "kth"; k: number } | { kind: "median" } | { kind: "nanm
 /** The sorted position `statistic` takes in each slice of `t` along `d` (int64, `d` kept as 1). */
 function positionOf(statistic: Statistic, t: Tracer, d: number): Tracer {
   const size = t.shape[d]!;
-  const kept = t.shape.map((s, i) => (i === d ? 1 : s));
+  const kept = keptShape(t, [d]);
   const constant = (v: number): Tracer => e.full(v, "int64", kept);
   if (statistic.kind === "kth") return constant(statistic.k - 1);
-  if (!isFloating(t.dtype)) return constant(Math.floor((size - 1) / 2));
+  const lowerMiddle = constant(Math.floor((size - 1) / 2));
+  if (!isFloating(t.dtype)) return lowerMiddle;
   const nans = e.reshape(e.reduce("sum", e.convert(e.compare(t, t, "NE"), "int64"), [d]), kept);
   const hasNan = e.compare(nans, constant(0), "GT");
-  if (statistic.kind === "median") return e.select(hasNan, e.sub(constant(size), nans), constant(Math.floor((size - 1) / 2)));
   const numbers = e.sub(constant(size), nans);
-  return e.select(hasNan, e.div(e.max(e.sub(numbers, constant(1)), constant(0)), constant(2)), constant(Math.floor((size - 1) / 2)));
+  if (statistic.kind === "median") return e.select(hasNan, numbers, lowerMiddle);
+  return e.select(hasNan, e.div(e.max(e.sub(numbers, constant(1)), constant(0)), constant(2)), lowerMiddle);
 }
 
 /** The statistic's values and int64 indices of `t` (at least 1-d) along `d`, `d` kept as 1. */
@@ -93,14 +95,17 @@ function checkStatistic(name: string, input: Tensor, size: number, d: number, st
   }
 }
 
+/** `shape` reduced along `d`: `d` kept as 1 with `keepdim`, else left out (a 0-d shape stays 0-d). */
+const reducedShape = (shape: readonly number[], d: number, keepdim: boolean): number[] =>
+  shape.length === 0 ? [] : keepdim ? shape.map((s, i) => (i === d ? 1 : s)) : shape.filter((_, i) => i !== d);
+
 function orderStatistic(name: string, input: Tensor, dim: number, keepdim: boolean, statistic: Statistic): ValuesIndices {
   const d = normDim(name, dim, input.ndim);
   checkStatistic(name, input, input.ndim === 0 ? 1 : input.shape[d]!, d, statistic);
   const statics = `${d}|${keepdim}|${statistic.kind}|${statistic.kind === "kth" ? statistic.k : ""}`;
   const [values, indices] = runMany(name, [input], statics, ([x]) => {
     const t = x!.ndim === 0 ? e.reshape(x!, [1]) : x!;
-    const shape = x!.ndim === 0 ? [] : keepdim ? t.shape.map((s, i) => (i === d ? 1 : s)) : t.shape.filter((_, i) => i !== d);
-    return statisticAlong(statistic, t, d).map((r) => e.reshape(r, shape));
+    return statisticAlong(statistic, t, d).map((r) => e.reshape(r, reducedShape(input.shape, d, keepdim)));
   });
   return { values: values!, indices: indices! };
 }
@@ -188,7 +193,7 @@ function quantileLevels(name: string, input: Tensor, q: number | Tensor): { leve
  */
 function quantilesAlong(t: Tracer, d: number, count: number, level: (k: number, kept: readonly number[]) => Tracer, interpolation: Interpolation, ignoreNan: boolean): Tracer {
   const size = t.shape[d]!;
-  const kept = t.shape.map((s, i) => (i === d ? 1 : s));
+  const kept = keptShape(t, [d]);
   const [sorted] = e.sortAlong([t], d, false);
   const full = (v: number): Tracer => e.full(v, t.dtype, kept);
   const nans = e.reshape(e.reduce("sum", e.convert(e.compare(t, t, "NE"), t.dtype), [d]), kept);
@@ -226,8 +231,7 @@ function quantileUnit(name: string, input: Tensor, q: number | Tensor, dim: numb
     const level = (k: number, kept: readonly number[]): Tracer =>
       flatQ === undefined ? e.full(levels[k]!, t.dtype, kept) : e.broadcastInDim(e.reshape(e.slice(flatQ, [k], [k + 1]), []), kept, []);
     const r = quantilesAlong(t, d, levels.length, level, interpolation, name === "nanquantile");
-    const reduced =
-      dim === undefined ? (keepdim ? input.shape.map(() => 1) : []) : x!.ndim === 0 ? [] : keepdim ? t.shape.map((s, i) => (i === d ? 1 : s)) : t.shape.filter((_, i) => i !== d);
+    const reduced = dim === undefined ? (keepdim ? input.shape.map(() => 1) : []) : reducedShape(input.shape, d, keepdim);
     return [e.reshape(r, scalar ? reduced : [levels.length, ...reduced])];
   })[0]!;
 }
