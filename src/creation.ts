@@ -83,11 +83,11 @@ function flatten(data: Leaf | NestedData): Flattened {
     return [];
   };
   const shape = visit(data, []);
-  // An empty list is float32 in PyTorch; so is anything without leaves.
+  // An empty list has the default float dtype in PyTorch; so has anything without leaves.
   return { shape, values, category: sawAny ? category : 2 };
 }
 
-const inferred: Record<Category, DType> = { 0: "bool", 1: defaultIntDType, 2: defaultFloatDType };
+const inferred = (category: Category): DType => (category === 0 ? "bool" : category === 1 ? defaultIntDType : defaultFloatDType);
 
 /** The smallest and largest value of an integer dtype. */
 function integerRange(dtype: DType): [bigint, bigint] {
@@ -203,7 +203,7 @@ export function tensorFromData(
     throw new ArgumentError("torch.tensor: a DataView has no element type; pass a TypedArray");
   } else {
     const flat = flatten(data as Leaf | NestedData);
-    dtype = requested ?? inferred[flat.category];
+    dtype = requested ?? inferred(flat.category);
     check?.(dtype);
     storage = toStorage(flat.values, dtype, (i) => describePath(unravel(i, flat.shape)));
     shape = flat.shape;

@@ -112,8 +112,27 @@ export const dtypes: { readonly [D in DType]: DTypeInfo } = {
   bool: row("bool", "bool", Uint8Array, "i1", 1),
 };
 
-/** PyTorch's defaults: a Python float becomes float32, a Python int int64. */
-export const defaultFloatDType: DType = "float32";
+/**
+ * PyTorch's default float dtype: what a JS float, a float factory without `dtype` and an integer
+ * input of a float op become (float32 unless torch.setDefaultDtype changed it).
+ */
+export let defaultFloatDType: DType = "float32";
+
+/**
+ * torch.set_default_dtype: the float dtype of `torch.tensor([1.5])`, `torch.zeros([2])`, `rand`, and of
+ * float results of integer inputs (`x.sqrt()`, true division). Ops traced afterwards compile anew.
+ */
+export function setDefaultDtype(dtype: DType): void {
+  if (!isDType(dtype) || !isFloating(dtype)) {
+    throw new DTypeError(`setDefaultDtype: only a floating-point dtype can be the default (float16, bfloat16, float32 or float64), got ${String(dtype)}`);
+  }
+  defaultFloatDType = dtype;
+}
+
+/** torch.get_default_dtype: float32 unless setDefaultDtype changed it. */
+export function getDefaultDtype(): DType {
+  return defaultFloatDType;
+}
 
 /**
  * The dtype work on `dtype` is computed and accumulated in (PyTorch's "opmath"): float32 for float16

@@ -32,7 +32,7 @@ export { getEagerMode, setEagerMode, type EagerMode, type FusedOptions } from ".
 export { getFloat32MatmulPrecision, setFloat32MatmulPrecision, type Float32MatmulPrecision } from "./matmul_precision.js";
 export { registerPlugin, parseDevice, formatDevice, type Device, type DeviceLike } from "./device.js";
 export type { PluginOptions, PluginOptionValue } from "./plugins/options.js";
-export { dtypeNames, dtypes, type DType, type DTypeInfo } from "./dtype.js";
+export { dtypeNames, dtypes, getDefaultDtype, setDefaultDtype, type DType, type DTypeInfo } from "./dtype.js";
 export * from "./dtype_constants.js";
 export { finfo, iinfo, type FloatInfo, type IntInfo } from "./dtype_info.js";
 export * as runtime from "./runtime/index.js";

@@ -2,14 +2,14 @@
  * @file The executable cache of eager dispatch: a bounded LRU keyed by unit signature, and its stats.
  *
  * A signature is a path of keys — op, statics, device, then one interned aval id per input — walked
- * from the root of the current float32 matmul precision through nested Maps, so a hit builds no
+ * from the root of the current float32 matmul precision and default float dtype through nested Maps, so a hit builds no
  * string and hashes only strings whose hash V8 has cached.
  * Recency is a use stamp, so a hit writes one number; eviction (only on insert) scans for the oldest.
  */
 import { type Float32MatmulPrecision, getFloat32MatmulPrecision } from "../matmul_precision.js";
 import { ArgumentError } from "../runtime/errors.js";
 import type { NativeBuffers, NativeExecutable } from "../runtime/native.js";
-import type { DType } from "../dtype.js";
+import { type DType, defaultFloatDType } from "../dtype.js";
 import type { Graph } from "./graph.js";
 
 /** What autograd needs of a traced unit: its graph and outputs (an eager unit, or a compiled function's whole graph). */
@@ -67,8 +67,11 @@ export interface LastSignature {
   readonly leaf: CacheNode;
 }
 
-/** One signature tree per float32 matmul precision, which every traced product depends on. */
-const roots: Record<Float32MatmulPrecision, CacheNode> = { highest: newRoot(), high: newRoot(), medium: newRoot() };
+/**
+ * One signature tree per float32 matmul precision (which every traced product depends on) and default
+ * float dtype (which integer inputs of float ops become).
+ */
+const roots: Record<Float32MatmulPrecision, Partial<Record<DType, CacheNode>>> = { highest: {}, high: {}, medium: {} };
 function newRoot(): CacheNode {
   return { parent: undefined, key: undefined, next: undefined, entry: undefined, used: 0 };
 }
@@ -78,8 +81,8 @@ let clock = 0;
 const counters = { hits: 0, misses: 0, compiles: 0, compileTimeMs: 0, evictions: 0 };
 let capacity = Number(process.env.TORCH_PJRT_CACHE_SIZE) > 0 ? Math.floor(Number(process.env.TORCH_PJRT_CACHE_SIZE)) : 512;
 
-/** The root of every signature path under the current float32 matmul precision. */
-export const cacheRoot = (): CacheNode => roots[getFloat32MatmulPrecision()];
+/** The root of every signature path under the current float32 matmul precision and default float dtype. */
+export const cacheRoot = (): CacheNode => (roots[getFloat32MatmulPrecision()][defaultFloatDType] ??= newRoot());
 
 /** The child of `node` under `key`, or undefined. */
 export function step(node: CacheNode | undefined, key: unknown): CacheNode | undefined {
@@ -158,5 +161,5 @@ export function setCacheCapacity(n: number): void {
 export function clearCache(): void {
   for (const node of live) node.entry!.native.dispose();
   live.clear();
-  for (const root of Object.values(roots)) root.next = undefined;
+  for (const byDType of Object.values(roots)) for (const root of Object.values(byDType)) root.next = undefined;
 }

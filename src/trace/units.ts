@@ -3,6 +3,7 @@
  * fused eager): each unit is traced once per signature, and its nodes are copied into the graph
  * being recorded.
  */
+import { defaultFloatDType } from "../dtype.js";
 import { getFloat32MatmulPrecision } from "../matmul_precision.js";
 import type { Tensor } from "../tensor.js";
 import type { UnitInfo } from "./cache.js";
@@ -16,9 +17,9 @@ export function clearUnits(): void {
   units.clear();
 }
 
-/** The key of a unit's signature: op, static arguments, device, float32 matmul precision, input avals. */
+/** The key of a unit's signature: op, static arguments, device, float32 matmul precision, default float dtype, input avals. */
 export function unitKey(op: string, statics: string, inputs: readonly Tensor[], device: string): string {
-  let key = `${op}\u0000${statics}\u0000${device}\u0000${getFloat32MatmulPrecision()}`;
+  let key = `${op}\u0000${statics}\u0000${device}\u0000${getFloat32MatmulPrecision()}\u0000${defaultFloatDType}`;
   for (const t of inputs) key += `\u0000${t.dtype}[${t.shape.join(",")}]`;
   return key;
 }
