@@ -18,7 +18,22 @@ export interface Device {
 /** What a device can be given as. */
 export type DeviceLike = string | Device;
 
-export const defaultDeviceType = "cpu";
+/** Where tensors made without a `device` go: torch.setDefaultDevice's choice, the first CPU device until then. */
+let defaultDevice: Device = { type: "cpu", index: 0 };
+
+/**
+ * torch.set_default_device: the device of tensors made without a `device` (`torch.tensor`, `zeros`,
+ * `rand`, new modules' parameters, `torch.runtime.compile`); `null` goes back to "cpu". Checked now:
+ * the type must be a known plugin, the index must exist when a tensor is made.
+ */
+export function setDefaultDevice(device: DeviceLike | null): void {
+  defaultDevice = device === null ? { type: "cpu", index: 0 } : parseDevice(device);
+}
+
+/** torch.get_default_device: the canonical string of the default device, "cpu:0" unless setDefaultDevice changed it. */
+export function getDefaultDevice(): string {
+  return formatDevice(defaultDevice);
+}
 
 /** Dtypes a kind of device cannot hold: TPUs have no float64. */
 export const unsupportedDTypes: Readonly<Record<string, readonly DType[]>> = { tpu: ["float64"] };
@@ -35,9 +50,9 @@ const devicePattern = /^([A-Za-z_][A-Za-z0-9_]*)(?::(\d+))?$/;
 
 const example = `e.g. "cpu", "cpu:1", "tpu", "tpu:0"`;
 
-/** Parses and checks a device string; the type must be a known plugin. Index range is checked on use. */
+/** Parses and checks a device string (undefined: the default device); the type must be a known plugin. Index range is checked on use. */
 export function parseDevice(spec: DeviceLike | undefined, host: Host = realHost): Device {
-  if (spec === undefined) return { type: defaultDeviceType, index: 0 };
+  if (spec === undefined) return defaultDevice;
   if (typeof spec === "object" && spec !== null && typeof spec.type === "string" && Number.isInteger(spec.index)) {
     return parseDevice(`${spec.type}:${spec.index}`, host);
   }

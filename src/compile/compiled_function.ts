@@ -5,6 +5,7 @@
  */
 import { isGradEnabled, noGrad } from "../autograd/grad_mode.js";
 import { fromHost } from "../creation.js";
+import { getDefaultDevice } from "../device.js";
 import { ArgumentError, GraphBreakError } from "../runtime/errors.js";
 import { gradSlot, isTraced, rebind, Tensor } from "../tensor.js";
 import type { CacheEntry } from "../trace/cache.js";
@@ -297,7 +298,7 @@ export class CompiledFunction {
       if (compilerConfig.donateBuffers && !backwardOutside) graph.aliases = donations(ft, template, writes, grads);
       return {
         graph,
-        device: ft.device ?? signature.tensors[0]?.device ?? "cpu:0",
+        device: ft.device ?? signature.tensors[0]?.device ?? getDefaultDevice(),
         signature,
         sources: ft.sources,
         seen: [...ft.seen.values()],

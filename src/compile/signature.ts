@@ -5,6 +5,7 @@
  * a label so that a recompile can say what changed.
  */
 import { isGradEnabled } from "../autograd/grad_mode.js";
+import { getDefaultDevice } from "../device.js";
 import { defaultFloatDType } from "../dtype.js";
 import { getFloat32MatmulPrecision } from "../matmul_precision.js";
 import { DisposedError } from "../runtime/errors.js";
@@ -46,7 +47,7 @@ export function signatureOf(name: string, args: readonly unknown[]): CallSignatu
     }
   };
   args.forEach((a, i) => walk(a, `input ${i}`));
-  parts.push(["grad mode", isGradEnabled() ? "enabled" : "disabled"], ["float32 matmul precision", getFloat32MatmulPrecision()], ["default dtype", defaultFloatDType]);
+  parts.push(["grad mode", isGradEnabled() ? "enabled" : "disabled"], ["float32 matmul precision", getFloat32MatmulPrecision()], ["default dtype", defaultFloatDType], ["default device", getDefaultDevice()]);
   // The values alone identify the call: the labels follow from the structure parts among them.
   const key = parts.map((p) => p[1]).join("\u0000");
   return { key, parts, tensors };

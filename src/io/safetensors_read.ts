@@ -56,7 +56,7 @@ export function loadOptions(op: string, options: LoadOptions | undefined): LoadO
     throw new ArgumentError(`${op}: { dtype: "${dtype}" } is not a floating dtype; the option converts a checkpoint's floating-point tensors (as Module.to(dtype) does) and leaves integer and bool tensors as they are`);
   }
   if (onProgress !== undefined && typeof onProgress !== "function") throw new ArgumentError(`${op}: onProgress must be a function, got ${typeof onProgress}`);
-  return { device, dtype, onProgress };
+  return { device: device ?? "cpu", dtype, onProgress }; // safetensors' load_file: "cpu" unless told, whatever the default device
 }
 
 /** A safetensors file or buffer, read synchronously. */
@@ -154,7 +154,7 @@ export function makeTensor(entry: TensorEntry, dtype: DType, bytes: Uint8Array, 
   const staged = unsupportedDTypes[parseDevice(options.device).type]?.includes(dtype) ? "cpu" : options.device;
   const t = tensor(words, { dtype, device: staged, shape: entry.shape });
   try {
-    return t.to({ dtype: want, device: options.device ?? "cpu" });
+    return t.to({ dtype: want, device: options.device });
   } finally {
     t.dispose();
   }

@@ -21,7 +21,7 @@ function checkModule(mlir: unknown, fn: string): string {
   return mlir;
 }
 
-/** Compiles a StableHLO module for one device (default "cpu"). */
+/** Compiles a StableHLO module for one device (default: the default device, torch.setDefaultDevice, "cpu" until set). */
 export async function compile(mlir: string, options: CompileOptions = {}): Promise<Executable> {
   const opts = parseOptions(compileOptionsSchema, options, "torch.runtime.compile");
   const module = checkModule(mlir, "torch.runtime.compile");

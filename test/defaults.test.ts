@@ -1,12 +1,16 @@
-// torch.setDefaultDtype / getDefaultDtype: what follows the default float dtype (as PyTorch 2.13 does:
-// torch.tensor of JS floats, float factories, integer inputs of float ops, int ⊕ float scalar), that
-// the setting is part of the executable cache key and of torch.compile's guards, and the bad calls.
-// Values are checked against float64 JS arithmetic and float16 rounding.
+// torch.setDefaultDtype / setDefaultDevice: what follows the default float dtype (as PyTorch 2.13 does:
+// torch.tensor of JS floats, float factories, integer inputs of float ops, int ⊕ float scalar) and the
+// default device (tensors made without a device), that both are part of the executable cache key and
+// of torch.compile's guards, and the bad calls. Values are checked against float64 JS arithmetic and
+// float16 rounding.
 import { afterEach, describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
 import { eagerSuite, missing } from "./eager/helpers.js";
 
-afterEach(() => torch.setDefaultDtype("float32"));
+afterEach(() => {
+  torch.setDefaultDtype("float32");
+  torch.setDefaultDevice(null);
+});
 
 describe.skipIf(missing)("torch.setDefaultDtype", () => {
   eagerSuite();
@@ -89,5 +93,49 @@ describe.skipIf(missing)("torch.setDefaultDtype", () => {
     expect(() => torch.setDefaultDtype("int32")).toThrow(/only a floating-point dtype can be the default.*got int32/);
     expect(() => torch.setDefaultDtype("float128" as torch.DType)).toThrow(/got float128/);
     expect(torch.getDefaultDtype()).toBe("float32");
+  });
+});
+
+describe.skipIf(missing)("torch.setDefaultDevice", () => {
+  eagerSuite(); // two CPU devices
+
+  it("starts as cpu:0 and places tensors made without a device", () => {
+    expect(torch.getDefaultDevice()).toBe("cpu:0");
+    torch.setDefaultDevice("cpu:1");
+    expect(torch.getDefaultDevice()).toBe("cpu:1");
+    torch.tidy(() => {
+      const made = [torch.tensor([1.5, 2]), torch.zeros([2]), torch.full([2], 3), torch.arange(2), torch.eye(2), torch.rand([2]), torch.randint(0, 5, [2])];
+      for (const t of made) expect(t.device).toBe("cpu:1");
+      const sum = made[0]!.add(made[1]!);
+      expect(sum.device).toBe("cpu:1");
+      expect(sum.tolist()).toEqual([1.5, 2]);
+      expect(torch.zeros([2], { device: "cpu:0" }).device).toBe("cpu:0"); // an explicit device wins
+    });
+    const layer = new torch.nn.Linear(2, 2);
+    expect(layer.weight.device).toBe("cpu:1");
+    for (const p of layer.parameters()) p.dispose();
+    torch.setDefaultDevice(null);
+    expect(torch.getDefaultDevice()).toBe("cpu:0");
+  });
+
+  it("is one of torch.compile's guards", () => {
+    const make = torch.compile(() => torch.ones([2]).mul(2));
+    const a = make();
+    torch.setDefaultDevice("cpu:1");
+    const b = make();
+    expect([a.device, b.device]).toEqual(["cpu:0", "cpu:1"]);
+    expect(b.tolist()).toEqual([2, 2]);
+    expect(make.stats().recompileReasons.join("\n")).toMatch(/default device cpu:0 → cpu:1/);
+    a.dispose();
+    b.dispose();
+  });
+
+  it("refuses an unknown device type now and a missing index when a tensor is made", () => {
+    expect(() => torch.setDefaultDevice("gpu7")).toThrow(torch.DeviceError);
+    expect(() => torch.setDefaultDevice("gpu7")).toThrow(/unknown device type 'gpu7'/);
+    expect(torch.getDefaultDevice()).toBe("cpu:0");
+    torch.setDefaultDevice("cpu:9");
+    expect(() => torch.zeros([2])).toThrow(torch.DeviceError);
+    expect(() => torch.zeros([2])).toThrow(/cpu:9/);
   });
 });
