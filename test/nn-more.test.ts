@@ -24,6 +24,7 @@ interface Spec {
   numLayers?: number;
   norm?: Spec;
   call?: Record<string, OptionValue>;
+  eval?: boolean;
 }
 interface Case {
   name: string;
@@ -35,6 +36,7 @@ interface Case {
   cotangent: TensorSpec;
   paramGrads: Record<string, TensorSpec>;
   inputGrads: (TensorSpec | null)[];
+  buffersAfter: Record<string, TensorSpec>;
 }
 const doc = JSON.parse(readFileSync(join(fixturesDir, "nn", "more.json"), "utf8")) as { layers: Case[]; squareSubsequentMask: TensorSpec };
 
@@ -65,6 +67,7 @@ describe("layers and losses with PyTorch's weights give PyTorch's outputs and gr
   for (const c of doc.layers) {
     it(`${c.spec.module}: ${c.name}`, async () => {
       const m = build(c.spec);
+      if (c.spec.eval) m.eval();
       try {
         expect(Object.keys(m.stateDict())).toEqual(Object.keys(c.state));
         // transformers stack many float32 sums: a little looser than a single layer
@@ -78,6 +81,8 @@ describe("layers and losses with PyTorch's weights give PyTorch's outputs and gr
           const args: unknown[] = c.spec.call ? [...inputs, decode(c.spec.call)] : inputs;
           const out = m.call(...args) as torch.Tensor;
           await expectClose(out, c.output, "output", tol);
+          const state = m.stateDict();
+          for (const [name, want] of Object.entries(c.buffersAfter)) await expectClose(state[name]!, want, `${name} after the forward`, tol);
           out.backward(makeInput(torch, c.cotangent, "cpu"));
           for (const [name, p] of m.namedParameters()) {
             const want = c.paramGrads[pytorchName(name)];
@@ -428,5 +433,165 @@ describe("nn.init", () => {
       expect(() => nn.init.dirac_(torch.empty([3, 3]))).toThrow(torch.ShapeError);
       expect(() => nn.init.dirac_(torch.empty([3, 3, 3]), 2)).toThrow(/divisible by groups/);
     });
+  });
+});
+
+describe("random activations and dropouts", () => {
+  /** Values of a float tensor, per channel of [N, C, *] (or [C, *] with batched false). */
+  const channels = (t: torch.Tensor, batched = true): number[][] => {
+    const v = values(t);
+    const count = batched ? t.shape[0]! * t.shape[1]! : t.shape[0]!;
+    const size = v.length / count;
+    return Array.from({ length: count }, (_, i) => v.slice(i * size, (i + 1) * size));
+  };
+
+  it("dropout1d/2d/3d zero whole channels with probability p and scale the rest by 1/(1 − p)", () => {
+    torch.manualSeed(11);
+    torch.tidy(() => {
+      const p = 0.3;
+      const cases: [torch.Tensor, boolean][] = [
+        [F.dropout1d(torch.ones([40, 50, 3]), p), true],
+        [F.dropout1d(torch.ones([2000, 3]), p), false],
+        [F.dropout2d(torch.ones([40, 50, 2, 2]), p), true],
+        [F.dropout2d(torch.ones([40, 50, 3]), p), true], // 3-d: [N, C, L], as in PyTorch
+        [F.dropout3d(torch.ones([8, 250, 2, 1, 2]), p), true],
+        [F.dropout3d(torch.ones([2000, 1, 2, 2]), p), false],
+      ];
+      for (const [out, batched] of cases) {
+        const chans = channels(out, batched);
+        const dropped = chans.filter((c) => c.every((v) => v === 0)).length;
+        const kept = chans.filter((c) => c.every((v) => Math.abs(v - 1 / (1 - p)) < 1e-6)).length;
+        expect(dropped + kept).toBe(chans.length);
+        expect(Math.abs(dropped / chans.length - p)).toBeLessThan(0.05);
+      }
+      const x = torch.randn([2, 3, 4]);
+      expect(values(F.dropout2d(x, 0.5, false))).toEqual(values(x));
+      expect(values(F.dropout1d(x, { p: 1 })).every((v) => v === 0)).toBe(true);
+    });
+  });
+
+  it("alphaDropout keeps a standard normal input's mean and variance; featureAlphaDropout drops whole channels to one value", () => {
+    torch.manualSeed(12);
+    torch.tidy(() => {
+      const p = 0.2;
+      const out = values(F.alphaDropout(torch.randn([40000]), p, true));
+      const mean = out.reduce((s, v) => s + v, 0) / out.length;
+      const variance = out.reduce((s, v) => s + (v - mean) ** 2, 0) / out.length;
+      expect(Math.abs(mean)).toBeLessThan(0.03);
+      expect(Math.abs(variance - 1)).toBeLessThan(0.05);
+      const alpha = 1.7580993408473766;
+      const a = 1 / Math.sqrt((alpha * alpha * p + 1) * (1 - p));
+      const x = torch.randn([30, 40, 3]);
+      const chans = channels(F.featureAlphaDropout(x, p, true));
+      const inputs = channels(x);
+      const dropped = chans.filter((c) => c.every((v) => Math.abs(v - alpha * a * (p - 1)) < 1e-5)).length;
+      const kept = chans.filter((c, i) => c.every((v, j) => Math.abs(v - (a * inputs[i]![j]! + alpha * a * p)) < 1e-5)).length;
+      expect(dropped + kept).toBe(chans.length);
+      expect(Math.abs(dropped / chans.length - p)).toBeLessThan(0.06);
+      expect(values(F.alphaDropout(x))).toEqual(values(x)); // training defaults to false, as in PyTorch
+      expect(() => F.featureAlphaDropout(torch.ones([4]), 0.5, true)).toThrow(torch.ShapeError);
+    });
+  });
+
+  it("the same seed draws the same mask; inplace rebinds the input", () => {
+    torch.tidy(() => {
+      const x = torch.randn([4, 6, 5]);
+      torch.manualSeed(5);
+      const first = values(F.dropout2d(x));
+      torch.manualSeed(5);
+      expect(values(F.dropout2d(x))).toEqual(first);
+      const y = x.clone();
+      expect(F.dropout2d(y, 0.5, true, true)).toBe(y);
+      const z = torch.tensor([-1, 0.5, 2]);
+      expect(F.threshold(z, 1, -5, true)).toBe(z);
+      expect(z.tolist()).toEqual([-5, -5, 2]);
+    });
+  });
+
+  it("rrelu: slopes drawn in [lower, upper] per negative element while training (its gradient), leakyRelu with their mean in eval", () => {
+    torch.manualSeed(13);
+    torch.tidy(() => {
+      const x = torch.cat([torch.rand([500]).add(0.1), torch.rand([500]).add(0.1).neg()]).requiresGrad_();
+      const out = F.rrelu(x, 0.1, 0.4, true);
+      out.sum().backward();
+      const xs = values(x);
+      const ys = values(out);
+      const slopes = ys.map((y, i) => y / xs[i]!);
+      expect(slopes.slice(0, 500).every((s) => s === 1)).toBe(true);
+      const negative = slopes.slice(500);
+      expect(negative.every((s) => s >= 0.1 - 1e-6 && s <= 0.4 + 1e-6)).toBe(true);
+      expect(Math.abs(negative.reduce((s, v) => s + v, 0) / 500 - 0.25)).toBeLessThan(0.02);
+      values(x.grad!).forEach((g, i) => expect(Math.abs(g - slopes[i]!)).toBeLessThan(1e-5));
+      expect(values(F.rrelu(x.detach(), 0.1, 0.4))).toEqual(values(F.leakyRelu(x.detach(), 0.25)));
+    });
+  });
+
+  it("gumbelSoftmax: rows on the simplex; hard gives the one-hot of the soft sample's argmax with its gradient; samples follow softmax(logits)", () => {
+    torch.tidy(() => {
+      const logits = torch.randn([5, 4]).requiresGrad_();
+      torch.manualSeed(21);
+      const soft = F.gumbelSoftmax(logits, { tau: 0.5 });
+      torch.manualSeed(21);
+      const hard = F.gumbelSoftmax(logits, 0.5, true);
+      const s = soft.tolist() as number[][];
+      const h = hard.tolist() as number[][];
+      s.forEach((row, i) => {
+        expect(Math.abs(row.reduce((a, b) => a + b, 0) - 1)).toBeLessThan(1e-5);
+        expect(row.every((v) => v >= 0 && v <= 1)).toBe(true);
+        const best = row.indexOf(Math.max(...row));
+        h[i]!.forEach((v, j) => expect(Math.abs(v - (j === best ? 1 : 0))).toBeLessThan(1e-6));
+      });
+      const w = torch.randn([5, 4]);
+      const [gSoft] = torch.autograd.grad([soft.mul(w).sum()], [logits]);
+      const [gHard] = torch.autograd.grad([hard.mul(w).sum()], [logits]);
+      values(gHard!).forEach((g, i) => expect(Math.abs(g - values(gSoft!)[i]!)).toBeLessThan(1e-6));
+      const probs = [0.5, 0.3, 0.2];
+      const many = F.gumbelSoftmax(torch.tensor(probs).log().expand([4000, 3]), { hard: true, dim: 1 });
+      const freq = values(many.mean(0));
+      freq.forEach((f, j) => expect(Math.abs(f - probs[j]!)).toBeLessThan(0.03));
+      expect(() => F.gumbelSoftmax(torch.tensor([1, 2]))).toThrow(torch.DTypeError);
+      expect(F.gumbelSoftmax(torch.randn([3, 0])).shape).toEqual([3, 0]);
+    });
+  });
+
+  it("the modules: dropouts and RReLU follow train/eval; constructors take PyTorch's positional arguments or names and reject bad ones", () => {
+    const drop = new nn.Dropout2d(0.4);
+    const alpha = new nn.AlphaDropout({ p: 0.2 });
+    const rrelu = new nn.RReLU(0.1, 0.2);
+    const prelu = new nn.PReLU({ numParameters: 2, init: 0.1 });
+    try {
+      torch.manualSeed(3);
+      torch.tidy(() => {
+        const x = torch.ones([20, 10, 2, 2]);
+        const chans = channels(drop.forward(x));
+        expect(chans.some((c) => c.every((v) => v === 0))).toBe(true);
+        expect(chans.every((c) => c.every((v) => v === 0) || c.every((v) => Math.abs(v - 1 / 0.6) < 1e-6))).toBe(true);
+        drop.eval();
+        alpha.eval();
+        rrelu.eval();
+        expect(values(drop.forward(x))).toEqual(values(x));
+        expect(values(alpha.forward(x))).toEqual(values(x));
+        expect(values(rrelu.forward(torch.tensor([-2, 3], { dtype: "float32" })))).toEqual([-2 * 0.15, 3].map(Math.fround));
+        expect(values(prelu.weight)).toEqual([0.1, 0.1].map(Math.fround));
+        expect(prelu.weight.dtype).toBe("float32");
+      });
+      expect(alpha.p).toBe(0.2);
+      expect(String(drop)).toContain("p=0.4");
+    } finally {
+      [drop, alpha, rrelu, prelu].forEach((m) => m.dispose());
+    }
+    expect(() => new nn.Dropout1d(1.5)).toThrow(/between 0 and 1/);
+    expect(() => new nn.PReLU({ numParameter: 2 } as never)).toThrow(/unknown option "numParameter"/);
+    expect(() => new nn.Threshold(0.5)).toThrow(/threshold and value are required/);
+    const norm = new nn.InstanceNorm1d(3, { affine: true });
+    try {
+      torch.tidy(() => {
+        expect(() => norm.forward(torch.randn([2, 4, 5]))).toThrow(torch.ShapeError);
+        expect(() => norm.forward(torch.randn([2, 3, 4, 5]))).toThrow(/expected a 2-d or 3-d input/);
+      });
+      expect(Object.keys(norm.stateDict())).toEqual(["weight", "bias"]);
+    } finally {
+      norm.dispose();
+    }
   });
 });

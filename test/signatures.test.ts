@@ -82,6 +82,7 @@ const known: Readonly<Record<string, Known>> = {
   "Tensor.softmax": { params: ["dtype"], reason: softmaxDtype },
   "torch.log_softmax": { params: ["dtype"], reason: softmaxDtype },
   "Tensor.log_softmax": { params: ["dtype"], reason: softmaxDtype },
+  "torch.special.softmax": { params: ["dtype"], reason: softmaxDtype },
   "Tensor.norm": { params: ["dtype"], reason: "dtype keyword-only: the same op is torch.norm (input, p, dim, keepdim, out, dtype), where it follows out" },
   "Tensor.split": { renamed: { splitSizeOrSections: "splitSize" }, reason: "PyTorch's Tensor.split names it split_size, torch.split split_size_or_sections; one op here has torch.split's name" },
   "torch.sort": { params: ["stable"], reason: stableOverload },
@@ -167,7 +168,7 @@ function unneeded(signatures: readonly Signature[], pt: PtOp, entry: Known): str
   });
 }
 
-const names = pytorchNames(opTable(), { torch, "torch.nn.functional": torch.nn.functional });
+const names = pytorchNames(opTable(), { torch, "torch.nn.functional": torch.nn.functional, "torch.special": torch.special });
 
 describe(`signatures match PyTorch ${fixture.torch} (test/fixtures/signatures.json)`, () => {
   for (const n of names) {

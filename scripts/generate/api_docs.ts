@@ -6,8 +6,12 @@
 import type { OpEntry } from "../../src/ops/signature/op.js";
 import type { Signature } from "../../src/ops/signature/parse.js";
 
+/** PyTorch names with an underscore camelCase cannot keep (before a digit). */
+const digitUnderscores: Readonly<Record<string, string>> = { atleast1d: "atleast_1d", atleast2d: "atleast_2d", atleast3d: "atleast_3d" };
+
 /** PyTorch's spelling of a camelCase name: logSoftmax → log_softmax, smoothL1Loss → smooth_l1_loss; a last capital stays (mT). */
-export const snake = (name: string): string => name.replace(/([a-z0-9])([A-Z])(?!$)/g, "$1_$2").replace(/[A-Z](?!$)/g, (c) => c.toLowerCase());
+export const snake = (name: string): string =>
+  digitUnderscores[name] ?? name.replace(/([a-z0-9])([A-Z])(?!$)/g, "$1_$2").replace(/[A-Z](?!$)/g, (c) => c.toLowerCase());
 
 interface Row {
   pytorch: string;

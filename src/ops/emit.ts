@@ -33,6 +33,12 @@ export const cos = (a: T): T => bind1("cos", [a], none);
 export const tanh = (a: T): T => bind1("tanh", [a], none);
 export const logistic = (a: T): T => bind1("logistic", [a], none);
 export const erf = (a: T): T => bind1("erf", [a], none);
+export const lgamma = (a: T): T => bind1("lgamma", [a], none);
+export const digamma = (a: T): T => bind1("digamma", [a], none);
+/** ψ⁽ⁿ⁾(x), the order n a float tensor of x's shape and dtype. */
+export const polygamma = (n: T, x: T): T => bind1("polygamma", [n, x], none);
+/** The Hurwitz zeta function ζ(x, q). */
+export const zeta = (x: T, q: T): T => bind1("zeta", [x, q], none);
 export const floor = (a: T): T => bind1("floor", [a], none);
 export const ceil = (a: T): T => bind1("ceil", [a], none);
 /** Rounds half to even (floats). */

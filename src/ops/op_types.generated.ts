@@ -8,7 +8,7 @@ import type { DType } from "../dtype.js";
 import type { Generator } from "../random/generator.js";
 import type { Tensor } from "../tensor.js";
 import type { IndexItem, Slice } from "./slice.js";
-import type { ScalarArg, ValuesIndices } from "./types.js";
+import type { Histogram, MantissaExponent, MinMax, ScalarArg, ValuesIndices } from "./types.js";
 
 /** The call forms of every op (torch.*, torch.nn.functional.*). */
 export interface OpTypes {
@@ -22,14 +22,34 @@ export interface OpTypes {
     /** In place: x = |x|; returns x. */
     (input: Tensor): Tensor;
   };
+  /** Alias of abs: |input| (bool tensors are an error). */
+  absolute: {
+    /** Alias of abs: |input| (bool tensors are an error). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = |x| (alias of abs_); returns x. */
+  absolute_: {
+    /** In place: x = |x| (alias of abs_); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Arccosine (radians), elementwise; integer and bool inputs give float32. */
   acos: {
     /** Arccosine (radians), elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = acos(x) (float tensors); returns x. */
+  acos_: {
+    /** In place: x = acos(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Inverse hyperbolic cosine, elementwise; integer and bool inputs give float32. */
   acosh: {
     /** Inverse hyperbolic cosine, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = acosh(x) (float tensors); returns x. */
+  acosh_: {
+    /** In place: x = acosh(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** Adaptive average pooling of [N, C, L] (or [C, L]) to `outputSize`: output i averages inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉). */
@@ -45,6 +65,85 @@ export interface OpTypes {
     (input: Tensor, options: { outputSize: number | readonly number[] }): Tensor;
     /** Adaptive average pooling of [N, C, H, W] (or [C, H, W]) to `outputSize` (an int or [h, w]); PyTorch's null entries (keep that size) are not supported. */
     (input: Tensor, outputSize: number | readonly number[]): Tensor;
+  };
+  /** Adaptive average pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize` (an int or [d, h, w]); PyTorch's null entries are not supported. */
+  adaptiveAvgPool3d: {
+    /** Adaptive average pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize` (an int or [d, h, w]); PyTorch's null entries are not supported. */
+    (input: Tensor, options: { outputSize: number | readonly number[] }): Tensor;
+    /** Adaptive average pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize` (an int or [d, h, w]); PyTorch's null entries are not supported. */
+    (input: Tensor, outputSize: number | readonly number[]): Tensor;
+  };
+  /** Adaptive max pooling of [N, C, L] (or [C, L]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+  adaptiveMaxPool1d: {
+    /** Adaptive max pooling of [N, C, L] (or [C, L]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: false }): Tensor;
+    /** Adaptive max pooling of [N, C, L] (or [C, L]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: false }): Tensor;
+    /** Adaptive max pooling of [N, C, L] (or [C, L]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: false): Tensor;
+    /** Adaptive max pooling of [N, C, L] (or [C, L]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: true }): [Tensor, Tensor];
+    /** Adaptive max pooling of [N, C, L] (or [C, L]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: true }): [Tensor, Tensor];
+    /** Adaptive max pooling of [N, C, L] (or [C, L]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: true): [Tensor, Tensor];
+  };
+  /** adaptiveMaxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+  adaptiveMaxPool1dWithIndices: {
+    /** adaptiveMaxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: boolean }): [Tensor, Tensor];
+    /** adaptiveMaxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: boolean }): [Tensor, Tensor];
+    /** adaptiveMaxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: boolean): [Tensor, Tensor];
+  };
+  /** Adaptive max pooling of [N, C, H, W] (or [C, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+  adaptiveMaxPool2d: {
+    /** Adaptive max pooling of [N, C, H, W] (or [C, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: false }): Tensor;
+    /** Adaptive max pooling of [N, C, H, W] (or [C, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: false }): Tensor;
+    /** Adaptive max pooling of [N, C, H, W] (or [C, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: false): Tensor;
+    /** Adaptive max pooling of [N, C, H, W] (or [C, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: true }): [Tensor, Tensor];
+    /** Adaptive max pooling of [N, C, H, W] (or [C, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: true }): [Tensor, Tensor];
+    /** Adaptive max pooling of [N, C, H, W] (or [C, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: true): [Tensor, Tensor];
+  };
+  /** adaptiveMaxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+  adaptiveMaxPool2dWithIndices: {
+    /** adaptiveMaxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: boolean }): [Tensor, Tensor];
+    /** adaptiveMaxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: boolean }): [Tensor, Tensor];
+    /** adaptiveMaxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: boolean): [Tensor, Tensor];
+  };
+  /** Adaptive max pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+  adaptiveMaxPool3d: {
+    /** Adaptive max pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: false }): Tensor;
+    /** Adaptive max pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: false }): Tensor;
+    /** Adaptive max pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: false): Tensor;
+    /** Adaptive max pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: true }): [Tensor, Tensor];
+    /** Adaptive max pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: true }): [Tensor, Tensor];
+    /** Adaptive max pooling of [N, C, D, H, W] (or [C, D, H, W]) to `outputSize`: output i takes the maximum of inputs [⌊i·L/out⌋, ⌈(i+1)·L/out⌉) per dim; returnIndices: true also gives each maximum's flat position in its plane. */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: true): [Tensor, Tensor];
+  };
+  /** adaptiveMaxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+  adaptiveMaxPool3dWithIndices: {
+    /** adaptiveMaxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, options: { outputSize: number | readonly number[]; returnIndices?: boolean }): [Tensor, Tensor];
+    /** adaptiveMaxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, outputSize: number | readonly number[], options?: { returnIndices?: boolean }): [Tensor, Tensor];
+    /** adaptiveMaxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, outputSize: number | readonly number[], returnIndices: boolean): [Tensor, Tensor];
   };
   /** input + alpha × other, with broadcasting and type promotion; either operand may be a scalar. */
   add: {
@@ -62,9 +161,19 @@ export interface OpTypes {
     /** In place: x += alpha × other; returns x. */
     (input: Tensor, other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
   };
+  /** beta × input + alpha × (the sum over the batch of batch1[i] @ batch2[i]); input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
+  addbmm: {
+    /** beta × input + alpha × (the sum over the batch of batch1[i] @ batch2[i]); input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
+    (input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
+  };
   /** input + value × tensor1 / tensor2, with broadcasting (float tensors only). */
   addcdiv: {
     /** input + value × tensor1 / tensor2, with broadcasting (float tensors only). */
+    (input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
+  };
+  /** In place: x += value × tensor1 / tensor2 (float tensors); returns x. */
+  addcdiv_: {
+    /** In place: x += value × tensor1 / tensor2 (float tensors); returns x. */
     (input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
   };
   /** input + value × tensor1 × tensor2, with broadcasting. */
@@ -72,10 +181,34 @@ export interface OpTypes {
     /** input + value × tensor1 × tensor2, with broadcasting. */
     (input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
   };
+  /** In place: x += value × tensor1 × tensor2; returns x. */
+  addcmul_: {
+    /** In place: x += value × tensor1 × tensor2; returns x. */
+    (input: Tensor, tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
+  };
   /** beta × input + alpha × (mat1 @ mat2); input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
   addmm: {
     /** beta × input + alpha × (mat1 @ mat2); input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
     (input: Tensor, mat1: Tensor, mat2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
+  };
+  /** beta × input + alpha × (mat @ vec); input broadcasts to [n], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
+  addmv: {
+    /** beta × input + alpha × (mat @ vec); input broadcasts to [n], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
+    (input: Tensor, mat: Tensor, vec: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
+  };
+  /** beta × input + alpha × outer(vec1, vec2), dtypes promoted; input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). Bool computes (beta ∧ input) ∨ (alpha ∧ vec1[i] ∧ vec2[j]). */
+  addr: {
+    /** beta × input + alpha × outer(vec1, vec2), dtypes promoted; input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). Bool computes (beta ∧ input) ∨ (alpha ∧ vec1[i] ∧ vec2[j]). */
+    (input: Tensor, vec1: Tensor, vec2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
+  };
+  /** The sampling grid of affine maps theta [N, 2, 3] for size [N, C, H, W] → [N, H, W, 2] (or theta [N, 3, 4], size [N, C, D, H, W] → [N, D, H, W, 3]), for gridSample; alignCorners defaults to false. */
+  affineGrid: {
+    /** The sampling grid of affine maps theta [N, 2, 3] for size [N, C, H, W] → [N, H, W, 2] (or theta [N, 3, 4], size [N, C, D, H, W] → [N, D, H, W, 3]), for gridSample; alignCorners defaults to false. */
+    (theta: Tensor, options: { size: readonly number[]; alignCorners?: boolean | null }): Tensor;
+    /** The sampling grid of affine maps theta [N, 2, 3] for size [N, C, H, W] → [N, H, W, 2] (or theta [N, 3, 4], size [N, C, D, H, W] → [N, D, H, W, 3]), for gridSample; alignCorners defaults to false. */
+    (theta: Tensor, size: readonly number[], options?: { alignCorners?: boolean | null }): Tensor;
+    /** The sampling grid of affine maps theta [N, 2, 3] for size [N, C, H, W] → [N, H, W, 2] (or theta [N, 3, 4], size [N, C, D, H, W] → [N, D, H, W, 3]), for gridSample; alignCorners defaults to false. */
+    (theta: Tensor, size: readonly number[], alignCorners: boolean | null): Tensor;
   };
   /** Whether every element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
   all: {
@@ -97,6 +230,17 @@ export interface OpTypes {
     /** Whether every element of input is close to other (see isclose), as a boolean. */
     (input: Tensor, other: Tensor, rtol: number, atol: number, equalNan: boolean): boolean;
   };
+  /** Dropout for SELU networks when training (otherwise a copy; note training defaults to false, as in PyTorch): dropped values become SELU's negative saturation and all are rescaled so that a zero-mean, unit-variance input keeps its mean and variance. */
+  alphaDropout: {
+    /** Dropout for SELU networks when training (otherwise a copy; note training defaults to false, as in PyTorch): dropped values become SELU's negative saturation and all are rescaled so that a zero-mean, unit-variance input keeps its mean and variance. */
+    (input: Tensor, options?: { p?: number; training?: boolean; inplace?: boolean }): Tensor;
+    /** Dropout for SELU networks when training (otherwise a copy; note training defaults to false, as in PyTorch): dropped values become SELU's negative saturation and all are rescaled so that a zero-mean, unit-variance input keeps its mean and variance. */
+    (input: Tensor, p: number, options?: { training?: boolean; inplace?: boolean }): Tensor;
+    /** Dropout for SELU networks when training (otherwise a copy; note training defaults to false, as in PyTorch): dropped values become SELU's negative saturation and all are rescaled so that a zero-mean, unit-variance input keeps its mean and variance. */
+    (input: Tensor, p: number, training: boolean, options?: { inplace?: boolean }): Tensor;
+    /** Dropout for SELU networks when training (otherwise a copy; note training defaults to false, as in PyTorch): dropped values become SELU's negative saturation and all are rescaled so that a zero-mean, unit-variance input keeps its mean and variance. */
+    (input: Tensor, p: number, training: boolean, inplace: boolean): Tensor;
+  };
   /** Maximum over `dim` (a number or a list; all dims by default); NaN propagates. */
   amax: {
     /** Maximum over `dim` (a number or a list; all dims by default); NaN propagates. */
@@ -114,6 +258,11 @@ export interface OpTypes {
     (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean }): Tensor;
     /** Minimum over `dim` (a number or a list; all dims by default); NaN propagates. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean): Tensor;
+  };
+  /** `{ min, max }`: amin and amax of all elements or along `dim`, in one pass; NaN propagates. */
+  aminmax: {
+    /** `{ min, max }`: amin and amax of all elements or along `dim`, in one pass; NaN propagates. */
+    (input: Tensor, options?: { dim?: number | null; keepdim?: boolean }): MinMax;
   };
   /** Whether any element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
   any: {
@@ -138,6 +287,76 @@ export interface OpTypes {
     (start: number, end: number, options?: { step?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** The values start, start + step, … up to `end` (excluded), from 0 by 1 unless given: int64 when all of them are integers, float32 otherwise, unless `dtype`. */
     (start: number, end: number, step: number, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** Alias of acos: arccosine (radians), elementwise. */
+  arccos: {
+    /** Alias of acos: arccosine (radians), elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = arccos(x) (float tensors); returns x. */
+  arccos_: {
+    /** In place: x = arccos(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** Alias of acosh: inverse hyperbolic cosine, elementwise. */
+  arccosh: {
+    /** Alias of acosh: inverse hyperbolic cosine, elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = arccosh(x) (float tensors); returns x. */
+  arccosh_: {
+    /** In place: x = arccosh(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** Alias of asin: arcsine (radians), elementwise. */
+  arcsin: {
+    /** Alias of asin: arcsine (radians), elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = arcsin(x) (float tensors); returns x. */
+  arcsin_: {
+    /** In place: x = arcsin(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** Alias of asinh: inverse hyperbolic sine, elementwise. */
+  arcsinh: {
+    /** Alias of asinh: inverse hyperbolic sine, elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = arcsinh(x) (float tensors); returns x. */
+  arcsinh_: {
+    /** In place: x = arcsinh(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** Alias of atan: arctangent (radians), elementwise. */
+  arctan: {
+    /** Alias of atan: arctangent (radians), elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = arctan(x) (float tensors); returns x. */
+  arctan_: {
+    /** In place: x = arctan(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** Alias of atan2: the angle of the point (other, input) in radians, elementwise with broadcasting. */
+  arctan2: {
+    /** Alias of atan2: the angle of the point (other, input) in radians, elementwise with broadcasting. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = arctan2(x, other) (float tensors); returns x. */
+  arctan2_: {
+    /** In place: x = arctan2(x, other) (float tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** Alias of atanh: inverse hyperbolic tangent, elementwise. */
+  arctanh: {
+    /** Alias of atanh: inverse hyperbolic tangent, elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = arctanh(x) (float tensors); returns x. */
+  arctanh_: {
+    /** In place: x = arctanh(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
   };
   /** Index of the maximum (of the flattened tensor, or along `dim`), int64. */
   argmax: {
@@ -166,9 +385,19 @@ export interface OpTypes {
     /** The indices that sort `input` along `dim` (int64); always stable; NaN sorts as the largest value. */
     (input: Tensor, dim: number, descending: boolean, options?: { stable?: boolean }): Tensor;
   };
+  /** int64 [n, ndim] coordinates of the nonzero elements in row-major order (nonzero(input)); NaN counts as nonzero. Reads the count back to the host. */
+  argwhere: {
+    /** int64 [n, ndim] coordinates of the nonzero elements in row-major order (nonzero(input)); NaN counts as nonzero. Reads the count back to the host. */
+    (input: Tensor): Tensor;
+  };
   /** Arcsine (radians), elementwise; integer and bool inputs give float32. */
   asin: {
     /** Arcsine (radians), elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = asin(x) (float tensors); returns x. */
+  asin_: {
+    /** In place: x = asin(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** Inverse hyperbolic sine, elementwise; integer and bool inputs give float32. */
@@ -176,9 +405,19 @@ export interface OpTypes {
     /** Inverse hyperbolic sine, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = asinh(x) (float tensors); returns x. */
+  asinh_: {
+    /** In place: x = asinh(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Arctangent (radians), elementwise; integer and bool inputs give float32. */
   atan: {
     /** Arctangent (radians), elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = atan(x) (float tensors); returns x. */
+  atan_: {
+    /** In place: x = atan(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** The angle of the point (other, input) in radians, elementwise with broadcasting; integer inputs give float32. */
@@ -186,10 +425,47 @@ export interface OpTypes {
     /** The angle of the point (other, input) in radians, elementwise with broadcasting; integer inputs give float32. */
     (input: Tensor, other: Tensor): Tensor;
   };
+  /** In place: x = atan2(x, other) (float tensors); returns x. */
+  atan2_: {
+    /** In place: x = atan2(x, other) (float tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** Inverse hyperbolic tangent, elementwise; integer and bool inputs give float32. */
   atanh: {
     /** Inverse hyperbolic tangent, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
+  };
+  /** In place: x = atanh(x) (float tensors); returns x. */
+  atanh_: {
+    /** In place: x = atanh(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** PyTorch's atleast_1d: a 0-d tensor as a 1-element vector, others as they are. One tensor gives one tensor; several (or a list) give a list. */
+  atleast1d: {
+    /** PyTorch's atleast_1d: a 0-d tensor as a 1-element vector, others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (input: Tensor): Tensor;
+    /** PyTorch's atleast_1d: a 0-d tensor as a 1-element vector, others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (...tensors: Tensor[]): Tensor[];
+    /** PyTorch's atleast_1d: a 0-d tensor as a 1-element vector, others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (tensors: readonly Tensor[]): Tensor[];
+  };
+  /** PyTorch's atleast_2d: a 0-d tensor as [1, 1], a vector as a row [1, n], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+  atleast2d: {
+    /** PyTorch's atleast_2d: a 0-d tensor as [1, 1], a vector as a row [1, n], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (input: Tensor): Tensor;
+    /** PyTorch's atleast_2d: a 0-d tensor as [1, 1], a vector as a row [1, n], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (...tensors: Tensor[]): Tensor[];
+    /** PyTorch's atleast_2d: a 0-d tensor as [1, 1], a vector as a row [1, n], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (tensors: readonly Tensor[]): Tensor[];
+  };
+  /** PyTorch's atleast_3d: a 0-d tensor as [1, 1, 1], a vector [n] as [1, n, 1], a matrix [m, n] as [m, n, 1], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+  atleast3d: {
+    /** PyTorch's atleast_3d: a 0-d tensor as [1, 1, 1], a vector [n] as [1, n, 1], a matrix [m, n] as [m, n, 1], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (input: Tensor): Tensor;
+    /** PyTorch's atleast_3d: a 0-d tensor as [1, 1, 1], a vector [n] as [1, n, 1], a matrix [m, n] as [m, n, 1], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (...tensors: Tensor[]): Tensor[];
+    /** PyTorch's atleast_3d: a 0-d tensor as [1, 1, 1], a vector [n] as [1, n, 1], a matrix [m, n] as [m, n, 1], others as they are. One tensor gives one tensor; several (or a list) give a list. */
+    (tensors: readonly Tensor[]): Tensor[];
   };
   /** 1-d average pooling over [N, C, L] (or [C, L]); stride defaults to kernelSize, and countIncludePad counts the zero padding in each window's divisor. */
   avgPool1d: {
@@ -223,6 +499,23 @@ export interface OpTypes {
     /** 2-d average pooling over [N, C, H, W] (or [C, H, W]); stride defaults to kernelSize, countIncludePad counts the zero padding in the divisor, and divisorOverride replaces it (any non-zero number here, an int in PyTorch). */
     (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
   };
+  /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+  avgPool3d: {
+    /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; ceilMode?: boolean; countIncludePad?: boolean; divisorOverride?: number | null }): Tensor;
+    /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; ceilMode?: boolean; countIncludePad?: boolean; divisorOverride?: number | null }): Tensor;
+    /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; ceilMode?: boolean; countIncludePad?: boolean; divisorOverride?: number | null }): Tensor;
+    /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { ceilMode?: boolean; countIncludePad?: boolean; divisorOverride?: number | null }): Tensor;
+    /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], ceilMode: boolean, options?: { countIncludePad?: boolean; divisorOverride?: number | null }): Tensor;
+    /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, options?: { divisorOverride?: number | null }): Tensor;
+    /** 3-d average pooling over [N, C, D, H, W] (or [C, D, H, W]); the options are avgPool2d's. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], ceilMode: boolean, countIncludePad: boolean, divisorOverride: number | null): Tensor;
+  };
   /** beta × input + alpha × bmm(batch1, batch2); input broadcasts to [b, n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
   baddbmm: {
     /** beta × input + alpha × bmm(batch1, batch2); input broadcasts to [b, n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
@@ -254,6 +547,26 @@ export interface OpTypes {
     /** 1 with probability `input` (or `p` for every element), else 0, in input's dtype. */
     (input: Tensor, p: number | null, options?: { generator?: Generator | null }): Tensor;
   };
+  /** The Bessel function of the first kind, order 0, elementwise; integer and bool inputs give float32. */
+  besselJ0: {
+    /** The Bessel function of the first kind, order 0, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** The Bessel function of the first kind, order 1, elementwise; integer and bool inputs give float32. */
+  besselJ1: {
+    /** The Bessel function of the first kind, order 1, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** The Bessel function of the second kind, order 0, elementwise (−inf at 0, NaN for negative inputs); integer and bool inputs give float32. */
+  besselY0: {
+    /** The Bessel function of the second kind, order 0, elementwise (−inf at 0, NaN for negative inputs); integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** The Bessel function of the second kind, order 1, elementwise (−inf at 0, NaN for negative inputs); integer and bool inputs give float32. */
+  besselY1: {
+    /** The Bessel function of the second kind, order 1, elementwise (−inf at 0, NaN for negative inputs); integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
   /** `to("bfloat16")`: the tensor as bfloat16, itself when it is bfloat16 already. */
   bfloat16: {
     /** `to("bfloat16")`: the tensor as bfloat16, itself when it is bfloat16 already. */
@@ -280,6 +593,15 @@ export interface OpTypes {
     /** Binary cross entropy on logits, computed stably: (1 − t) x + (1 + (posWeight − 1) t)(log(1 + e^−|x|) + max(−x, 0)), times weight. PyTorch's deprecated size_average and reduce are left out, so reduction and posWeight are keyword-only. */
     (input: Tensor, target: Tensor, weight: Tensor | null, options?: { reduction?: "mean" | "sum" | "none"; posWeight?: Tensor | null }): Tensor;
   };
+  /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
+  bincount: {
+    /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
+    (input: Tensor, options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+    /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
+    (input: Tensor, weights: Tensor | null, options?: { minlength?: number }): Tensor;
+    /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
+    (input: Tensor, weights: Tensor | null, minlength: number): Tensor;
+  };
   /** input & other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseAnd: {
     /** input & other, elementwise with broadcasting (integer and bool tensors). */
@@ -288,6 +610,13 @@ export interface OpTypes {
     (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
     /** input & other, elementwise with broadcasting (integer and bool tensors). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x &= other (integer and bool tensors); returns x. */
+  bitwiseAnd_: {
+    /** In place: x &= other (integer and bool tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x &= other (integer and bool tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
   /** input << other, elementwise with broadcasting (integer tensors). */
   bitwiseLeftShift: {
@@ -298,9 +627,21 @@ export interface OpTypes {
     /** input << other, elementwise with broadcasting (integer tensors). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x <<= other (integer tensors); returns x. */
+  bitwiseLeftShift_: {
+    /** In place: x <<= other (integer tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x <<= other (integer tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** ~input, elementwise (integer and bool tensors; for bool, logical not). */
   bitwiseNot: {
     /** ~input, elementwise (integer and bool tensors; for bool, logical not). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = ~x (integer and bool tensors); returns x. */
+  bitwiseNot_: {
+    /** In place: x = ~x (integer and bool tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** input | other, elementwise with broadcasting (integer and bool tensors). */
@@ -312,6 +653,13 @@ export interface OpTypes {
     /** input | other, elementwise with broadcasting (integer and bool tensors). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x |= other (integer and bool tensors); returns x. */
+  bitwiseOr_: {
+    /** In place: x |= other (integer and bool tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x |= other (integer and bool tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** input >> other, elementwise with broadcasting (integer tensors; arithmetic for signed dtypes, logical for unsigned). */
   bitwiseRightShift: {
     /** input >> other, elementwise with broadcasting (integer tensors; arithmetic for signed dtypes, logical for unsigned). */
@@ -321,6 +669,13 @@ export interface OpTypes {
     /** input >> other, elementwise with broadcasting (integer tensors; arithmetic for signed dtypes, logical for unsigned). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x >>= other (integer tensors); returns x. */
+  bitwiseRightShift_: {
+    /** In place: x >>= other (integer tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x >>= other (integer tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** input ^ other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseXor: {
     /** input ^ other, elementwise with broadcasting (integer and bool tensors). */
@@ -329,6 +684,20 @@ export interface OpTypes {
     (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
     /** input ^ other, elementwise with broadcasting (integer and bool tensors). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x ^= other (integer and bool tensors); returns x. */
+  bitwiseXor_: {
+    /** In place: x ^= other (integer and bool tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x ^= other (integer and bool tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** The block-diagonal matrix with the given tensors (0-d as [1, 1], 1-d as a row [1, n], or 2-d) as blocks along the diagonal, zeros elsewhere; dtypes are promoted. No tensors give an empty [1, 0] float tensor, as in PyTorch. */
+  blockDiag: {
+    /** The block-diagonal matrix with the given tensors (0-d as [1, 1], 1-d as a row [1, n], or 2-d) as blocks along the diagonal, zeros elsewhere; dtypes are promoted. No tensors give an empty [1, 0] float tensor, as in PyTorch. */
+    (...tensors: Tensor[]): Tensor;
+    /** The block-diagonal matrix with the given tensors (0-d as [1, 1], 1-d as a row [1, n], or 2-d) as blocks along the diagonal, zeros elsewhere; dtypes are promoted. No tensors give an empty [1, 0] float tensor, as in PyTorch. */
+    (tensors: readonly Tensor[]): Tensor;
   };
   /** [b, n, k] × [b, k, m] → [b, n, m]; no broadcasting. */
   bmm: {
@@ -373,6 +742,13 @@ export interface OpTypes {
     /** `to("uint8")`: the tensor as uint8, itself when it is uint8 already. */
     (input: Tensor): Tensor;
   };
+  /** [n0 · n1 · …, k]: every tuple of one element from each of the k vectors (of one dtype), in lexicographic order; one vector is returned as it is. */
+  cartesianProd: {
+    /** [n0 · n1 · …, k]: every tuple of one element from each of the k vectors (of one dtype), in lexicographic order; one vector is returned as it is. */
+    (...tensors: Tensor[]): Tensor;
+    /** [n0 · n1 · …, k]: every tuple of one element from each of the k vectors (of one dtype), in lexicographic order; one vector is returned as it is. */
+    (tensors: readonly Tensor[]): Tensor;
+  };
   /** Joins tensors along the existing dim `dim`; the sizes must match in the other dims, dtypes are promoted, and 1-d empty tensors are skipped as in PyTorch. */
   cat: {
     /** Joins tensors along the existing dim `dim`; the sizes must match in the other dims, dtypes are promoted, and 1-d empty tensors are skipped as in PyTorch. */
@@ -382,9 +758,23 @@ export interface OpTypes {
     /** Joins tensors along the existing dim `dim`; the sizes must match in the other dims, dtypes are promoted, and 1-d empty tensors are skipped as in PyTorch. */
     (tensors: readonly Tensor[], dim: number): Tensor;
   };
+  /** […, P, R]: the p-norm distance between each row of x1 [B…, P, M] and each row of x2 [B…, R, M] (batch dims broadcast; one floating dtype; p ≥ 0, inf allowed). For p = 2, `computeMode` picks PyTorch's matrix-product form (by default when P or R > 25) or the direct one. */
+  cdist: {
+    /** […, P, R]: the p-norm distance between each row of x1 [B…, P, M] and each row of x2 [B…, R, M] (batch dims broadcast; one floating dtype; p ≥ 0, inf allowed). For p = 2, `computeMode` picks PyTorch's matrix-product form (by default when P or R > 25) or the direct one. */
+    (x1: Tensor, x2: Tensor, options?: { p?: number; computeMode?: string | null }): Tensor;
+    /** […, P, R]: the p-norm distance between each row of x1 [B…, P, M] and each row of x2 [B…, R, M] (batch dims broadcast; one floating dtype; p ≥ 0, inf allowed). For p = 2, `computeMode` picks PyTorch's matrix-product form (by default when P or R > 25) or the direct one. */
+    (x1: Tensor, x2: Tensor, p: number, options?: { computeMode?: string | null }): Tensor;
+    /** […, P, R]: the p-norm distance between each row of x1 [B…, P, M] and each row of x2 [B…, R, M] (batch dims broadcast; one floating dtype; p ≥ 0, inf allowed). For p = 2, `computeMode` picks PyTorch's matrix-product form (by default when P or R > 25) or the direct one. */
+    (x1: Tensor, x2: Tensor, p: number, computeMode: string | null): Tensor;
+  };
   /** The smallest integer ≥ input, in the input's dtype (integers unchanged). */
   ceil: {
     /** The smallest integer ≥ input, in the input's dtype (integers unchanged). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x rounded up; returns x. */
+  ceil_: {
+    /** In place: x rounded up; returns x. */
     (input: Tensor): Tensor;
   };
   /** x where x > 0, else alpha · (exp(x / alpha) − 1) (float tensors; alpha must not be 0). */
@@ -393,6 +783,13 @@ export interface OpTypes {
     (input: Tensor, options?: { alpha?: number }): Tensor;
     /** x where x > 0, else alpha · (exp(x / alpha) − 1) (float tensors; alpha must not be 0). */
     (input: Tensor, alpha: number): Tensor;
+  };
+  /** [N, C, *]: the channels, seen as [groups, C / groups], transposed to [C / groups, groups] (ShuffleNet's shuffle). */
+  channelShuffle: {
+    /** [N, C, *]: the channels, seen as [groups, C / groups], transposed to [C / groups, groups] (ShuffleNet's shuffle). */
+    (input: Tensor, options: { groups: number }): Tensor;
+    /** [N, C, *]: the channels, seen as [groups, C / groups], transposed to [C / groups, groups] (ShuffleNet's shuffle). */
+    (input: Tensor, groups: number): Tensor;
   };
   /** `to("int8")`: the tensor as int8, itself when it is int8 already. */
   char: {
@@ -426,6 +823,34 @@ export interface OpTypes {
     /** In place: x clamped to [min, max] (at least one given); returns x. */
     (input: Tensor, min: Tensor | ScalarArg | null, max: Tensor | ScalarArg | null): Tensor;
   };
+  /** clamp with only an upper bound: min(input, max) elementwise (max a scalar or a tensor that broadcasts). */
+  clampMax: {
+    /** clamp with only an upper bound: min(input, max) elementwise (max a scalar or a tensor that broadcasts). */
+    (input: Tensor, options: { max: Tensor | ScalarArg }): Tensor;
+    /** clamp with only an upper bound: min(input, max) elementwise (max a scalar or a tensor that broadcasts). */
+    (input: Tensor, max: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = min(x, max); returns x. */
+  clampMax_: {
+    /** In place: x = min(x, max); returns x. */
+    (input: Tensor, options: { max: Tensor | ScalarArg }): Tensor;
+    /** In place: x = min(x, max); returns x. */
+    (input: Tensor, max: Tensor | ScalarArg): Tensor;
+  };
+  /** clamp with only a lower bound: max(input, min) elementwise (min a scalar or a tensor that broadcasts). */
+  clampMin: {
+    /** clamp with only a lower bound: max(input, min) elementwise (min a scalar or a tensor that broadcasts). */
+    (input: Tensor, options: { min: Tensor | ScalarArg }): Tensor;
+    /** clamp with only a lower bound: max(input, min) elementwise (min a scalar or a tensor that broadcasts). */
+    (input: Tensor, min: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = max(x, min); returns x. */
+  clampMin_: {
+    /** In place: x = max(x, min); returns x. */
+    (input: Tensor, options: { min: Tensor | ScalarArg }): Tensor;
+    /** In place: x = max(x, min); returns x. */
+    (input: Tensor, min: Tensor | ScalarArg): Tensor;
+  };
   /** Alias of clamp: input clamped to [min, max] elementwise. */
   clip: {
     /** Alias of clamp: input clamped to [min, max] elementwise. */
@@ -435,10 +860,35 @@ export interface OpTypes {
     /** Alias of clamp: input clamped to [min, max] elementwise. */
     (input: Tensor, min: Tensor | ScalarArg | null, max: Tensor | ScalarArg | null): Tensor;
   };
+  /** In place: x clamped to [min, max] (alias of clamp_); returns x. */
+  clip_: {
+    /** In place: x clamped to [min, max] (alias of clamp_); returns x. */
+    (input: Tensor, options?: { min?: Tensor | ScalarArg | null; max?: Tensor | ScalarArg | null }): Tensor;
+    /** In place: x clamped to [min, max] (alias of clamp_); returns x. */
+    (input: Tensor, min: Tensor | ScalarArg | null, options?: { max?: Tensor | ScalarArg | null }): Tensor;
+    /** In place: x clamped to [min, max] (alias of clamp_); returns x. */
+    (input: Tensor, min: Tensor | ScalarArg | null, max: Tensor | ScalarArg | null): Tensor;
+  };
   /** A new tensor with the same values (a new buffer). */
   clone: {
     /** A new tensor with the same values (a new buffer). */
     (input: Tensor): Tensor;
+  };
+  /** Joins tensors as columns along dim 1: 0-d and 1-d tensors become columns [n, 1] first, others join as they are (as hstack). */
+  columnStack: {
+    /** Joins tensors as columns along dim 1: 0-d and 1-d tensors become columns [n, 1] first, others join as they are (as hstack). */
+    (options: { tensors: readonly Tensor[] }): Tensor;
+    /** Joins tensors as columns along dim 1: 0-d and 1-d tensors become columns [n, 1] first, others join as they are (as hstack). */
+    (tensors: readonly Tensor[]): Tensor;
+  };
+  /** [C, r]: the r-element combinations of the vector's elements (by position; with repeats if `withReplacement`), in lexicographic order; r = 0 gives an empty vector. */
+  combinations: {
+    /** [C, r]: the r-element combinations of the vector's elements (by position; with repeats if `withReplacement`), in lexicographic order; r = 0 gives an empty vector. */
+    (input: Tensor, options?: { r?: number; withReplacement?: boolean }): Tensor;
+    /** [C, r]: the r-element combinations of the vector's elements (by position; with repeats if `withReplacement`), in lexicographic order; r = 0 gives an empty vector. */
+    (input: Tensor, r: number, options?: { withReplacement?: boolean }): Tensor;
+    /** [C, r]: the r-element combinations of the vector's elements (by position; with repeats if `withReplacement`), in lexicographic order; r = 0 gives an empty vector. */
+    (input: Tensor, r: number, withReplacement: boolean): Tensor;
   };
   /** Every tensor here is dense and row-major; like clone, it returns a new tensor. */
   contiguous: {
@@ -524,19 +974,65 @@ export interface OpTypes {
     /** 2-d transposed convolution: input [N, Cin, H, W] (or [Cin, H, W]), weight [Cin, Cout / groups, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
     (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[], outputPadding: number | readonly number[], groups: number, dilation: number | readonly number[]): Tensor;
   };
+  /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+  convTranspose3d: {
+    /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+    (input: Tensor, weight: Tensor, options?: { bias?: Tensor | null; stride?: number | readonly number[]; padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+    /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, options?: { stride?: number | readonly number[]; padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+    /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], options?: { padding?: number | readonly number[]; outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+    /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[], options?: { outputPadding?: number | readonly number[]; groups?: number; dilation?: number | readonly number[] }): Tensor;
+    /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[], outputPadding: number | readonly number[], options?: { groups?: number; dilation?: number | readonly number[] }): Tensor;
+    /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[], outputPadding: number | readonly number[], groups: number, options?: { dilation?: number | readonly number[] }): Tensor;
+    /** 3-d transposed convolution: input [N, Cin, D, H, W] (or unbatched), weight [Cin, Cout / groups, kd, kh, kw], bias [Cout]; outputPadding adds to one side of the output. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[], outputPadding: number | readonly number[], groups: number, dilation: number | readonly number[]): Tensor;
+  };
   /** In place: copies `other` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
   copy_: {
     /** In place: copies `other` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
     (input: Tensor, other: Tensor): Tensor;
+  };
+  /** |input| with the sign of other (the sign bit: −0 and −NaN count as negative), elementwise with broadcasting; integer and bool inputs give float32. */
+  copysign: {
+    /** |input| with the sign of other (the sign bit: −0 and −NaN count as negative), elementwise with broadcasting; integer and bool inputs give float32. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** |input| with the sign of other (the sign bit: −0 and −NaN count as negative), elementwise with broadcasting; integer and bool inputs give float32. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = copysign(x, other) (float tensors); returns x. */
+  copysign_: {
+    /** In place: x = copysign(x, other) (float tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = copysign(x, other) (float tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** The Pearson correlation coefficients of the variables in the rows of `input` (observations in the columns), clipped to [-1, 1]; NaN for a variable without variance. */
+  corrcoef: {
+    /** The Pearson correlation coefficients of the variables in the rows of `input` (observations in the columns), clipped to [-1, 1]; NaN for a variable without variance. */
+    (input: Tensor): Tensor;
   };
   /** Cosine (radians), elementwise; integer and bool inputs give float32. */
   cos: {
     /** Cosine (radians), elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = cos(x) (float tensors); returns x. */
+  cos_: {
+    /** In place: x = cos(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Hyperbolic cosine, elementwise; integer and bool inputs give float32. */
   cosh: {
     /** Hyperbolic cosine, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = cosh(x) (float tensors); returns x. */
+  cosh_: {
+    /** In place: x = cosh(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** With cos the cosine similarity of input1 and input2 along their last dim ([N, D] with target [N], or [D] with a 0-d target): 1 − cos where target is 1, max(0, cos − margin) where it is −1, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
@@ -561,6 +1057,11 @@ export interface OpTypes {
     (input: Tensor, options?: { dim?: number | readonly number[] | null }): Tensor;
     /** The number of nonzero elements over `dim` (all dims by default), int64; NaN counts as nonzero. */
     (input: Tensor, dim: number | readonly number[] | null): Tensor;
+  };
+  /** The covariance matrix of the variables in the rows of `input` (observations in the columns; a 1-d input is one variable, giving a 0-d result), with integer frequency weights `fweights` and float importance weights `aweights` per observation (read on the host to check they are not negative); `correction` 1 is Bessel's, 0 the population covariance. */
+  cov: {
+    /** The covariance matrix of the variables in the rows of `input` (observations in the columns; a 1-d input is one variable, giving a 0-d result), with integer frequency weights `fweights` and float importance weights `aweights` per observation (read on the host to check they are not negative); `correction` 1 is Bessel's, 0 the population covariance. */
+    (input: Tensor, options?: { correction?: number; fweights?: Tensor | null; aweights?: Tensor | null }): Tensor;
   };
   /** The tensor on the CPU (`to("cpu")`): itself when it is there already. */
   cpu: {
@@ -609,6 +1110,16 @@ export interface OpTypes {
     /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
     (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
   };
+  /** Degrees to radians, elementwise; integer and bool inputs give float32. */
+  deg2rad: {
+    /** Degrees to radians, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: degrees to radians (float tensors); returns x. */
+  deg2rad_: {
+    /** In place: degrees to radians (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
   detach: {
     /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
@@ -621,6 +1132,24 @@ export interface OpTypes {
     /** Of a 1-d tensor, the square matrix with it on diagonal `diagonal`; of a 2-d tensor, that diagonal. */
     (input: Tensor, diagonal: number): Tensor;
   };
+  /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+  diagEmbed: {
+    /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+    (input: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+    /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+    (input: Tensor, offset: number, options?: { dim1?: number; dim2?: number }): Tensor;
+    /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+    (input: Tensor, offset: number, dim1: number, options?: { dim2?: number }): Tensor;
+    /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+    (input: Tensor, offset: number, dim1: number, dim2: number): Tensor;
+  };
+  /** The square matrix with the flattened input on diagonal `offset`, zeros elsewhere. */
+  diagflat: {
+    /** The square matrix with the flattened input on diagonal `offset`, zeros elsewhere. */
+    (input: Tensor, options?: { offset?: number }): Tensor;
+    /** The square matrix with the flattened input on diagonal `offset`, zeros elsewhere. */
+    (input: Tensor, offset: number): Tensor;
+  };
   /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
   diagonal: {
     /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
@@ -631,6 +1160,17 @@ export interface OpTypes {
     (input: Tensor, offset: number, dim1: number, options?: { dim2?: number }): Tensor;
     /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
     (input: Tensor, offset: number, dim1: number, dim2: number): Tensor;
+  };
+  /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+  diagonalScatter: {
+    /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+    (input: Tensor, src: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+    /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+    (input: Tensor, src: Tensor, offset: number, options?: { dim1?: number; dim2?: number }): Tensor;
+    /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+    (input: Tensor, src: Tensor, offset: number, dim1: number, options?: { dim2?: number }): Tensor;
+    /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+    (input: Tensor, src: Tensor, offset: number, dim1: number, dim2: number): Tensor;
   };
   /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
   diff: {
@@ -644,6 +1184,23 @@ export interface OpTypes {
     (input: Tensor, n: number, dim: number, prepend: Tensor | null, options?: { append?: Tensor | null }): Tensor;
     /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
     (input: Tensor, n: number, dim: number, prepend: Tensor | null, append: Tensor | null): Tensor;
+  };
+  /** ψ(input) = Γ'(input)/Γ(input), elementwise (−inf at 0, NaN at the negative integers); integer and bool inputs give float32. */
+  digamma: {
+    /** ψ(input) = Γ'(input)/Γ(input), elementwise (−inf at 0, NaN at the negative integers); integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = digamma(x) (float tensors); returns x. */
+  digamma_: {
+    /** In place: x = digamma(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** The p-norm of input − other (broadcast, dtypes promoted to a floating one), over all elements: 0-d. p may be 0 (the count of differing elements), inf or -inf. */
+  dist: {
+    /** The p-norm of input − other (broadcast, dtypes promoted to a floating one), over all elements: 0-d. p may be 0 (the count of differing elements), inf or -inf. */
+    (input: Tensor, other: Tensor, options?: { p?: number }): Tensor;
+    /** The p-norm of input − other (broadcast, dtypes promoted to a floating one), over all elements: 0-d. p may be 0 (the count of differing elements), inf or -inf. */
+    (input: Tensor, other: Tensor, p: number): Tensor;
   };
   /** input / other: true division (integer inputs give float32), or rounded toward zero (roundingMode "trunc") or down ("floor"); either operand may be a scalar. */
   div: {
@@ -659,6 +1216,22 @@ export interface OpTypes {
     /** In place: x /= other (rounded with roundingMode "trunc" or "floor"); returns x. True division of an integer tensor is an error, as its float result cannot be cast back. */
     (input: Tensor, options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
     /** In place: x /= other (rounded with roundingMode "trunc" or "floor"); returns x. True division of an integer tensor is an error, as its float result cannot be cast back. */
+    (input: Tensor, other: Tensor | ScalarArg, options?: { roundingMode?: "trunc" | "floor" | null }): Tensor;
+  };
+  /** Alias of div: input / other, true division or rounded with roundingMode "trunc" or "floor". */
+  divide: {
+    /** Alias of div: input / other, true division or rounded with roundingMode "trunc" or "floor". */
+    (options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
+    /** Alias of div: input / other, true division or rounded with roundingMode "trunc" or "floor". */
+    (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
+    /** Alias of div: input / other, true division or rounded with roundingMode "trunc" or "floor". */
+    (input: Tensor | ScalarArg, other: Tensor | ScalarArg, options?: { roundingMode?: "trunc" | "floor" | null }): Tensor;
+  };
+  /** In place: x /= other (alias of div_); returns x. */
+  divide_: {
+    /** In place: x /= other (alias of div_); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
+    /** In place: x /= other (alias of div_); returns x. */
     (input: Tensor, other: Tensor | ScalarArg, options?: { roundingMode?: "trunc" | "floor" | null }): Tensor;
   };
   /** Inner product of two vectors of the same size and dtype (0-d result). */
@@ -681,6 +1254,57 @@ export interface OpTypes {
     (input: Tensor, p: number, training: boolean, options?: { inplace?: boolean; generator?: Generator | null }): Tensor;
     /** Zeroes each element with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result, and the mask draws from `generator`, which PyTorch does not take. */
     (input: Tensor, p: number, training: boolean, inplace: boolean, options?: { generator?: Generator | null }): Tensor;
+  };
+  /** Zeroes whole channels of [N, C, L] (or unbatched [C, L]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result. */
+  dropout1d: {
+    /** Zeroes whole channels of [N, C, L] (or unbatched [C, L]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result. */
+    (input: Tensor, options?: { p?: number; training?: boolean; inplace?: boolean }): Tensor;
+    /** Zeroes whole channels of [N, C, L] (or unbatched [C, L]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result. */
+    (input: Tensor, p: number, options?: { training?: boolean; inplace?: boolean }): Tensor;
+    /** Zeroes whole channels of [N, C, L] (or unbatched [C, L]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result. */
+    (input: Tensor, p: number, training: boolean, options?: { inplace?: boolean }): Tensor;
+    /** Zeroes whole channels of [N, C, L] (or unbatched [C, L]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result. */
+    (input: Tensor, p: number, training: boolean, inplace: boolean): Tensor;
+  };
+  /** Zeroes whole channels (dim 1 of [N, C, *]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). As in PyTorch, a 3-d input is read as [N, C, L], not as unbatched [C, H, W]. */
+  dropout2d: {
+    /** Zeroes whole channels (dim 1 of [N, C, *]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). As in PyTorch, a 3-d input is read as [N, C, L], not as unbatched [C, H, W]. */
+    (input: Tensor, options?: { p?: number; training?: boolean; inplace?: boolean }): Tensor;
+    /** Zeroes whole channels (dim 1 of [N, C, *]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). As in PyTorch, a 3-d input is read as [N, C, L], not as unbatched [C, H, W]. */
+    (input: Tensor, p: number, options?: { training?: boolean; inplace?: boolean }): Tensor;
+    /** Zeroes whole channels (dim 1 of [N, C, *]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). As in PyTorch, a 3-d input is read as [N, C, L], not as unbatched [C, H, W]. */
+    (input: Tensor, p: number, training: boolean, options?: { inplace?: boolean }): Tensor;
+    /** Zeroes whole channels (dim 1 of [N, C, *]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). As in PyTorch, a 3-d input is read as [N, C, L], not as unbatched [C, H, W]. */
+    (input: Tensor, p: number, training: boolean, inplace: boolean): Tensor;
+  };
+  /** Zeroes whole channels of [N, C, D, H, W] (or unbatched [C, D, H, W]: any input that is not 5-d) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). */
+  dropout3d: {
+    /** Zeroes whole channels of [N, C, D, H, W] (or unbatched [C, D, H, W]: any input that is not 5-d) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). */
+    (input: Tensor, options?: { p?: number; training?: boolean; inplace?: boolean }): Tensor;
+    /** Zeroes whole channels of [N, C, D, H, W] (or unbatched [C, D, H, W]: any input that is not 5-d) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). */
+    (input: Tensor, p: number, options?: { training?: boolean; inplace?: boolean }): Tensor;
+    /** Zeroes whole channels of [N, C, D, H, W] (or unbatched [C, D, H, W]: any input that is not 5-d) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). */
+    (input: Tensor, p: number, training: boolean, options?: { inplace?: boolean }): Tensor;
+    /** Zeroes whole channels of [N, C, D, H, W] (or unbatched [C, D, H, W]: any input that is not 5-d) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy). */
+    (input: Tensor, p: number, training: boolean, inplace: boolean): Tensor;
+  };
+  /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+  dsplit: {
+    /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, options: { sections: number }): Tensor[];
+    /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, sections: number): Tensor[];
+    /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, options: { indices: readonly number[] }): Tensor[];
+    /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, indices: readonly number[]): Tensor[];
+  };
+  /** Joins tensors depth-wise along dim 2, after making each at least 3-d as atleast3d does ([n] → [1, n, 1], [m, n] → [m, n, 1]). */
+  dstack: {
+    /** Joins tensors depth-wise along dim 2, after making each at least 3-d as atleast3d does ([n] → [1, n, 1], [m, n] → [m, n, 1]). */
+    (options: { tensors: readonly Tensor[] }): Tensor;
+    /** Joins tensors depth-wise along dim 2, after making each at least 3-d as atleast3d does ([n] → [1, n, 1], [m, n] → [m, n, 1]). */
+    (tensors: readonly Tensor[]): Tensor;
   };
   /** Einstein summation: `einsum("bij,bjk->bik", a, b)`, implicit output (`"ij,jk"`: subscripts that appear once, in alphabetical order, after the ellipsis dims), `...` for broadcast leading dims, repeated subscripts for diagonals and traces; the operands as arguments or one list. */
   einsum: {
@@ -711,6 +1335,29 @@ export interface OpTypes {
     /** The rows of weight [num_embeddings, dim] at each index of input (any shape, any integer dtype) → [...input.shape, dim]; out-of-range indices clamp. maxNorm renormalises the looked-up rows of weight in place; paddingIdx, scaleGradByFreq and sparse only concern gradients. */
     (input: Tensor, weight: Tensor, paddingIdx: number | null, maxNorm: number | null, normType: number, scaleGradByFreq: boolean, sparse: boolean): Tensor;
   };
+  /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+  embeddingBag: {
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, options?: { offsets?: Tensor | null; maxNorm?: number | null; normType?: number; scaleGradByFreq?: boolean; mode?: "sum" | "mean" | "max"; sparse?: boolean; perSampleWeights?: Tensor | null; includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, options?: { maxNorm?: number | null; normType?: number; scaleGradByFreq?: boolean; mode?: "sum" | "mean" | "max"; sparse?: boolean; perSampleWeights?: Tensor | null; includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, options?: { normType?: number; scaleGradByFreq?: boolean; mode?: "sum" | "mean" | "max"; sparse?: boolean; perSampleWeights?: Tensor | null; includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, normType: number, options?: { scaleGradByFreq?: boolean; mode?: "sum" | "mean" | "max"; sparse?: boolean; perSampleWeights?: Tensor | null; includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, normType: number, scaleGradByFreq: boolean, options?: { mode?: "sum" | "mean" | "max"; sparse?: boolean; perSampleWeights?: Tensor | null; includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, normType: number, scaleGradByFreq: boolean, mode: "sum" | "mean" | "max", options?: { sparse?: boolean; perSampleWeights?: Tensor | null; includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, normType: number, scaleGradByFreq: boolean, mode: "sum" | "mean" | "max", sparse: boolean, options?: { perSampleWeights?: Tensor | null; includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, normType: number, scaleGradByFreq: boolean, mode: "sum" | "mean" | "max", sparse: boolean, perSampleWeights: Tensor | null, options?: { includeLastOffset?: boolean; paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, normType: number, scaleGradByFreq: boolean, mode: "sum" | "mean" | "max", sparse: boolean, perSampleWeights: Tensor | null, includeLastOffset: boolean, options?: { paddingIdx?: number | null }): Tensor;
+    /** Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding. */
+    (input: Tensor, weight: Tensor, offsets: Tensor | null, maxNorm: number | null, normType: number, scaleGradByFreq: boolean, mode: "sum" | "mean" | "max", sparse: boolean, perSampleWeights: Tensor | null, includeLastOffset: boolean, paddingIdx: number | null): Tensor;
+  };
   /** A tensor of shape `size`, float32 unless `dtype`; zero-filled here (there is no uninitialized memory). */
   empty: {
     /** A tensor of shape `size`, float32 unless `dtype`; zero-filled here (there is no uninitialized memory). */
@@ -727,6 +1374,11 @@ export interface OpTypes {
     /** empty of `input`'s shape, with its dtype and device unless given; zero-filled here. */
     (input: Tensor, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
+  /** The elementwise entropy −input · log(input): 0 at 0, −inf for negative inputs; integer and bool inputs give float32. */
+  entr: {
+    /** The elementwise entropy −input · log(input): 0 at 0, −inf for negative inputs; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
   /** input == other, elementwise (bool), with broadcasting and type promotion. */
   eq: {
     /** input == other, elementwise (bool), with broadcasting and type promotion. */
@@ -735,6 +1387,13 @@ export interface OpTypes {
     (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
     /** input == other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x == other), as 1 or 0 in x's dtype; returns x. */
+  eq_: {
+    /** In place: x = (x == other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x == other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
   /** Whether input and other have the same shape and elements, as a boolean. */
   equal: {
@@ -749,6 +1408,11 @@ export interface OpTypes {
   /** 1 − erf(input), computed without cancellation for large inputs; integer and bool inputs give float32. */
   erfc: {
     /** 1 − erf(input), computed without cancellation for large inputs; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** The scaled complementary error function e^(input²) · erfc(input), elementwise; integer and bool inputs give float32. */
+  erfcx: {
+    /** The scaled complementary error function e^(input²) · erfc(input), elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
   /** The inverse error function, elementwise (±1 give ±inf); integer and bool inputs give float32. */
@@ -771,6 +1435,11 @@ export interface OpTypes {
     /** 2^input, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = 2^x (float tensors); returns x. */
+  exp2_: {
+    /** In place: x = 2^x (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Broadcasts size-1 dims (and new leading dims) to `size` (`x.expand(3, -1)` or a list); -1 keeps a dim. A copy here, not a view. */
   expand: {
     /** Broadcasts size-1 dims (and new leading dims) to `size` (`x.expand(3, -1)` or a list); -1 keeps a dim. A copy here, not a view. */
@@ -785,9 +1454,19 @@ export interface OpTypes {
     /** expand to `other`'s shape. */
     (input: Tensor, other: Tensor): Tensor;
   };
+  /** The logistic sigmoid 1 / (1 + e^−input) (torch.sigmoid), elementwise. */
+  expit: {
+    /** The logistic sigmoid 1 / (1 + e^−input) (torch.sigmoid), elementwise. */
+    (input: Tensor): Tensor;
+  };
   /** e^input − 1, accurate near 0; integer and bool inputs give float32. */
   expm1: {
     /** e^input − 1, accurate near 0; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = e^x − 1 (float tensors); returns x. */
+  expm1_: {
+    /** In place: x = e^x − 1 (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** An `n` × `m` matrix (square unless `m`) with ones on the diagonal and zeros elsewhere; float32 unless `dtype`. */
@@ -799,12 +1478,33 @@ export interface OpTypes {
     /** An `n` × `m` matrix (square unless `m`) with ones on the diagonal and zeros elsewhere; float32 unless `dtype`. */
     (n: number, m: number | null, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
+  /** alphaDropout of whole channels (dim 1 of [N, C, *]) when training (otherwise a copy; training defaults to false, as in PyTorch). */
+  featureAlphaDropout: {
+    /** alphaDropout of whole channels (dim 1 of [N, C, *]) when training (otherwise a copy; training defaults to false, as in PyTorch). */
+    (input: Tensor, options?: { p?: number; training?: boolean; inplace?: boolean }): Tensor;
+    /** alphaDropout of whole channels (dim 1 of [N, C, *]) when training (otherwise a copy; training defaults to false, as in PyTorch). */
+    (input: Tensor, p: number, options?: { training?: boolean; inplace?: boolean }): Tensor;
+    /** alphaDropout of whole channels (dim 1 of [N, C, *]) when training (otherwise a copy; training defaults to false, as in PyTorch). */
+    (input: Tensor, p: number, training: boolean, options?: { inplace?: boolean }): Tensor;
+    /** alphaDropout of whole channels (dim 1 of [N, C, *]) when training (otherwise a copy; training defaults to false, as in PyTorch). */
+    (input: Tensor, p: number, training: boolean, inplace: boolean): Tensor;
+  };
   /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
   fill_: {
     /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
     (input: Tensor, options: { value: Tensor | ScalarArg }): Tensor;
     /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
     (input: Tensor, value: Tensor | ScalarArg): Tensor;
+  };
+  /** Alias of trunc: input rounded toward zero, in the input's dtype (integers unchanged). */
+  fix: {
+    /** Alias of trunc: input rounded toward zero, in the input's dtype (integers unchanged). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x rounded toward zero (alias of trunc_); returns x. */
+  fix_: {
+    /** In place: x rounded toward zero (alias of trunc_); returns x. */
+    (input: Tensor): Tensor;
   };
   /** Merges dims `startDim` … `endDim` into one (all dims by default); a 0-d tensor becomes 1-d. */
   flatten: {
@@ -839,9 +1539,30 @@ export interface OpTypes {
     /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
     (input: Tensor): Tensor;
   };
+  /** input ** exponent computed in float64 (the result is always float64), with broadcasting; either may be a scalar. */
+  floatPower: {
+    /** input ** exponent computed in float64 (the result is always float64), with broadcasting; either may be a scalar. */
+    (options: { input: Tensor | ScalarArg; exponent: Tensor | ScalarArg }): Tensor;
+    /** input ** exponent computed in float64 (the result is always float64), with broadcasting; either may be a scalar. */
+    (input: Tensor | ScalarArg, options: { exponent: Tensor | ScalarArg }): Tensor;
+    /** input ** exponent computed in float64 (the result is always float64), with broadcasting; either may be a scalar. */
+    (input: Tensor | ScalarArg, exponent: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = x ** exponent in float64 (x must be float64); returns x. */
+  floatPower_: {
+    /** In place: x = x ** exponent in float64 (x must be float64); returns x. */
+    (input: Tensor, options: { exponent: Tensor | ScalarArg }): Tensor;
+    /** In place: x = x ** exponent in float64 (x must be float64); returns x. */
+    (input: Tensor, exponent: Tensor | ScalarArg): Tensor;
+  };
   /** The largest integer ≤ input, in the input's dtype (integers unchanged). */
   floor: {
     /** The largest integer ≤ input, in the input's dtype (integers unchanged). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x rounded down; returns x. */
+  floor_: {
+    /** In place: x rounded down; returns x. */
     (input: Tensor): Tensor;
   };
   /** input // other, rounded toward −infinity (div with roundingMode "floor"); either operand may be a scalar. */
@@ -852,6 +1573,13 @@ export interface OpTypes {
     (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
     /** input // other, rounded toward −infinity (div with roundingMode "floor"); either operand may be a scalar. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = x // other, rounded down; returns x. */
+  floorDivide_: {
+    /** In place: x = x // other, rounded down; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = x // other, rounded down; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
   /** The larger of input and other, elementwise, ignoring NaN (NaN only where both are NaN). */
   fmax: {
@@ -872,10 +1600,42 @@ export interface OpTypes {
     /** C-style remainder of input / other: it has the sign of the dividend. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x = fmod(x, other); returns x. */
+  fmod_: {
+    /** In place: x = fmod(x, other); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = fmod(x, other); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up. */
+  fold: {
+    /** The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up. */
+    (input: Tensor, options: { outputSize: number | readonly number[]; kernelSize: number | readonly number[]; dilation?: number | readonly number[]; padding?: number | readonly number[]; stride?: number | readonly number[] }): Tensor;
+    /** The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up. */
+    (input: Tensor, outputSize: number | readonly number[], options: { kernelSize: number | readonly number[]; dilation?: number | readonly number[]; padding?: number | readonly number[]; stride?: number | readonly number[] }): Tensor;
+    /** The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up. */
+    (input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], options?: { dilation?: number | readonly number[]; padding?: number | readonly number[]; stride?: number | readonly number[] }): Tensor;
+    /** The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up. */
+    (input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], dilation: number | readonly number[], options?: { padding?: number | readonly number[]; stride?: number | readonly number[] }): Tensor;
+    /** The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up. */
+    (input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], dilation: number | readonly number[], padding: number | readonly number[], options?: { stride?: number | readonly number[] }): Tensor;
+    /** The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up. */
+    (input: Tensor, outputSize: number | readonly number[], kernelSize: number | readonly number[], dilation: number | readonly number[], padding: number | readonly number[], stride: number | readonly number[]): Tensor;
+  };
   /** input − trunc(input), with the sign of input (float tensors only). */
   frac: {
     /** input − trunc(input), with the sign of input (float tensors only). */
     (input: Tensor): Tensor;
+  };
+  /** In place: x = x − trunc(x) (float tensors); returns x. */
+  frac_: {
+    /** In place: x = x − trunc(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** `{ mantissa, exponent }` with input = mantissa × 2^exponent, 0.5 ≤ |mantissa| < 1 (mantissa in input's dtype, exponent int32); ±0, ±inf and NaN give themselves and exponent 0. Float tensors only. */
+  frexp: {
+    /** `{ mantissa, exponent }` with input = mantissa × 2^exponent, 0.5 ≤ |mantissa| < 1 (mantissa in input's dtype, exponent int32); ±0, ±inf and NaN give themselves and exponent 0. Float tensors only. */
+    (input: Tensor): MantissaExponent;
   };
   /** A tensor of shape `size` filled with `fillValue`; the dtype follows the value (bool, int64, float32) unless given, and a value the dtype cannot hold is an error. */
   full: {
@@ -892,6 +1652,21 @@ export interface OpTypes {
     (input: Tensor, options: { fillValue: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** full of `input`'s shape with `fillValue`, with `input`'s dtype (not the value's) and device unless given. */
     (input: Tensor, fillValue: ScalarArg, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** The regularized lower incomplete gamma function P(input, other) (torch.igamma), elementwise with broadcasting. */
+  gammainc: {
+    /** The regularized lower incomplete gamma function P(input, other) (torch.igamma), elementwise with broadcasting. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** The regularized upper incomplete gamma function Q(input, other) (torch.igammac), elementwise with broadcasting. */
+  gammaincc: {
+    /** The regularized upper incomplete gamma function Q(input, other) (torch.igammac), elementwise with broadcasting. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** log |Γ(input)| (torch.lgamma), elementwise. */
+  gammaln: {
+    /** log |Γ(input)| (torch.lgamma), elementwise. */
+    (input: Tensor): Tensor;
   };
   /** out[i][j] = input[index[i][j]][j] for dim 0, and so on; `index` has the input's rank (out-of-range indices clamp instead of raising). */
   gather: {
@@ -911,6 +1686,16 @@ export interface OpTypes {
     /** Gaussian negative log likelihood ½ (log v + (input − target)² / v) (+ ½ log 2π when full), reduced, where v is var clamped below at eps — the clamp passes var's gradient through unchanged, as PyTorch's in-place clamp under no_grad does. var has the input's shape, or one dim of size 1 (homoscedastic), or the input's shape without its last dim; or is a float. Negative entries of a var tensor are not checked (PyTorch reads them on the host). */
     (input: Tensor, target: Tensor, var_: Tensor | number, full: boolean, eps: number, reduction: "mean" | "sum" | "none"): Tensor;
   };
+  /** The greatest common divisor of input and other (non-negative; gcd(0, 0) = 0), elementwise with broadcasting; integer tensors only. */
+  gcd: {
+    /** The greatest common divisor of input and other (non-negative; gcd(0, 0) = 0), elementwise with broadcasting; integer tensors only. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = gcd(x, other) (integer tensors); returns x. */
+  gcd_: {
+    /** In place: x = gcd(x, other) (integer tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** input >= other, elementwise (bool), with broadcasting and type promotion. */
   ge: {
     /** input >= other, elementwise (bool), with broadcasting and type promotion. */
@@ -920,10 +1705,22 @@ export interface OpTypes {
     /** input >= other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+  ge_: {
+    /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** x · Φ(x) with Φ the standard normal CDF (through erf), or its tanh approximation with approximate: "tanh" (float tensors). */
   gelu: {
     /** x · Φ(x) with Φ the standard normal CDF (through erf), or its tanh approximation with approximate: "tanh" (float tensors). */
     (input: Tensor, options?: { approximate?: "none" | "tanh" }): Tensor;
+  };
+  /** outer, by its older name. */
+  ger: {
+    /** outer, by its older name. */
+    (input: Tensor, vec2: Tensor): Tensor;
   };
   /** The first half of `input` along `dim` times the sigmoid of the second half (float tensors; that dim's size must be even). */
   glu: {
@@ -931,6 +1728,45 @@ export interface OpTypes {
     (input: Tensor, options?: { dim?: number }): Tensor;
     /** The first half of `input` along `dim` times the sigmoid of the second half (float tensors; that dim's size must be even). */
     (input: Tensor, dim: number): Tensor;
+  };
+  /** Alias of gt: input > other, elementwise (bool). */
+  greater: {
+    /** Alias of gt: input > other, elementwise (bool). */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** Alias of gt: input > other, elementwise (bool). */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+  greater_: {
+    /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** Alias of ge: input >= other, elementwise (bool). */
+  greaterEqual: {
+    /** Alias of ge: input >= other, elementwise (bool). */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** Alias of ge: input >= other, elementwise (bool). */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+  greaterEqual_: {
+    /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
+  gridSample: {
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
+    (input: Tensor, grid: Tensor, options?: { mode?: "bilinear" | "nearest"; paddingMode?: "zeros" | "border" | "reflection"; alignCorners?: boolean | null }): Tensor;
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
+    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest", options?: { paddingMode?: "zeros" | "border" | "reflection"; alignCorners?: boolean | null }): Tensor;
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
+    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest", paddingMode: "zeros" | "border" | "reflection", options?: { alignCorners?: boolean | null }): Tensor;
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
+    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest", paddingMode: "zeros" | "border" | "reflection", alignCorners: boolean | null): Tensor;
   };
   /** Normalises [N, C, *] over groups of C / numGroups channels (and all spatial positions), then applies the per-channel weight and bias. */
   groupNorm: {
@@ -954,10 +1790,37 @@ export interface OpTypes {
     /** input > other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+  gt_: {
+    /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** softmax((logits + g) / tau) along `dim` with g standard Gumbel noise; with `hard`, the one-hot of its argmax whose gradient is the soft sample's. `eps` is unused, as in PyTorch (where it is deprecated). Float tensors. */
+  gumbelSoftmax: {
+    /** softmax((logits + g) / tau) along `dim` with g standard Gumbel noise; with `hard`, the one-hot of its argmax whose gradient is the soft sample's. `eps` is unused, as in PyTorch (where it is deprecated). Float tensors. */
+    (logits: Tensor, options?: { tau?: number; hard?: boolean; eps?: number; dim?: number }): Tensor;
+    /** softmax((logits + g) / tau) along `dim` with g standard Gumbel noise; with `hard`, the one-hot of its argmax whose gradient is the soft sample's. `eps` is unused, as in PyTorch (where it is deprecated). Float tensors. */
+    (logits: Tensor, tau: number, options?: { hard?: boolean; eps?: number; dim?: number }): Tensor;
+    /** softmax((logits + g) / tau) along `dim` with g standard Gumbel noise; with `hard`, the one-hot of its argmax whose gradient is the soft sample's. `eps` is unused, as in PyTorch (where it is deprecated). Float tensors. */
+    (logits: Tensor, tau: number, hard: boolean, options?: { eps?: number; dim?: number }): Tensor;
+    /** softmax((logits + g) / tau) along `dim` with g standard Gumbel noise; with `hard`, the one-hot of its argmax whose gradient is the soft sample's. `eps` is unused, as in PyTorch (where it is deprecated). Float tensors. */
+    (logits: Tensor, tau: number, hard: boolean, eps: number, options?: { dim?: number }): Tensor;
+    /** softmax((logits + g) / tau) along `dim` with g standard Gumbel noise; with `hard`, the one-hot of its argmax whose gradient is the soft sample's. `eps` is unused, as in PyTorch (where it is deprecated). Float tensors. */
+    (logits: Tensor, tau: number, hard: boolean, eps: number, dim: number): Tensor;
+  };
   /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
   half: {
     /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
     (input: Tensor): Tensor;
+  };
+  /** x where |x| > lambd, else 0 (NaN stays NaN; float tensors). */
+  hardshrink: {
+    /** x where |x| > lambd, else 0 (NaN stays NaN; float tensors). */
+    (input: Tensor, options?: { lambd?: number }): Tensor;
+    /** x where |x| > lambd, else 0 (NaN stays NaN; float tensors). */
+    (input: Tensor, lambd: number): Tensor;
   };
   /** relu6(x + 3) / 6 (float tensors). */
   hardsigmoid: {
@@ -978,12 +1841,53 @@ export interface OpTypes {
     /** x clamped to [minVal, maxVal] (NaN stays NaN); integer tensors stay integers. */
     (input: Tensor, minVal: number, maxVal: number): Tensor;
   };
+  /** The Heaviside step function: 0 where input < 0 (or NaN), 1 where input > 0, and `values` (broadcast) where input is 0; both tensors must have the same dtype. */
+  heaviside: {
+    /** The Heaviside step function: 0 where input < 0 (or NaN), 1 where input > 0, and `values` (broadcast) where input is 0; both tensors must have the same dtype. */
+    (input: Tensor, values: Tensor): Tensor;
+  };
+  /** In place: x = heaviside(x, values); returns x. */
+  heaviside_: {
+    /** In place: x = heaviside(x, values); returns x. */
+    (input: Tensor, values: Tensor): Tensor;
+  };
   /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   hingeEmbeddingLoss: {
     /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
     (input: Tensor, target: Tensor, options?: { margin?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
     /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
     (input: Tensor, target: Tensor, margin: number, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
+  /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+  histc: {
+    /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+    (input: Tensor, options?: { bins?: number; min?: ScalarArg; max?: ScalarArg }): Tensor;
+    /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+    (input: Tensor, bins: number, options?: { min?: ScalarArg; max?: ScalarArg }): Tensor;
+    /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+    (input: Tensor, bins: number, min: ScalarArg, options?: { max?: ScalarArg }): Tensor;
+    /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+    (input: Tensor, bins: number, min: ScalarArg, max: ScalarArg): Tensor;
+  };
+  /** `{ hist, binEdges }` of the elements of a float32/float64 `input`: `bins` equal bins over `range` (default: the data's range, read back to the host; widened by 0.5 each way when empty), or the increasing edges of a 1-d tensor `bins`; each element counts 1 or its `weight`, the last bin is closed, elements outside and NaN are not counted; with `density` the counts are divided by their total and the bin widths. */
+  histogram: {
+    /** `{ hist, binEdges }` of the elements of a float32/float64 `input`: `bins` equal bins over `range` (default: the data's range, read back to the host; widened by 0.5 each way when empty), or the increasing edges of a 1-d tensor `bins`; each element counts 1 or its `weight`, the last bin is closed, elements outside and NaN are not counted; with `density` the counts are divided by their total and the bin widths. */
+    (input: Tensor, bins: Tensor, options?: { weight?: Tensor | null; density?: boolean }): Histogram;
+    /** `{ hist, binEdges }` of the elements of a float32/float64 `input`: `bins` equal bins over `range` (default: the data's range, read back to the host; widened by 0.5 each way when empty), or the increasing edges of a 1-d tensor `bins`; each element counts 1 or its `weight`, the last bin is closed, elements outside and NaN are not counted; with `density` the counts are divided by their total and the bin widths. */
+    (input: Tensor, options?: { bins?: number; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Histogram;
+    /** `{ hist, binEdges }` of the elements of a float32/float64 `input`: `bins` equal bins over `range` (default: the data's range, read back to the host; widened by 0.5 each way when empty), or the increasing edges of a 1-d tensor `bins`; each element counts 1 or its `weight`, the last bin is closed, elements outside and NaN are not counted; with `density` the counts are divided by their total and the bin widths. */
+    (input: Tensor, bins: number, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Histogram;
+  };
+  /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+  hsplit: {
+    /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+    (input: Tensor, options: { sections: number }): Tensor[];
+    /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+    (input: Tensor, sections: number): Tensor[];
+    /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+    (input: Tensor, options: { indices: readonly number[] }): Tensor[];
+    /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+    (input: Tensor, indices: readonly number[]): Tensor[];
   };
   /** Joins tensors column-wise: along dim 1, or dim 0 for 1-d tensors (0-d ones count as 1-d). */
   hstack: {
@@ -1004,6 +1908,56 @@ export interface OpTypes {
   /** √(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch. */
   hypot: {
     /** √(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = hypot(x, other) (float tensors); returns x. */
+  hypot_: {
+    /** In place: x = hypot(x, other) (float tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** The modified Bessel function of the first kind, order 0, elementwise; integer and bool inputs give float32. */
+  i0: {
+    /** The modified Bessel function of the first kind, order 0, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = i0(x) (float tensors); returns x. */
+  i0_: {
+    /** In place: x = i0(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** e^−|input| · i0(input), the exponentially scaled Bessel function of order 0, elementwise; integer and bool inputs give float32. */
+  i0e: {
+    /** e^−|input| · i0(input), the exponentially scaled Bessel function of order 0, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** The modified Bessel function of the first kind, order 1, elementwise; integer and bool inputs give float32. */
+  i1: {
+    /** The modified Bessel function of the first kind, order 1, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** e^−|input| · i1(input), the exponentially scaled Bessel function of order 1, elementwise; integer and bool inputs give float32. */
+  i1e: {
+    /** e^−|input| · i1(input), the exponentially scaled Bessel function of order 1, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** The regularized lower incomplete gamma function P(input, other), elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  igamma: {
+    /** The regularized lower incomplete gamma function P(input, other), elementwise with broadcasting; floating inputs only, as in PyTorch. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = igamma(x, other) (float tensors); returns x. */
+  igamma_: {
+    /** In place: x = igamma(x, other) (float tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** The regularized upper incomplete gamma function Q(input, other) = 1 − P(input, other), elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  igammac: {
+    /** The regularized upper incomplete gamma function Q(input, other) = 1 − P(input, other), elementwise with broadcasting; floating inputs only, as in PyTorch. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = igammac(x, other) (float tensors); returns x. */
+  igammac_: {
+    /** In place: x = igammac(x, other) (float tensors); returns x. */
     (input: Tensor, other: Tensor): Tensor;
   };
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
@@ -1071,10 +2025,48 @@ export interface OpTypes {
     /** indexPut in place: `t` keeps its identity and gets the new values. Returns `t`. */
     (input: Tensor, indices: readonly (Tensor | null)[], values: Tensor | ScalarArg, accumulate: boolean): Tensor;
   };
+  /** `input` with slice k of `source` reduced into position index[k] along `dim` (repeated indices reduce together); without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down. The indices are read back to the host to check their range; bool tensors are not supported. */
+  indexReduce: {
+    /** `input` with slice k of `source` reduced into position index[k] along `dim` (repeated indices reduce together); without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down. The indices are read back to the host to check their range; bool tensors are not supported. */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor, options: { reduce: "prod" | "mean" | "amax" | "amin"; includeSelf?: boolean }): Tensor;
+    /** `input` with slice k of `source` reduced into position index[k] along `dim` (repeated indices reduce together); without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down. The indices are read back to the host to check their range; bool tensors are not supported. */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor, reduce: "prod" | "mean" | "amax" | "amin", options?: { includeSelf?: boolean }): Tensor;
+  };
+  /** In place: indexReduce (slice k of source reduced into position index[k] along `dim`); returns x. */
+  indexReduce_: {
+    /** In place: indexReduce (slice k of source reduced into position index[k] along `dim`); returns x. */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor, options: { reduce: "prod" | "mean" | "amax" | "amin"; includeSelf?: boolean }): Tensor;
+    /** In place: indexReduce (slice k of source reduced into position index[k] along `dim`); returns x. */
+    (input: Tensor, dim: number, index: Tensor, source: Tensor, reduce: "prod" | "mean" | "amax" | "amin", options?: { includeSelf?: boolean }): Tensor;
+  };
   /** The slices of `input` at the 0-d or 1-d integer `index` along `dim` (out-of-range indices clamp instead of raising). */
   indexSelect: {
     /** The slices of `input` at the 0-d or 1-d integer `index` along `dim` (out-of-range indices clamp instead of raising). */
     (input: Tensor, dim: number, index: Tensor): Tensor;
+  };
+  /** Sums of products over the last dims (of one size): shape input.shape[:-1] + other.shape[:-1]; with a 0-d operand, the product (dtypes promoted). */
+  inner: {
+    /** Sums of products over the last dims (of one size): shape input.shape[:-1] + other.shape[:-1]; with a 0-d operand, the product (dtypes promoted). */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+  instanceNorm: {
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, options?: { runningMean?: Tensor | null; runningVar?: Tensor | null; weight?: Tensor | null; bias?: Tensor | null; useInputStats?: boolean; momentum?: number; eps?: number }): Tensor;
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, runningMean: Tensor | null, options?: { runningVar?: Tensor | null; weight?: Tensor | null; bias?: Tensor | null; useInputStats?: boolean; momentum?: number; eps?: number }): Tensor;
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, options?: { weight?: Tensor | null; bias?: Tensor | null; useInputStats?: boolean; momentum?: number; eps?: number }): Tensor;
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, weight: Tensor | null, options?: { bias?: Tensor | null; useInputStats?: boolean; momentum?: number; eps?: number }): Tensor;
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, weight: Tensor | null, bias: Tensor | null, options?: { useInputStats?: boolean; momentum?: number; eps?: number }): Tensor;
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, weight: Tensor | null, bias: Tensor | null, useInputStats: boolean, options?: { momentum?: number; eps?: number }): Tensor;
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, weight: Tensor | null, bias: Tensor | null, useInputStats: boolean, momentum: number, options?: { eps?: number }): Tensor;
+    /** Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead. */
+    (input: Tensor, runningMean: Tensor | null, runningVar: Tensor | null, weight: Tensor | null, bias: Tensor | null, useInputStats: boolean, momentum: number, eps: number): Tensor;
   };
   /** `to("int32")`: the tensor as int32, itself when it is int32 already. */
   int: {
@@ -1120,10 +2112,30 @@ export interface OpTypes {
     /** Whether each element is NaN (bool). */
     (input: Tensor): Tensor;
   };
+  /** Whether each element is −inf (bool). */
+  isneginf: {
+    /** Whether each element is −inf (bool). */
+    (input: Tensor): Tensor;
+  };
+  /** Whether each element is +inf (bool). */
+  isposinf: {
+    /** Whether each element is +inf (bool). */
+    (input: Tensor): Tensor;
+  };
+  /** Whether each element is real-valued (bool): always true, as every dtype here is real. */
+  isreal: {
+    /** Whether each element is real-valued (bool): always true, as every dtype here is real. */
+    (input: Tensor): Tensor;
+  };
   /** KL divergence with input as log-probabilities: target · (log target − input), 0 where target is 0 (or exp(target) · (target − input) with logTarget). PyTorch's deprecated size_average and reduce are left out, so reduction and logTarget are keyword-only. */
   klDiv: {
     /** KL divergence with input as log-probabilities: target · (log target − input), 0 where target is 0 (or exp(target) · (target − input) with logTarget). PyTorch's deprecated size_average and reduce are left out, so reduction and logTarget are keyword-only. */
     (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none" | "batchmean"; logTarget?: boolean }): Tensor;
+  };
+  /** The Kronecker product: the blocks input[i] × other, in dims of size input.shape[d] · other.shape[d] (the lower-rank operand gets leading 1s); dtypes are promoted. */
+  kron: {
+    /** The Kronecker product: the blocks input[i] × other, in dims of size input.shape[d] · other.shape[d] (the lower-rank operand gets leading 1s); dtypes are promoted. */
+    (input: Tensor, other: Tensor): Tensor;
   };
   /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
   kthvalue: {
@@ -1154,6 +2166,26 @@ export interface OpTypes {
     /** Normalises over the last `normalizedShape.length` dims ((x − mean) / sqrt(var + eps), biased variance), then applies weight and bias; half inputs compute in float32. */
     (input: Tensor, normalizedShape: number | readonly number[], weight: Tensor | null, bias: Tensor | null, eps: number): Tensor;
   };
+  /** The least common multiple of input and other (non-negative; 0 when either is 0), elementwise with broadcasting; integer tensors only. */
+  lcm: {
+    /** The least common multiple of input and other (non-negative; 0 when either is 0), elementwise with broadcasting; integer tensors only. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = lcm(x, other) (integer tensors); returns x. */
+  lcm_: {
+    /** In place: x = lcm(x, other) (integer tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). */
+  ldexp: {
+    /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = x × 2^other (float tensors); returns x. */
+  ldexp_: {
+    /** In place: x = x × 2^other (float tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** input <= other, elementwise (bool), with broadcasting and type promotion. */
   le: {
     /** input <= other, elementwise (bool), with broadcasting and type promotion. */
@@ -1162,6 +2194,13 @@ export interface OpTypes {
     (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
     /** input <= other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+  le_: {
+    /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
   /** x where x > 0, else negativeSlope · x (float tensors). */
   leakyRelu: {
@@ -1176,6 +2215,51 @@ export interface OpTypes {
     (input: Tensor, end: Tensor, options: { weight: Tensor | number }): Tensor;
     /** input + weight × (end − input), float tensors only (computed from whichever end is nearer, as PyTorch does). */
     (input: Tensor, end: Tensor, weight: Tensor | number): Tensor;
+  };
+  /** In place: x = x + weight × (end − x) (float tensors); returns x. */
+  lerp_: {
+    /** In place: x = x + weight × (end − x) (float tensors); returns x. */
+    (input: Tensor, end: Tensor, options: { weight: Tensor | number }): Tensor;
+    /** In place: x = x + weight × (end − x) (float tensors); returns x. */
+    (input: Tensor, end: Tensor, weight: Tensor | number): Tensor;
+  };
+  /** Alias of lt: input < other, elementwise (bool). */
+  less: {
+    /** Alias of lt: input < other, elementwise (bool). */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** Alias of lt: input < other, elementwise (bool). */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+  less_: {
+    /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** Alias of le: input <= other, elementwise (bool). */
+  lessEqual: {
+    /** Alias of le: input <= other, elementwise (bool). */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** Alias of le: input <= other, elementwise (bool). */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+  lessEqual_: {
+    /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** log |Γ(input)|, elementwise (+inf at 0 and the negative integers); integer and bool inputs give float32. */
+  lgamma: {
+    /** log |Γ(input)|, elementwise (+inf at 0 and the negative integers); integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = lgamma(x) (float tensors); returns x. */
+  lgamma_: {
+    /** In place: x = lgamma(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
   };
   /** input [*, in] times weight [out, in] (or [in]) transposed, plus bias (broadcast to [*, out]); half inputs accumulate in float32. */
   linear: {
@@ -1195,6 +2279,19 @@ export interface OpTypes {
     /** `steps` evenly spaced values from `start` to `end`, both included; float32 unless `dtype`. */
     (start: number, end: number, steps: number, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
+  /** x / (k + alpha · mean(x²))^beta, the mean over a window of `size` neighbouring channels (dim 1 of [N, C, *], zero-padded: size // 2 before, (size − 1) // 2 after), as PyTorch computes it (float tensors). */
+  localResponseNorm: {
+    /** x / (k + alpha · mean(x²))^beta, the mean over a window of `size` neighbouring channels (dim 1 of [N, C, *], zero-padded: size // 2 before, (size − 1) // 2 after), as PyTorch computes it (float tensors). */
+    (input: Tensor, options: { size: number; alpha?: number; beta?: number; k?: number }): Tensor;
+    /** x / (k + alpha · mean(x²))^beta, the mean over a window of `size` neighbouring channels (dim 1 of [N, C, *], zero-padded: size // 2 before, (size − 1) // 2 after), as PyTorch computes it (float tensors). */
+    (input: Tensor, size: number, options?: { alpha?: number; beta?: number; k?: number }): Tensor;
+    /** x / (k + alpha · mean(x²))^beta, the mean over a window of `size` neighbouring channels (dim 1 of [N, C, *], zero-padded: size // 2 before, (size − 1) // 2 after), as PyTorch computes it (float tensors). */
+    (input: Tensor, size: number, alpha: number, options?: { beta?: number; k?: number }): Tensor;
+    /** x / (k + alpha · mean(x²))^beta, the mean over a window of `size` neighbouring channels (dim 1 of [N, C, *], zero-padded: size // 2 before, (size − 1) // 2 after), as PyTorch computes it (float tensors). */
+    (input: Tensor, size: number, alpha: number, beta: number, options?: { k?: number }): Tensor;
+    /** x / (k + alpha · mean(x²))^beta, the mean over a window of `size` neighbouring channels (dim 1 of [N, C, *], zero-padded: size // 2 before, (size − 1) // 2 after), as PyTorch computes it (float tensors). */
+    (input: Tensor, size: number, alpha: number, beta: number, k: number): Tensor;
+  };
   /** Natural logarithm, elementwise; integer and bool inputs give float32. */
   log: {
     /** Natural logarithm, elementwise; integer and bool inputs give float32. */
@@ -1210,9 +2307,19 @@ export interface OpTypes {
     /** Base-10 logarithm, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = log10(x) (float tensors); returns x. */
+  log10_: {
+    /** In place: x = log10(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** log(1 + input), accurate near 0; integer and bool inputs give float32. */
   log1p: {
     /** log(1 + input), accurate near 0; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = log(1 + x) (float tensors); returns x. */
+  log1p_: {
+    /** In place: x = log(1 + x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** Base-2 logarithm, elementwise; integer and bool inputs give float32. */
@@ -1220,9 +2327,19 @@ export interface OpTypes {
     /** Base-2 logarithm, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = log2(x) (float tensors); returns x. */
+  log2_: {
+    /** In place: x = log2(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
   logaddexp: {
     /** log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** log2(2^input + 2^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  logaddexp2: {
+    /** log2(2^input + 2^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
     (input: Tensor, other: Tensor): Tensor;
   };
   /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
@@ -1241,9 +2358,19 @@ export interface OpTypes {
     /** input and other as truth values (nonzero is true), elementwise with broadcasting (bool). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x = x and other, as 1 or 0 in x's dtype; returns x. */
+  logicalAnd_: {
+    /** In place: x = x and other, as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** not input as a truth value (zero is false), elementwise (bool). */
   logicalNot: {
     /** not input as a truth value (zero is false), elementwise (bool). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = not x, as 1 or 0 in x's dtype; returns x. */
+  logicalNot_: {
+    /** In place: x = not x, as 1 or 0 in x's dtype; returns x. */
     (input: Tensor): Tensor;
   };
   /** input or other as truth values (nonzero is true), elementwise with broadcasting (bool). */
@@ -1255,6 +2382,11 @@ export interface OpTypes {
     /** input or other as truth values (nonzero is true), elementwise with broadcasting (bool). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x = x or other, as 1 or 0 in x's dtype; returns x. */
+  logicalOr_: {
+    /** In place: x = x or other, as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** input xor other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalXor: {
     /** input xor other as truth values (nonzero is true), elementwise with broadcasting (bool). */
@@ -1264,12 +2396,27 @@ export interface OpTypes {
     /** input xor other as truth values (nonzero is true), elementwise with broadcasting (bool). */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x = x xor other, as 1 or 0 in x's dtype; returns x. */
+  logicalXor_: {
+    /** In place: x = x xor other, as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** log(input / (1 − input)), with input first clamped to [eps, 1 − eps] when eps is given; integer and bool inputs give float32. */
   logit: {
     /** log(input / (1 − input)), with input first clamped to [eps, 1 − eps] when eps is given; integer and bool inputs give float32. */
     (input: Tensor, options?: { eps?: number | null }): Tensor;
     /** log(input / (1 − input)), with input first clamped to [eps, 1 − eps] when eps is given; integer and bool inputs give float32. */
     (input: Tensor, eps: number | null): Tensor;
+  };
+  /** log Φ(input), the log of the standard normal CDF, accurate far into the left tail, elementwise; integer and bool inputs give float32. */
+  logNdtr: {
+    /** log Φ(input), the log of the standard normal CDF, accurate far into the left tail, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** log(sigmoid(x)), computed stably as min(x, 0) − log(1 + exp(−|x|)) (float tensors). */
+  logsigmoid: {
+    /** log(sigmoid(x)), computed stably as min(x, 0) − log(1 + exp(−|x|)) (float tensors). */
+    (input: Tensor): Tensor;
   };
   /** x − log(sum(exp(x))) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
   logSoftmax: {
@@ -1305,6 +2452,45 @@ export interface OpTypes {
     /** `to("int64")`: the tensor as int64, itself when it is int64 already. */
     (input: Tensor): Tensor;
   };
+  /** 1-d power-average pooling over [N, C, L] (or [C, L]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+  lpPool1d: {
+    /** 1-d power-average pooling over [N, C, L] (or [C, L]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, options: { normType: number; kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 1-d power-average pooling over [N, C, L] (or [C, L]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 1-d power-average pooling over [N, C, L] (or [C, L]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 1-d power-average pooling over [N, C, L] (or [C, L]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { ceilMode?: boolean }): Tensor;
+    /** 1-d power-average pooling over [N, C, L] (or [C, L]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], stride: number | readonly number[] | null, ceilMode: boolean): Tensor;
+  };
+  /** 2-d power-average pooling over [N, C, H, W] (or [C, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+  lpPool2d: {
+    /** 2-d power-average pooling over [N, C, H, W] (or [C, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, options: { normType: number; kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 2-d power-average pooling over [N, C, H, W] (or [C, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 2-d power-average pooling over [N, C, H, W] (or [C, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 2-d power-average pooling over [N, C, H, W] (or [C, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { ceilMode?: boolean }): Tensor;
+    /** 2-d power-average pooling over [N, C, H, W] (or [C, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], stride: number | readonly number[] | null, ceilMode: boolean): Tensor;
+  };
+  /** 3-d power-average pooling over [N, C, D, H, W] (or [C, D, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+  lpPool3d: {
+    /** 3-d power-average pooling over [N, C, D, H, W] (or [C, D, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, options: { normType: number; kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 3-d power-average pooling over [N, C, D, H, W] (or [C, D, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 3-d power-average pooling over [N, C, D, H, W] (or [C, D, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; ceilMode?: boolean }): Tensor;
+    /** 3-d power-average pooling over [N, C, D, H, W] (or [C, D, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { ceilMode?: boolean }): Tensor;
+    /** 3-d power-average pooling over [N, C, D, H, W] (or [C, D, H, W]): (Σ xᵖ)^(1/p) over each window (p = normType); stride defaults to kernelSize. Floating inputs only. */
+    (input: Tensor, normType: number, kernelSize: number | readonly number[], stride: number | readonly number[] | null, ceilMode: boolean): Tensor;
+  };
   /** input < other, elementwise (bool), with broadcasting and type promotion. */
   lt: {
     /** input < other, elementwise (bool), with broadcasting and type promotion. */
@@ -1313,6 +2499,13 @@ export interface OpTypes {
     (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
     /** input < other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+  lt_: {
+    /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
   /** max(0, −target · (input1 − input2) + margin), reduced; target holds 1 (input1 should rank higher) or −1, all three broadcast. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   marginRankingLoss: {
@@ -1334,6 +2527,16 @@ export interface OpTypes {
     (input: Tensor, mask: Tensor, options: { value: Tensor | ScalarArg }): Tensor;
     /** In place: x = maskedFill(x, mask, value); returns x. */
     (input: Tensor, mask: Tensor, value: Tensor | ScalarArg): Tensor;
+  };
+  /** `input` (broadcast with the bool `mask`) with the positions where `mask` is true filled, in row-major order, by the first elements of `source` (flattened). Reads the number of true elements back to the host to check that source has enough. */
+  maskedScatter: {
+    /** `input` (broadcast with the bool `mask`) with the positions where `mask` is true filled, in row-major order, by the first elements of `source` (flattened). Reads the number of true elements back to the host to check that source has enough. */
+    (input: Tensor, mask: Tensor, source: Tensor): Tensor;
+  };
+  /** In place: maskedScatter (the positions where `mask`, broadcast to x's shape, is true filled by source's first elements); returns x. */
+  maskedScatter_: {
+    /** In place: maskedScatter (the positions where `mask`, broadcast to x's shape, is true filled by source's first elements); returns x. */
+    (input: Tensor, mask: Tensor, source: Tensor): Tensor;
   };
   /** The elements of `input` (broadcast with the bool `mask`) where `mask` is true, as a 1-d tensor. Reads the count back to the host. */
   maskedSelect: {
@@ -1394,6 +2597,23 @@ export interface OpTypes {
     /** 1-d max pooling over [N, C, L] (or [C, L]); returnIndices: true also gives each maximum's position (an index along L). stride defaults to kernelSize. */
     (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: true): [Tensor, Tensor];
   };
+  /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+  maxPool1dWithIndices: {
+    /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options?: { returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool1d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: boolean): [Tensor, Tensor];
+  };
   /** 2-d max pooling over [N, C, H, W] (or [C, H, W]); returnIndices: true also gives each maximum's position (the flat position h·W + w). stride defaults to kernelSize. */
   maxPool2d: {
     /** 2-d max pooling over [N, C, H, W] (or [C, H, W]); returnIndices: true also gives each maximum's position (the flat position h·W + w). stride defaults to kernelSize. */
@@ -1424,6 +2644,110 @@ export interface OpTypes {
     (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options?: { returnIndices?: true }): [Tensor, Tensor];
     /** 2-d max pooling over [N, C, H, W] (or [C, H, W]); returnIndices: true also gives each maximum's position (the flat position h·W + w). stride defaults to kernelSize. */
     (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: true): [Tensor, Tensor];
+  };
+  /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+  maxPool2dWithIndices: {
+    /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options?: { returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool2d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: boolean): [Tensor, Tensor];
+  };
+  /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+  maxPool3d: {
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: false }): Tensor;
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: false }): Tensor;
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: false }): Tensor;
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: false }): Tensor;
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean; returnIndices?: false }): Tensor;
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options?: { returnIndices?: false }): Tensor;
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: false): Tensor;
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: true }): [Tensor, Tensor];
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: true }): [Tensor, Tensor];
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: true }): [Tensor, Tensor];
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: true }): [Tensor, Tensor];
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean; returnIndices?: true }): [Tensor, Tensor];
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options?: { returnIndices?: true }): [Tensor, Tensor];
+    /** 3-d max pooling over [N, C, D, H, W] (or [C, D, H, W]); returnIndices: true also gives each maximum's position (the flat position d·H·W + h·W + w). stride defaults to kernelSize. */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: true): [Tensor, Tensor];
+  };
+  /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+  maxPool3dWithIndices: {
+    /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean; returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, options?: { returnIndices?: boolean }): [Tensor, Tensor];
+    /** maxPool3d's values and indices, always both (returnIndices is ignored, as in PyTorch). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean, returnIndices: boolean): [Tensor, Tensor];
+  };
+  /** Partial inverse of maxPool1d: input [N, C, L] (or [C, L]) and its indices (from maxPool1d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+  maxUnpool1d: {
+    /** Partial inverse of maxPool1d: input [N, C, L] (or [C, L]) and its indices (from maxPool1d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool1d: input [N, C, L] (or [C, L]) and its indices (from maxPool1d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool1d: input [N, C, L] (or [C, L]) and its indices (from maxPool1d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool1d: input [N, C, L] (or [C, L]) and its indices (from maxPool1d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool1d: input [N, C, L] (or [C, L]) and its indices (from maxPool1d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], outputSize: readonly number[] | null): Tensor;
+  };
+  /** Partial inverse of maxPool2d: input [N, C, H, W] (or [C, H, W]) and its indices (from maxPool2d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+  maxUnpool2d: {
+    /** Partial inverse of maxPool2d: input [N, C, H, W] (or [C, H, W]) and its indices (from maxPool2d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool2d: input [N, C, H, W] (or [C, H, W]) and its indices (from maxPool2d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool2d: input [N, C, H, W] (or [C, H, W]) and its indices (from maxPool2d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool2d: input [N, C, H, W] (or [C, H, W]) and its indices (from maxPool2d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool2d: input [N, C, H, W] (or [C, H, W]) and its indices (from maxPool2d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], outputSize: readonly number[] | null): Tensor;
+  };
+  /** Partial inverse of maxPool3d: input [N, C, D, H, W] (or [C, D, H, W]) and its indices (from maxPool3d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+  maxUnpool3d: {
+    /** Partial inverse of maxPool3d: input [N, C, D, H, W] (or [C, D, H, W]) and its indices (from maxPool3d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool3d: input [N, C, D, H, W] (or [C, D, H, W]) and its indices (from maxPool3d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool3d: input [N, C, D, H, W] (or [C, D, H, W]) and its indices (from maxPool3d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool3d: input [N, C, D, H, W] (or [C, D, H, W]) and its indices (from maxPool3d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { outputSize?: readonly number[] | null }): Tensor;
+    /** Partial inverse of maxPool3d: input [N, C, D, H, W] (or [C, D, H, W]) and its indices (from maxPool3d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped. */
+    (input: Tensor, indices: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], outputSize: readonly number[] | null): Tensor;
   };
   /** Mean over `dim` (all dims by default); the input (or `dtype`) must be a floating dtype; float16/bfloat16 sum in float32. */
   mean: {
@@ -1482,6 +2806,34 @@ export interface OpTypes {
     /** [n, k] × [k, m] → [n, m]; no broadcasting (use matmul for that). */
     (input: Tensor, mat2: Tensor): Tensor;
   };
+  /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
+  mode: {
+    /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
+    (input: Tensor, options?: { dim?: number; keepdim?: boolean }): ValuesIndices;
+    /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
+    (input: Tensor, dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+    /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
+    (input: Tensor, dim: number, keepdim: boolean): ValuesIndices;
+  };
+  /** The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise. */
+  modifiedBesselI0: {
+    /** The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise. */
+  modifiedBesselI1: {
+    /** The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** movedim, by NumPy's name. */
+  moveaxis: {
+    /** movedim, by NumPy's name. */
+    (input: Tensor, options: { source: number | readonly number[]; destination: number | readonly number[] }): Tensor;
+    /** movedim, by NumPy's name. */
+    (input: Tensor, source: number | readonly number[], options: { destination: number | readonly number[] }): Tensor;
+    /** movedim, by NumPy's name. */
+    (input: Tensor, source: number | readonly number[], destination: number | readonly number[]): Tensor;
+  };
   /** Moves dims `source` to positions `destination` (an int or a list each); the other dims keep their order. */
   movedim: {
     /** Moves dims `source` to positions `destination` (an int or a list each); the other dims keep their order. */
@@ -1495,6 +2847,11 @@ export interface OpTypes {
   mseLoss: {
     /** (input − target)², reduced (float tensors, broadcast). PyTorch's deprecated size_average and reduce are left out (so reduction is keyword-only), as is its `weight`. */
     (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
+  /** `input` sorted along its first dim (the values of sort(input, 0)); NaN sorts as the largest value. */
+  msort: {
+    /** `input` sorted along its first dim (the values of sort(input, 0)); NaN sorts as the largest value. */
+    (input: Tensor): Tensor;
   };
   /** The last two dims swapped (a batch of matrices transposed); a property: `x.mT`. */
   mT: {
@@ -1516,6 +2873,13 @@ export interface OpTypes {
     (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
     /** In place: x ×= other; returns x. */
     (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** The log of the multivariate gamma function of dimension p (torch.mvlgamma), elementwise. */
+  multigammaln: {
+    /** The log of the multivariate gamma function of dimension p (torch.mvlgamma), elementwise. */
+    (input: Tensor, options: { p: number }): Tensor;
+    /** The log of the multivariate gamma function of dimension p (torch.mvlgamma), elementwise. */
+    (input: Tensor, p: number): Tensor;
   };
   /** Multi-label one-versus-all loss: −(target · logσ(input) + (1 − target) · logσ(−input)), times weight (per class, broadcast), averaged over the class (last) dim, then reduced; target of 0s and 1s with the input's shape. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   multilabelSoftMarginLoss: {
@@ -1544,10 +2908,40 @@ export interface OpTypes {
     /** Samples category indices (int64) from rows of non-negative weights (1-d [k] or 2-d [n, k]): with replacement by inverse CDF, without by Gumbel-top-k. */
     (input: Tensor, numSamples: number, replacement: boolean, options?: { generator?: Generator | null }): Tensor;
   };
+  /** Alias of mul: input × other, with broadcasting and type promotion. */
+  multiply: {
+    /** Alias of mul: input × other, with broadcasting and type promotion. */
+    (options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }): Tensor;
+    /** Alias of mul: input × other, with broadcasting and type promotion. */
+    (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
+    /** Alias of mul: input × other, with broadcasting and type promotion. */
+    (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x ×= other (alias of mul_); returns x. */
+  multiply_: {
+    /** In place: x ×= other (alias of mul_); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x ×= other (alias of mul_); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** Matrix times vector: [n, k] × [k] → [n]. */
   mv: {
     /** Matrix times vector: [n, k] × [k] → [n]. */
     (input: Tensor, vec: Tensor): Tensor;
+  };
+  /** The log of the multivariate gamma function of dimension p ≥ 1, elementwise; integer and bool inputs give float32. */
+  mvlgamma: {
+    /** The log of the multivariate gamma function of dimension p ≥ 1, elementwise; integer and bool inputs give float32. */
+    (input: Tensor, options: { p: number }): Tensor;
+    /** The log of the multivariate gamma function of dimension p ≥ 1, elementwise; integer and bool inputs give float32. */
+    (input: Tensor, p: number): Tensor;
+  };
+  /** In place: x = mvlgamma(x, p) (float tensors); returns x. */
+  mvlgamma_: {
+    /** In place: x = mvlgamma(x, p) (float tensors); returns x. */
+    (input: Tensor, options: { p: number }): Tensor;
+    /** In place: x = mvlgamma(x, p) (float tensors); returns x. */
+    (input: Tensor, p: number): Tensor;
   };
   /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
   nanmean: {
@@ -1600,6 +2994,17 @@ export interface OpTypes {
     /** NaN replaced by `nan`, +inf by `posinf` (default: the dtype's largest finite value) and −inf by `neginf` (default: its lowest); integer tensors are unchanged. */
     (input: Tensor, nan: number, posinf: number | null, neginf: number | null): Tensor;
   };
+  /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+  nanToNum_: {
+    /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+    (input: Tensor, options?: { nan?: number; posinf?: number | null; neginf?: number | null }): Tensor;
+    /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+    (input: Tensor, nan: number, options?: { posinf?: number | null; neginf?: number | null }): Tensor;
+    /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+    (input: Tensor, nan: number, posinf: number | null, options?: { neginf?: number | null }): Tensor;
+    /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+    (input: Tensor, nan: number, posinf: number | null, neginf: number | null): Tensor;
+  };
   /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
   narrow: {
     /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
@@ -1611,6 +3016,16 @@ export interface OpTypes {
     /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
     (input: Tensor, dim: number, start: number, length: number): Tensor;
   };
+  /** The standard normal CDF Φ(input), elementwise; integer and bool inputs give float32. */
+  ndtr: {
+    /** The standard normal CDF Φ(input), elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** Φ⁻¹(input), the inverse of the standard normal CDF (−inf at 0, inf at 1, NaN outside [0, 1]), elementwise; integer and bool inputs give float32. */
+  ndtri: {
+    /** Φ⁻¹(input), the inverse of the standard normal CDF (−inf at 0, inf at 1, NaN outside [0, 1]), elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
   /** input != other, elementwise (bool), with broadcasting and type promotion. */
   ne: {
     /** input != other, elementwise (bool), with broadcasting and type promotion. */
@@ -1620,6 +3035,13 @@ export interface OpTypes {
     /** input != other, elementwise (bool), with broadcasting and type promotion. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
   };
+  /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+  ne_: {
+    /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** −input (bool tensors are an error). */
   neg: {
     /** −input (bool tensors are an error). */
@@ -1628,6 +3050,16 @@ export interface OpTypes {
   /** In place: x = −x; returns x. */
   neg_: {
     /** In place: x = −x; returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** Alias of neg: −input (bool tensors are an error). */
+  negative: {
+    /** Alias of neg: −input (bool tensors are an error). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = −x (alias of neg_); returns x. */
+  negative_: {
+    /** In place: x = −x (alias of neg_); returns x. */
     (input: Tensor): Tensor;
   };
   /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
@@ -1678,6 +3110,16 @@ export interface OpTypes {
     (input: Tensor, ...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
     /** zeros of shape `size`, with this tensor's dtype and device unless given. */
     (input: Tensor, size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** The next representable float after input in the direction of other, elementwise with broadcasting; float tensors only. */
+  nextafter: {
+    /** The next representable float after input in the direction of other, elementwise with broadcasting; float tensors only. */
+    (input: Tensor, other: Tensor): Tensor;
+  };
+  /** In place: x = nextafter(x, other) (float tensors); returns x. */
+  nextafter_: {
+    /** In place: x = nextafter(x, other) (float tensors); returns x. */
+    (input: Tensor, other: Tensor): Tensor;
   };
   /** Negative log likelihood of class indices (int64 target): input holds log-probabilities [C], [N, C] or [N, C, d1, …]. PyTorch's deprecated size_average and reduce are left out, so ignoreIndex and reduction are keyword-only. */
   nllLoss: {
@@ -1743,6 +3185,20 @@ export interface OpTypes {
     /** x / max(‖x‖_p, eps) along `dim` (float tensors); PyTorch's `out` is not supported. */
     (input: Tensor, p: number, dim: number, eps: number): Tensor;
   };
+  /** Alias of ne: input != other, elementwise (bool). */
+  notEqual: {
+    /** Alias of ne: input != other, elementwise (bool). */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** Alias of ne: input != other, elementwise (bool). */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+  notEqual_: {
+    /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** int64 [*] → int64 [*, numClasses] with a 1 at each value. Like PyTorch on CPU it reads the smallest and largest value from the device (one host sync) to infer numClasses (−1) and to reject values outside [0, numClasses). */
   oneHot: {
     /** int64 [*] → int64 [*, numClasses] with a 1 at each value. Like PyTorch on CPU it reads the smallest and largest value from the device (one host sync) to infer numClasses (−1) and to reject values outside [0, numClasses). */
@@ -1793,6 +3249,13 @@ export interface OpTypes {
     /** ‖x1 − x2 + eps‖_p over the last dim, the inputs broadcast together (float tensors). */
     (x1: Tensor, x2: Tensor, p: number, eps: number, keepdim: boolean): Tensor;
   };
+  /** The p-norm distances between the rows of [N, M], for every pair i < j in row-major order: [N·(N − 1)/2] (float tensors, p ≥ 0). */
+  pdist: {
+    /** The p-norm distances between the rows of [N, M], for every pair i < j in row-major order: [N·(N − 1)/2] (float tensors, p ≥ 0). */
+    (input: Tensor, options?: { p?: number }): Tensor;
+    /** The p-norm distances between the rows of [N, M], for every pair i < j in row-major order: [N·(N − 1)/2] (float tensors, p ≥ 0). */
+    (input: Tensor, p: number): Tensor;
+  };
   /** Reorders the dims: result dim i is input dim `dims[i]` (`x.permute(2, 0, 1)` or a list). */
   permute: {
     /** Reorders the dims: result dim i is input dim `dims[i]` (`x.permute(2, 0, 1)` or a list). */
@@ -1802,6 +3265,20 @@ export interface OpTypes {
     /** Reorders the dims: result dim i is input dim `dims[i]` (`x.permute(2, 0, 1)` or a list). */
     (input: Tensor, dims: readonly number[]): Tensor;
   };
+  /** [*, C·r², H, W] → [*, C, H·r, W·r] with r = upscaleFactor: each group of r² channels becomes an r × r block of pixels. */
+  pixelShuffle: {
+    /** [*, C·r², H, W] → [*, C, H·r, W·r] with r = upscaleFactor: each group of r² channels becomes an r × r block of pixels. */
+    (input: Tensor, options: { upscaleFactor: number }): Tensor;
+    /** [*, C·r², H, W] → [*, C, H·r, W·r] with r = upscaleFactor: each group of r² channels becomes an r × r block of pixels. */
+    (input: Tensor, upscaleFactor: number): Tensor;
+  };
+  /** [*, C, H·r, W·r] → [*, C·r², H, W] with r = downscaleFactor, the inverse of pixelShuffle. */
+  pixelUnshuffle: {
+    /** [*, C, H·r, W·r] → [*, C·r², H, W] with r = downscaleFactor, the inverse of pixelShuffle. */
+    (input: Tensor, options: { downscaleFactor: number }): Tensor;
+    /** [*, C, H·r, W·r] → [*, C·r², H, W] with r = downscaleFactor, the inverse of pixelShuffle. */
+    (input: Tensor, downscaleFactor: number): Tensor;
+  };
   /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
   poissonNllLoss: {
     /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
@@ -1810,6 +3287,23 @@ export interface OpTypes {
     (input: Tensor, target: Tensor, logInput: boolean, options?: { full?: boolean; eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
     /** Poisson negative log likelihood: exp(input) − target · input when logInput, else input − target · log(input + eps); full adds Stirling's approximation target · log(target) − target + ½ log(2π target) where target > 1. Reduced. PyTorch's deprecated size_average and reduce are left out, so eps and reduction are keyword-only. */
     (input: Tensor, target: Tensor, logInput: boolean, full: boolean, options?: { eps?: number; reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
+  /** ψ⁽ⁿ⁾(input), the n-th derivative of digamma, elementwise (n ≥ 0); integer and bool inputs give float32. */
+  polygamma: {
+    /** ψ⁽ⁿ⁾(input), the n-th derivative of digamma, elementwise (n ≥ 0); integer and bool inputs give float32. */
+    (n: number, input: Tensor): Tensor;
+  };
+  /** In place: x = polygamma(n, x) (float tensors); returns x. */
+  polygamma_: {
+    /** In place: x = polygamma(n, x) (float tensors); returns x. */
+    (input: Tensor, options: { n: number }): Tensor;
+    /** In place: x = polygamma(n, x) (float tensors); returns x. */
+    (input: Tensor, n: number): Tensor;
+  };
+  /** input itself, as a new tensor (+input; bool tensors are an error). */
+  positive: {
+    /** input itself, as a new tensor (+input; bool tensors are an error). */
+    (input: Tensor): Tensor;
   };
   /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
   pow: {
@@ -1827,6 +3321,11 @@ export interface OpTypes {
     /** In place: x = x ** exponent; returns x. */
     (input: Tensor, exponent: Tensor | ScalarArg): Tensor;
   };
+  /** x where x > 0, else weight · x, with weight one value or one per channel (dim 1) of the same float dtype as the input. */
+  prelu: {
+    /** x where x > 0, else weight · x, with weight one value or one per channel (dim 1) of the same float dtype as the input. */
+    (input: Tensor, weight: Tensor): Tensor;
+  };
   /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod: {
     /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
@@ -1835,6 +3334,25 @@ export interface OpTypes {
     (input: Tensor, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
     /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** The digamma function (torch.digamma), elementwise. */
+  psi: {
+    /** The digamma function (torch.digamma), elementwise. */
+    (input: Tensor): Tensor;
+  };
+  /** `input` with the elements of `source` written (or with `accumulate`, added) at the flat positions `index` (int64, same number of elements; a negative index counts from the end); a new tensor. The indices are read back to the host to check their range. */
+  put: {
+    /** `input` with the elements of `source` written (or with `accumulate`, added) at the flat positions `index` (int64, same number of elements; a negative index counts from the end); a new tensor. The indices are read back to the host to check their range. */
+    (input: Tensor, index: Tensor, source: Tensor, options?: { accumulate?: boolean }): Tensor;
+    /** `input` with the elements of `source` written (or with `accumulate`, added) at the flat positions `index` (int64, same number of elements; a negative index counts from the end); a new tensor. The indices are read back to the host to check their range. */
+    (input: Tensor, index: Tensor, source: Tensor, accumulate: boolean): Tensor;
+  };
+  /** In place: put (source written, or with `accumulate` added, at the flat positions `index`); returns x. */
+  put_: {
+    /** In place: put (source written, or with `accumulate` added, at the flat positions `index`); returns x. */
+    (input: Tensor, index: Tensor, source: Tensor, options?: { accumulate?: boolean }): Tensor;
+    /** In place: put (source written, or with `accumulate` added, at the flat positions `index`); returns x. */
+    (input: Tensor, index: Tensor, source: Tensor, accumulate: boolean): Tensor;
   };
   /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
   quantile: {
@@ -1846,6 +3364,16 @@ export interface OpTypes {
     (input: Tensor, q: number | Tensor, dim: number | null, options?: { keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
     /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
     (input: Tensor, q: number | Tensor, dim: number | null, keepdim: boolean, options?: { interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  };
+  /** Radians to degrees, elementwise; integer and bool inputs give float32. */
+  rad2deg: {
+    /** Radians to degrees, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: radians to degrees (float tensors); returns x. */
+  rad2deg_: {
+    /** In place: radians to degrees (float tensors); returns x. */
+    (input: Tensor): Tensor;
   };
   /** Uniform floats in [0, 1) of shape `size` (`rand(2, 3)` or `rand([2, 3])`). */
   rand: {
@@ -1916,9 +3444,19 @@ export interface OpTypes {
     /** A random permutation of 0..n−1 (int64 unless `dtype`): positions sorted by 64 random bits each (a stable sort, so always a permutation; a tie, probability about n²/2⁶⁵, keeps two in order). */
     (n: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
+  /** The elements as a 1-d tensor, in row-major order (a copy here, as flatten). */
+  ravel: {
+    /** The elements as a 1-d tensor, in row-major order (a copy here, as flatten). */
+    (input: Tensor): Tensor;
+  };
   /** 1 / input, elementwise; integer and bool inputs give float32. */
   reciprocal: {
     /** 1 / input, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = 1 / x (float tensors); returns x. */
+  reciprocal_: {
+    /** In place: x = 1 / x (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** max(input, 0), elementwise, in the input's dtype (bool tensors are an error). */
@@ -1944,6 +3482,24 @@ export interface OpTypes {
     (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
     /** Python-style remainder of input / other: it has the sign of the divisor. */
     (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = remainder(x, other); returns x. */
+  remainder_: {
+    /** In place: x = remainder(x, other); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = remainder(x, other); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
+  /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+  renorm: {
+    /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+    (input: Tensor, options: { p: number; dim: number; maxnorm: number }): Tensor;
+    /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+    (input: Tensor, p: number, options: { dim: number; maxnorm: number }): Tensor;
+    /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+    (input: Tensor, p: number, dim: number, options: { maxnorm: number }): Tensor;
+    /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+    (input: Tensor, p: number, dim: number, maxnorm: number): Tensor;
   };
   /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
   repeat: {
@@ -2003,14 +3559,53 @@ export interface OpTypes {
     /** Rotates the elements by `shifts` along `dims` (one shift per dim); without dims, of the flattened tensor, keeping its shape. */
     (input: Tensor, shifts: number | readonly number[], dims: number | readonly number[] | null): Tensor;
   };
+  /** Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative). */
+  rot90: {
+    /** Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative). */
+    (input: Tensor, options?: { k?: number; dims?: readonly number[] | null }): Tensor;
+    /** Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative). */
+    (input: Tensor, k: number, options?: { dims?: readonly number[] | null }): Tensor;
+    /** Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative). */
+    (input: Tensor, k: number, dims: readonly number[] | null): Tensor;
+  };
   /** Rounds half to even; with decimals, to that many decimal places (negative: tens, hundreds, …). Integer inputs are unchanged (decimals is then an error). */
   round: {
     /** Rounds half to even; with decimals, to that many decimal places (negative: tens, hundreds, …). Integer inputs are unchanged (decimals is then an error). */
     (input: Tensor, options?: { decimals?: number }): Tensor;
   };
+  /** In place: x rounded half to even (to `decimals` places); returns x. */
+  round_: {
+    /** In place: x rounded half to even (to `decimals` places); returns x. */
+    (input: Tensor, options?: { decimals?: number }): Tensor;
+  };
+  /** vstack, by another of PyTorch's names. */
+  rowStack: {
+    /** vstack, by another of PyTorch's names. */
+    (options: { tensors: readonly Tensor[] }): Tensor;
+    /** vstack, by another of PyTorch's names. */
+    (tensors: readonly Tensor[]): Tensor;
+  };
+  /** Randomized leaky ReLU: when training, each x ≤ 0 is multiplied by its own slope drawn uniformly from [lower, upper] (from the default generator); otherwise leakyRelu with slope (lower + upper) / 2 (float tensors). `inplace` rebinds the input to the result. */
+  rrelu: {
+    /** Randomized leaky ReLU: when training, each x ≤ 0 is multiplied by its own slope drawn uniformly from [lower, upper] (from the default generator); otherwise leakyRelu with slope (lower + upper) / 2 (float tensors). `inplace` rebinds the input to the result. */
+    (input: Tensor, options?: { lower?: number; upper?: number; training?: boolean; inplace?: boolean }): Tensor;
+    /** Randomized leaky ReLU: when training, each x ≤ 0 is multiplied by its own slope drawn uniformly from [lower, upper] (from the default generator); otherwise leakyRelu with slope (lower + upper) / 2 (float tensors). `inplace` rebinds the input to the result. */
+    (input: Tensor, lower: number, options?: { upper?: number; training?: boolean; inplace?: boolean }): Tensor;
+    /** Randomized leaky ReLU: when training, each x ≤ 0 is multiplied by its own slope drawn uniformly from [lower, upper] (from the default generator); otherwise leakyRelu with slope (lower + upper) / 2 (float tensors). `inplace` rebinds the input to the result. */
+    (input: Tensor, lower: number, upper: number, options?: { training?: boolean; inplace?: boolean }): Tensor;
+    /** Randomized leaky ReLU: when training, each x ≤ 0 is multiplied by its own slope drawn uniformly from [lower, upper] (from the default generator); otherwise leakyRelu with slope (lower + upper) / 2 (float tensors). `inplace` rebinds the input to the result. */
+    (input: Tensor, lower: number, upper: number, training: boolean, options?: { inplace?: boolean }): Tensor;
+    /** Randomized leaky ReLU: when training, each x ≤ 0 is multiplied by its own slope drawn uniformly from [lower, upper] (from the default generator); otherwise leakyRelu with slope (lower + upper) / 2 (float tensors). `inplace` rebinds the input to the result. */
+    (input: Tensor, lower: number, upper: number, training: boolean, inplace: boolean): Tensor;
+  };
   /** 1 / sqrt(input), elementwise; integer and bool inputs give float32. */
   rsqrt: {
     /** 1 / sqrt(input), elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = 1 / sqrt(x) (float tensors); returns x. */
+  rsqrt_: {
+    /** In place: x = 1 / sqrt(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** softmax(query keyᵀ · scale + attnMask) value: query [*, L, E], key [*, S, E], value [*, S, Ev] → [*, L, Ev] (batch dims broadcast; a bool mask marks what may be attended). scale defaults to 1 / sqrt(E); dropout on the weights draws from `generator`, which PyTorch does not take. */
@@ -2075,6 +3670,15 @@ export interface OpTypes {
     /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
     (input: Tensor, dim: number, index: number): Tensor;
   };
+  /** A copy of `input` with the slice at `index` of `dim` (what select gives) replaced by `src`. */
+  selectScatter: {
+    /** A copy of `input` with the slice at `index` of `dim` (what select gives) replaced by `src`. */
+    (input: Tensor, src: Tensor, options: { dim: number; index: number }): Tensor;
+    /** A copy of `input` with the slice at `index` of `dim` (what select gives) replaced by `src`. */
+    (input: Tensor, src: Tensor, dim: number, options: { index: number }): Tensor;
+    /** A copy of `input` with the slice at `index` of `dim` (what select gives) replaced by `src`. */
+    (input: Tensor, src: Tensor, dim: number, index: number): Tensor;
+  };
   /** scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors). */
   selu: {
     /** scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors). */
@@ -2088,6 +3692,16 @@ export interface OpTypes {
     (input: Tensor, items: IndexItem | readonly IndexItem[] | null, options: { value: Tensor | ScalarArg }): Tensor;
     /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
     (input: Tensor, items: IndexItem | readonly IndexItem[] | null, value: Tensor | ScalarArg): Tensor;
+  };
+  /** sign under the name PyTorch gives its extension to complex numbers (every dtype here is real): −1, 0 or 1 in the input's dtype. */
+  sgn: {
+    /** sign under the name PyTorch gives its extension to complex numbers (every dtype here is real): −1, 0 or 1 in the input's dtype. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = sgn(x); returns x. */
+  sgn_: {
+    /** In place: x = sgn(x); returns x. */
+    (input: Tensor): Tensor;
   };
   /** `to("int16")`: the tensor as int16, itself when it is int16 already. */
   short: {
@@ -2109,6 +3723,11 @@ export interface OpTypes {
     /** −1, 0 or 1 by the sign of each element, in the input's dtype (sign(NaN) is 0, as in PyTorch; bool stays bool). */
     (input: Tensor): Tensor;
   };
+  /** In place: x = sign(x); returns x. */
+  sign_: {
+    /** In place: x = sign(x); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Whether each element's sign bit is set (bool): true for negative numbers and −0. */
   signbit: {
     /** Whether each element's sign bit is set (bool): true for negative numbers and −0. */
@@ -2124,9 +3743,29 @@ export interface OpTypes {
     /** Sine (radians), elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = sin(x) (float tensors); returns x. */
+  sin_: {
+    /** In place: x = sin(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** The normalized sinc function sin(π·input) / (π·input), 1 at 0; integer and bool inputs give float32. */
+  sinc: {
+    /** The normalized sinc function sin(π·input) / (π·input), 1 at 0; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = sinc(x) (float tensors); returns x. */
+  sinc_: {
+    /** In place: x = sinc(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Hyperbolic sine, elementwise; integer and bool inputs give float32. */
   sinh: {
     /** Hyperbolic sine, elementwise; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = sinh(x) (float tensors); returns x. */
+  sinh_: {
+    /** In place: x = sinh(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** The slice `start:stop:step` (omitted or null parts are open, as in Python) for `t.index(...)` and `t.setIndex(...)`; the strings ":", "1:4", "::2" say the same. Steps must be positive, as in PyTorch. */
@@ -2139,6 +3778,19 @@ export interface OpTypes {
     (start: number | null, stop: number | null, options?: { step?: number | null }): Slice;
     /** The slice `start:stop:step` (omitted or null parts are open, as in Python) for `t.index(...)` and `t.setIndex(...)`; the strings ":", "1:4", "::2" say the same. Steps must be positive, as in PyTorch. */
     (start: number | null, stop: number | null, step: number | null): Slice;
+  };
+  /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+  sliceScatter: {
+    /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+    (input: Tensor, src: Tensor, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+    /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+    (input: Tensor, src: Tensor, dim: number, options?: { start?: number | null; end?: number | null; step?: number }): Tensor;
+    /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+    (input: Tensor, src: Tensor, dim: number, start: number | null, options?: { end?: number | null; step?: number }): Tensor;
+    /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+    (input: Tensor, src: Tensor, dim: number, start: number | null, end: number | null, options?: { step?: number }): Tensor;
+    /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+    (input: Tensor, src: Tensor, dim: number, start: number | null, end: number | null, step: number): Tensor;
   };
   /** |d| < beta ? d² / (2 beta) : |d| − beta / 2 with d = input − target, reduced (beta 0 is l1Loss). PyTorch's deprecated size_average and reduce are left out, so reduction and beta are keyword-only. */
   smoothL1Loss: {
@@ -2157,6 +3809,13 @@ export interface OpTypes {
     /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
     (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
   };
+  /** softmax(−x) along `dim`, in `dtype` if given (then −x is taken in the input's dtype first, as in PyTorch). `dim` is required, as for softmax. */
+  softmin: {
+    /** softmax(−x) along `dim`, in `dtype` if given (then −x is taken in the input's dtype first, as in PyTorch). `dim` is required, as for softmax. */
+    (input: Tensor, options: { dim: number; dtype?: DType | null }): Tensor;
+    /** softmax(−x) along `dim`, in `dtype` if given (then −x is taken in the input's dtype first, as in PyTorch). `dim` is required, as for softmax. */
+    (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
+  };
   /** log(1 + exp(beta · x)) / beta, and x itself where beta · x > threshold (float tensors). */
   softplus: {
     /** log(1 + exp(beta · x)) / beta, and x itself where beta · x > threshold (float tensors). */
@@ -2165,6 +3824,13 @@ export interface OpTypes {
     (input: Tensor, beta: number, options?: { threshold?: number }): Tensor;
     /** log(1 + exp(beta · x)) / beta, and x itself where beta · x > threshold (float tensors). */
     (input: Tensor, beta: number, threshold: number): Tensor;
+  };
+  /** x − lambd where x > lambd, x + lambd where x < −lambd, else 0 (NaN stays NaN; float tensors; lambd ≥ 0). */
+  softshrink: {
+    /** x − lambd where x > lambd, x + lambd where x < −lambd, else 0 (NaN stays NaN; float tensors; lambd ≥ 0). */
+    (input: Tensor, options?: { lambd?: number }): Tensor;
+    /** x − lambd where x > lambd, x + lambd where x < −lambd, else 0 (NaN stays NaN; float tensors; lambd ≥ 0). */
+    (input: Tensor, lambd: number): Tensor;
   };
   /** x / (1 + |x|); integer and bool inputs give float32, as PyTorch's true division does. */
   softsign: {
@@ -2180,6 +3846,11 @@ export interface OpTypes {
     /** `{ values, indices }` of `input` sorted along `dim`; always stable (equal values keep their order); NaN sorts as the largest value. */
     (input: Tensor, dim: number, descending: boolean, options?: { stable?: boolean }): ValuesIndices;
   };
+  /** The spherical Bessel function of the first kind, order 0: sin(x) / x (1 at 0, 0 at ±inf), elementwise; integer and bool inputs give float32. */
+  sphericalBesselJ0: {
+    /** The spherical Bessel function of the first kind, order 0: sin(x) / x (1 at 0, 0 at ±inf), elementwise; integer and bool inputs give float32. */
+    (x: Tensor): Tensor;
+  };
   /** Pieces along `dim`: of `splitSizeOrSections` elements each (the last may be smaller), or of the listed sizes, which must add up to the dim's size. The method takes the same names (PyTorch's Tensor.split calls the size `split_size`). */
   split: {
     /** Pieces along `dim`: of `splitSizeOrSections` elements each (the last may be smaller), or of the listed sizes, which must add up to the dim's size. The method takes the same names (PyTorch's Tensor.split calls the size `split_size`). */
@@ -2188,6 +3859,15 @@ export interface OpTypes {
     (tensor: Tensor, splitSizeOrSections: number | readonly number[], options?: { dim?: number }): Tensor[];
     /** Pieces along `dim`: of `splitSizeOrSections` elements each (the last may be smaller), or of the listed sizes, which must add up to the dim's size. The method takes the same names (PyTorch's Tensor.split calls the size `split_size`). */
     (tensor: Tensor, splitSizeOrSections: number | readonly number[], dim: number): Tensor[];
+  };
+  /** Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size. */
+  splitWithSizes: {
+    /** Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size. */
+    (input: Tensor, options: { splitSizes: readonly number[]; dim?: number }): Tensor[];
+    /** Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size. */
+    (input: Tensor, splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+    /** Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size. */
+    (input: Tensor, splitSizes: readonly number[], dim: number): Tensor[];
   };
   /** Square root, elementwise; integer and bool inputs give float32. */
   sqrt: {
@@ -2202,6 +3882,11 @@ export interface OpTypes {
   /** input × input; bool squares as int64, as PyTorch's pow(x, 2) does. */
   square: {
     /** input × input; bool squares as int64, as PyTorch's pow(x, 2) does. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = x × x; returns x. */
+  square_: {
+    /** In place: x = x × x; returns x. */
     (input: Tensor): Tensor;
   };
   /** Removes size-1 dims: all of them, or those in `dim` (a listed dim of another size stays). */
@@ -2274,6 +3959,22 @@ export interface OpTypes {
     /** In place: x −= alpha × other; returns x. */
     (input: Tensor, other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
   };
+  /** Alias of sub: input − alpha × other, with broadcasting and type promotion. */
+  subtract: {
+    /** Alias of sub: input − alpha × other, with broadcasting and type promotion. */
+    (options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
+    /** Alias of sub: input − alpha × other, with broadcasting and type promotion. */
+    (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
+    /** Alias of sub: input − alpha × other, with broadcasting and type promotion. */
+    (input: Tensor | ScalarArg, other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
+  };
+  /** In place: x −= alpha × other (alias of sub_); returns x. */
+  subtract_: {
+    /** In place: x −= alpha × other (alias of sub_); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
+    /** In place: x −= alpha × other (alias of sub_); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
+  };
   /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum: {
     /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
@@ -2323,6 +4024,11 @@ export interface OpTypes {
     /** Tangent (radians), elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = tan(x) (float tensors); returns x. */
+  tan_: {
+    /** In place: x = tan(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** Hyperbolic tangent, elementwise; integer and bool inputs give float32. */
   tanh: {
     /** Hyperbolic tangent, elementwise; integer and bool inputs give float32. */
@@ -2331,6 +4037,11 @@ export interface OpTypes {
   /** In place: x = tanh(x) (float tensors); returns x. */
   tanh_: {
     /** In place: x = tanh(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** x − tanh(x); integer inputs give float32, as PyTorch's subtraction of a float tanh does (bool is an error). */
+  tanhshrink: {
+    /** x − tanh(x); integer inputs give float32, as PyTorch's subtraction of a float tanh does (bool is an error). */
     (input: Tensor): Tensor;
   };
   /** A tensor of `data` (a number, boolean, bigint, nested arrays of them, or a TypedArray), its dtype inferred as PyTorch does (float32, int64, bool; a TypedArray's own) unless given; `shape` (not in PyTorch) reshapes the data. As in PyTorch, a value an integer dtype cannot hold is a DTypeError (fractions are truncated toward zero), while a TypedArray's values wrap around. */
@@ -2361,6 +4072,17 @@ export interface OpTypes {
     (input: Tensor, indices: readonly number[], options?: { dim?: number }): Tensor[];
     /** numpy's array_split along `dim`: `sections` pieces (the first size % sections one element longer), or the pieces between the `indices` (taken as slice bounds: negative ones count from the end, out-of-range ones clamp). */
     (input: Tensor, indices: readonly number[], dim: number): Tensor[];
+  };
+  /** x where x > threshold, else value (NaN stays NaN); integer tensors compare with and fill in their dtype (threshold and value truncated). `inplace` rebinds the input to the result. */
+  threshold: {
+    /** x where x > threshold, else value (NaN stays NaN); integer tensors compare with and fill in their dtype (threshold and value truncated). `inplace` rebinds the input to the result. */
+    (input: Tensor, options: { threshold: number; value: number; inplace?: boolean }): Tensor;
+    /** x where x > threshold, else value (NaN stays NaN); integer tensors compare with and fill in their dtype (threshold and value truncated). `inplace` rebinds the input to the result. */
+    (input: Tensor, threshold: number, options: { value: number; inplace?: boolean }): Tensor;
+    /** x where x > threshold, else value (NaN stays NaN); integer tensors compare with and fill in their dtype (threshold and value truncated). `inplace` rebinds the input to the result. */
+    (input: Tensor, threshold: number, value: number, options?: { inplace?: boolean }): Tensor;
+    /** x where x > threshold, else value (NaN stays NaN); integer tensors compare with and fill in their dtype (threshold and value truncated). `inplace` rebinds the input to the result. */
+    (input: Tensor, threshold: number, value: number, inplace: boolean): Tensor;
   };
   /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */
   tile: {
@@ -2410,6 +4132,11 @@ export interface OpTypes {
     (input: Tensor, k: number, dim: number, largest: boolean, options?: { sorted?: boolean }): ValuesIndices;
     /** `{ values, indices }` of the `k` largest (or, with `largest: false`, smallest) elements along `dim`, always sorted. */
     (input: Tensor, k: number, dim: number, largest: boolean, sorted: boolean): ValuesIndices;
+  };
+  /** The sum of a matrix's main diagonal (0-d); integer inputs sum in int64, float16/bfloat16 in float32. */
+  trace: {
+    /** The sum of a matrix's main diagonal (0-d); integer inputs sum in int64, float16/bfloat16 in float32. */
+    (input: Tensor): Tensor;
   };
   /** Swaps dims `dim0` and `dim1`. */
   transpose: {
@@ -2469,9 +4196,30 @@ export interface OpTypes {
     /** [2, N]: the row and column indices of the upper triangle of a `row` × `col` matrix (above and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
     (row: number, col: number, offset: number, options?: { dtype?: DType | null; device?: DeviceLike | null }): Tensor;
   };
+  /** Alias of div without rounding: input / other (integer inputs give float32). */
+  trueDivide: {
+    /** Alias of div without rounding: input / other (integer inputs give float32). */
+    (options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }): Tensor;
+    /** Alias of div without rounding: input / other (integer inputs give float32). */
+    (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
+    /** Alias of div without rounding: input / other (integer inputs give float32). */
+    (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x /= other, true division (float tensors); returns x. */
+  trueDivide_: {
+    /** In place: x /= other, true division (float tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x /= other, true division (float tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
+  };
   /** input rounded toward zero, in the input's dtype (integers unchanged). */
   trunc: {
     /** input rounded toward zero, in the input's dtype (integers unchanged). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x rounded toward zero; returns x. */
+  trunc_: {
+    /** In place: x rounded toward zero; returns x. */
     (input: Tensor): Tensor;
   };
   /** The tensor with `other`'s dtype (`to(other.dtype)`). */
@@ -2530,6 +4278,17 @@ export interface OpTypes {
     /** The sorted distinct values (or, with `dim`, slices along it); with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Always sorted; each NaN is its own value. Reads the count back to the host; inverse and counts take numel × numel memory. */
     (input: Tensor, sorted: boolean, returnInverse: boolean, returnCounts: boolean, dim: number | null): Tensor | Tensor[];
   };
+  /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+  uniqueConsecutive: {
+    /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+    (input: Tensor, options?: { returnInverse?: boolean; returnCounts?: boolean; dim?: number | null }): Tensor | Tensor[];
+    /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+    (input: Tensor, returnInverse: boolean, options?: { returnCounts?: boolean; dim?: number | null }): Tensor | Tensor[];
+    /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+    (input: Tensor, returnInverse: boolean, returnCounts: boolean, options?: { dim?: number | null }): Tensor | Tensor[];
+    /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+    (input: Tensor, returnInverse: boolean, returnCounts: boolean, dim: number | null): Tensor | Tensor[];
+  };
   /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
   unsqueeze: {
     /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
@@ -2575,6 +4334,11 @@ export interface OpTypes {
     /** `[variance, mean]` over `dim`, as `var` computes them (PyTorch's tuple as an array). */
     (input: Tensor, unbiased: boolean): [Tensor, Tensor];
   };
+  /** dot of two vectors, conjugating the first (the same as dot for the real dtypes here). */
+  vdot: {
+    /** dot of two vectors, conjugating the first (the same as dot for the real dtypes here). */
+    (input: Tensor, other: Tensor): Tensor;
+  };
   /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
   view: {
     /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
@@ -2588,6 +4352,17 @@ export interface OpTypes {
   viewAs: {
     /** view as `other`'s shape (a copy here, as view is). */
     (input: Tensor, other: Tensor): Tensor;
+  };
+  /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+  vsplit: {
+    /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, options: { sections: number }): Tensor[];
+    /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, sections: number): Tensor[];
+    /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, options: { indices: readonly number[] }): Tensor[];
+    /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+    (input: Tensor, indices: readonly number[]): Tensor[];
   };
   /** Joins tensors row-wise along dim 0; 0-d and 1-d tensors become rows first. */
   vstack: {
@@ -2606,6 +4381,31 @@ export interface OpTypes {
     (condition: Tensor, input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
     /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
     (condition: Tensor): Tensor[];
+  };
+  /** input × log1p(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+  xlog1py: {
+    /** input × log1p(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }): Tensor;
+    /** input × log1p(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
+    /** input × log1p(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+  xlogy: {
+    /** input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }): Tensor;
+    /** input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
+    /** input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: x = xlogy(x, other) (float tensors); returns x. */
+  xlogy_: {
+    /** In place: x = xlogy(x, other) (float tensors); returns x. */
+    (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
+    /** In place: x = xlogy(x, other) (float tensors); returns x. */
+    (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
   /** In place: fills x with zeros; returns x. */
   zero_: {
@@ -2628,51 +4428,121 @@ export interface OpTypes {
     /** zeros of `input`'s shape, with its dtype and device unless given. */
     (input: Tensor, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
+  /** The Hurwitz zeta function ζ(input, other) = Σ_k (other + k)^−input, elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+  zeta: {
+    /** The Hurwitz zeta function ζ(input, other) = Σ_k (other + k)^−input, elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (options: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }): Tensor;
+    /** The Hurwitz zeta function ζ(input, other) = Σ_k (other + k)^−input, elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (input: Tensor | ScalarArg, options: { other: Tensor | ScalarArg }): Tensor;
+    /** The Hurwitz zeta function ζ(input, other) = Σ_k (other + k)^−input, elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+    (input: Tensor | ScalarArg, other: Tensor | ScalarArg): Tensor;
+  };
 }
 
 /** What the body of each signature receives (defaults filled in) and returns. */
 export interface OpBodies {
   "abs(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "abs_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "absolute(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "absolute_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "acos(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "acos_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "acosh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "acosh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "adaptiveAvgPool1d(input: Tensor, outputSize: int | int[]) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[] }; returns: Tensor };
   "adaptiveAvgPool2d(input: Tensor, outputSize: int | int[]) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[] }; returns: Tensor };
+  "adaptiveAvgPool3d(input: Tensor, outputSize: int | int[]) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[] }; returns: Tensor };
+  "adaptiveMaxPool1d(input: Tensor, outputSize: int | int[], returnIndices: false = false) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: false }; returns: Tensor };
+  "adaptiveMaxPool1d(input: Tensor, outputSize: int | int[], returnIndices: true = true) -> (Tensor, Tensor)": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: true }; returns: [Tensor, Tensor] };
+  "adaptiveMaxPool1dWithIndices(input: Tensor, outputSize: int | int[], returnIndices: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: boolean }; returns: [Tensor, Tensor] };
+  "adaptiveMaxPool2d(input: Tensor, outputSize: int | int[], returnIndices: false = false) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: false }; returns: Tensor };
+  "adaptiveMaxPool2d(input: Tensor, outputSize: int | int[], returnIndices: true = true) -> (Tensor, Tensor)": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: true }; returns: [Tensor, Tensor] };
+  "adaptiveMaxPool2dWithIndices(input: Tensor, outputSize: int | int[], returnIndices: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: boolean }; returns: [Tensor, Tensor] };
+  "adaptiveMaxPool3d(input: Tensor, outputSize: int | int[], returnIndices: false = false) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: false }; returns: Tensor };
+  "adaptiveMaxPool3d(input: Tensor, outputSize: int | int[], returnIndices: true = true) -> (Tensor, Tensor)": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: true }; returns: [Tensor, Tensor] };
+  "adaptiveMaxPool3dWithIndices(input: Tensor, outputSize: int | int[], returnIndices: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; outputSize: number | readonly number[]; returnIndices: boolean }; returns: [Tensor, Tensor] };
   "add(input: Tensor | Scalar, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
   "add_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
+  "addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; batch1: Tensor; batch2: Tensor; beta: number; alpha: number }; returns: Tensor };
   "addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Scalar = 1) -> Tensor": { args: { input: Tensor; tensor1: Tensor; tensor2: Tensor; value: ScalarArg }; returns: Tensor };
+  "addcdiv_(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Scalar = 1) -> Tensor": { args: { input: Tensor; tensor1: Tensor; tensor2: Tensor; value: ScalarArg }; returns: Tensor };
   "addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Scalar = 1) -> Tensor": { args: { input: Tensor; tensor1: Tensor; tensor2: Tensor; value: ScalarArg }; returns: Tensor };
+  "addcmul_(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Scalar = 1) -> Tensor": { args: { input: Tensor; tensor1: Tensor; tensor2: Tensor; value: ScalarArg }; returns: Tensor };
   "addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; mat1: Tensor; mat2: Tensor; beta: number; alpha: number }; returns: Tensor };
+  "addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; mat: Tensor; vec: Tensor; beta: number; alpha: number }; returns: Tensor };
+  "addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; vec1: Tensor; vec2: Tensor; beta: number; alpha: number }; returns: Tensor };
+  "affineGrid(theta: Tensor, size: int[], alignCorners?: bool) -> Tensor": { args: { theta: Tensor; size: readonly number[]; alignCorners: boolean | undefined }; returns: Tensor };
   "all(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
   "allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equalNan: bool = false) -> bool": { args: { input: Tensor; other: Tensor; rtol: number; atol: number; equalNan: boolean }; returns: boolean };
+  "alphaDropout(input: Tensor, p: float = 0.5, training: bool = false, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
   "amax(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
   "amin(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
+  "aminmax(input: Tensor, *, dim?: int, keepdim: bool = false) -> MinMax": { args: { input: Tensor; dim: number | undefined; keepdim: boolean }; returns: MinMax };
   "any(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
   "arange(end: float, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { end: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "arange(start: float, end: float, step: float = 1, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: number; end: number; step: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "arccos(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arccos_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arccosh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arccosh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arcsin(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arcsin_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arcsinh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arcsinh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arctan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arctan_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arctan2(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "arctan2_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "arctanh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "arctanh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "argmax(input: Tensor, dim?: int, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | undefined; keepdim: boolean }; returns: Tensor };
   "argmin(input: Tensor, dim?: int, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | undefined; keepdim: boolean }; returns: Tensor };
   "argsort(input: Tensor, dim: int = -1, descending: bool = false, *, stable: bool = false) -> Tensor": { args: { input: Tensor; dim: number; descending: boolean; stable: boolean }; returns: Tensor };
+  "argwhere(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "asin(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "asin_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "asinh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "asinh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "atan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "atan_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "atan2(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "atan2_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "atanh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "atanh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "atleast1d(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "atleast1d(...tensors: Tensor) -> Tensor[]": { args: { tensors: readonly Tensor[] }; returns: Tensor[] };
+  "atleast2d(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "atleast2d(...tensors: Tensor) -> Tensor[]": { args: { tensors: readonly Tensor[] }; returns: Tensor[] };
+  "atleast3d(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "atleast3d(...tensors: Tensor) -> Tensor[]": { args: { tensors: readonly Tensor[] }; returns: Tensor[] };
   "avgPool1d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, ceilMode: bool = false, countIncludePad: bool = true) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; ceilMode: boolean; countIncludePad: boolean }; returns: Tensor };
   "avgPool2d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, ceilMode: bool = false, countIncludePad: bool = true, divisorOverride?: float) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; ceilMode: boolean; countIncludePad: boolean; divisorOverride: number | undefined }; returns: Tensor };
+  "avgPool3d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, ceilMode: bool = false, countIncludePad: bool = true, divisorOverride?: float) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; ceilMode: boolean; countIncludePad: boolean; divisorOverride: number | undefined }; returns: Tensor };
   "baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; batch1: Tensor; batch2: Tensor; beta: number; alpha: number }; returns: Tensor };
   "batchNorm(input: Tensor, runningMean: Tensor | None, runningVar: Tensor | None, weight?: Tensor, bias?: Tensor, training: bool = false, momentum: float = 0.1, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; runningMean: Tensor | null; runningVar: Tensor | null; weight: Tensor | undefined; bias: Tensor | undefined; training: boolean; momentum: number; eps: number }; returns: Tensor };
   "bernoulli(input: Tensor, p?: float, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number | undefined; generator: Generator | undefined }; returns: Tensor };
+  "besselJ0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "besselJ1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "besselY0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "besselY1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "bfloat16(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias?: Tensor) -> Tensor": { args: { input1: Tensor; input2: Tensor; weight: Tensor; bias: Tensor | undefined }; returns: Tensor };
   "binaryCrossEntropy(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", posWeight?: Tensor) -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none"; posWeight: Tensor | undefined }; returns: Tensor };
+  "bincount(input: Tensor, weights?: Tensor, minlength: int = 0) -> Tensor": { args: { input: Tensor; weights: Tensor | undefined; minlength: number }; returns: Tensor };
   "bitwiseAnd(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "bitwiseAnd_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "bitwiseLeftShift(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "bitwiseLeftShift_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "bitwiseNot(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "bitwiseNot_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "bitwiseOr(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "bitwiseOr_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "bitwiseRightShift(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "bitwiseRightShift_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "bitwiseXor(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "bitwiseXor_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "blockDiag(...tensors: Tensor) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "bmm(input: Tensor, mat2: Tensor) -> Tensor": { args: { input: Tensor; mat2: Tensor }; returns: Tensor };
   "bool(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "broadcastShapes(...shapes: int[]) -> int[]": { args: { shapes: readonly (readonly number[])[] }; returns: number[] };
@@ -2680,27 +4550,45 @@ export interface OpBodies {
   "broadcastTo(input: Tensor, size: int[]) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "bucketize(input: Tensor | Scalar, boundaries: Tensor, *, outInt32: bool = false, right: bool = false) -> Tensor": { args: { input: Tensor | ScalarArg; boundaries: Tensor; outInt32: boolean; right: boolean }; returns: Tensor };
   "byte(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "cartesianProd(...tensors: Tensor) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "cat(tensors: Tensor[], dim: int = 0) -> Tensor": { args: { tensors: readonly Tensor[]; dim: number }; returns: Tensor };
+  "cdist(x1: Tensor, x2: Tensor, p: float = 2, computeMode?: str) -> Tensor": { args: { x1: Tensor; x2: Tensor; p: number; computeMode: string | undefined }; returns: Tensor };
   "ceil(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "ceil_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "celu(input: Tensor, alpha: float = 1) -> Tensor": { args: { input: Tensor; alpha: number }; returns: Tensor };
+  "channelShuffle(input: Tensor, groups: int) -> Tensor": { args: { input: Tensor; groups: number }; returns: Tensor };
   "char(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "chunk(input: Tensor, chunks: int, dim: int = 0) -> Tensor[]": { args: { input: Tensor; chunks: number; dim: number }; returns: Tensor[] };
   "clamp(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
   "clamp_(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
+  "clampMax(input: Tensor, max: Tensor | Scalar) -> Tensor": { args: { input: Tensor; max: Tensor | ScalarArg }; returns: Tensor };
+  "clampMax_(input: Tensor, max: Tensor | Scalar) -> Tensor": { args: { input: Tensor; max: Tensor | ScalarArg }; returns: Tensor };
+  "clampMin(input: Tensor, min: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg }; returns: Tensor };
+  "clampMin_(input: Tensor, min: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg }; returns: Tensor };
   "clip(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
+  "clip_(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
   "clone(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "columnStack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
+  "combinations(input: Tensor, r: int = 2, withReplacement: bool = false) -> Tensor": { args: { input: Tensor; r: number; withReplacement: boolean }; returns: Tensor };
   "contiguous(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "conv1d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] | \"valid\" | \"same\" = 0, dilation: int | int[] = 1, groups: int = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[] | "valid" | "same"; dilation: number | readonly number[]; groups: number }; returns: Tensor };
   "conv2d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] | \"valid\" | \"same\" = 0, dilation: int | int[] = 1, groups: int = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[] | "valid" | "same"; dilation: number | readonly number[]; groups: number }; returns: Tensor };
   "conv3d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] | \"valid\" | \"same\" = 0, dilation: int | int[] = 1, groups: int = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[] | "valid" | "same"; dilation: number | readonly number[]; groups: number }; returns: Tensor };
   "convTranspose1d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
   "convTranspose2d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
+  "convTranspose3d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
   "copy_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "copysign(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "copysign_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "corrcoef(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cos(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "cos_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cosh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "cosh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cosineEmbeddingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input1: Tensor; input2: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "cosineSimilarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor": { args: { x1: Tensor; x2: Tensor; dim: number; eps: number }; returns: Tensor };
   "countNonzero(input: Tensor, dim?: int | int[]) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined }; returns: Tensor };
+  "cov(input: Tensor, *, correction: int = 1, fweights?: Tensor, aweights?: Tensor) -> Tensor": { args: { input: Tensor; correction: number; fweights: Tensor | undefined; aweights: Tensor | undefined }; returns: Tensor };
   "cpu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cross(input: Tensor, other: Tensor, dim?: int) -> Tensor": { args: { input: Tensor; other: Tensor; dim: number | undefined }; returns: Tensor };
   "crossEntropy(input: Tensor, target: Tensor, weight?: Tensor, *, ignoreIndex: int = -100, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", labelSmoothing: float = 0) -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; ignoreIndex: number; reduction: "mean" | "sum" | "none"; labelSmoothing: number }; returns: Tensor };
@@ -2708,61 +4596,127 @@ export interface OpBodies {
   "cummin(input: Tensor, dim: int) -> ValuesIndices": { args: { input: Tensor; dim: number }; returns: ValuesIndices };
   "cumprod(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
   "cumsum(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
+  "deg2rad(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "deg2rad_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "detach(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "diag(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
+  "diagEmbed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor": { args: { input: Tensor; offset: number; dim1: number; dim2: number }; returns: Tensor };
+  "diagflat(input: Tensor, offset: int = 0) -> Tensor": { args: { input: Tensor; offset: number }; returns: Tensor };
   "diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor": { args: { input: Tensor; offset: number; dim1: number; dim2: number }; returns: Tensor };
+  "diagonalScatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor": { args: { input: Tensor; src: Tensor; offset: number; dim1: number; dim2: number }; returns: Tensor };
   "diff(input: Tensor, n: int = 1, dim: int = -1, prepend?: Tensor, append?: Tensor) -> Tensor": { args: { input: Tensor; n: number; dim: number; prepend: Tensor | undefined; append: Tensor | undefined }; returns: Tensor };
+  "digamma(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "digamma_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor": { args: { input: Tensor; other: Tensor; p: number }; returns: Tensor };
   "div(input: Tensor | Scalar, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
   "div_(input: Tensor, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
+  "divide(input: Tensor | Scalar, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
+  "divide_(input: Tensor, other: Tensor | Scalar, *, roundingMode?: \"trunc\" | \"floor\") -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; roundingMode: "trunc" | "floor" | undefined }; returns: Tensor };
   "dot(input: Tensor, tensor: Tensor) -> Tensor": { args: { input: Tensor; tensor: Tensor }; returns: Tensor };
   "double(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "dropout(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean; generator: Generator | undefined }; returns: Tensor };
+  "dropout1d(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
+  "dropout2d(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
+  "dropout3d(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
+  "dsplit(input: Tensor, sections: int) -> Tensor[]": { args: { input: Tensor; sections: number }; returns: Tensor[] };
+  "dsplit(input: Tensor, indices: int[]) -> Tensor[]": { args: { input: Tensor; indices: readonly number[] }; returns: Tensor[] };
+  "dstack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "einsum(equation: str, ...operands: Tensor) -> Tensor": { args: { equation: string; operands: readonly Tensor[] }; returns: Tensor };
   "elu(input: Tensor, alpha: float = 1) -> Tensor": { args: { input: Tensor; alpha: number }; returns: Tensor };
   "embedding(input: Tensor, weight: Tensor, paddingIdx?: int, maxNorm?: float, normType: float = 2, scaleGradByFreq: bool = false, sparse: bool = false) -> Tensor": { args: { input: Tensor; weight: Tensor; paddingIdx: number | undefined; maxNorm: number | undefined; normType: number; scaleGradByFreq: boolean; sparse: boolean }; returns: Tensor };
+  "embeddingBag(input: Tensor, weight: Tensor, offsets?: Tensor, maxNorm?: float, normType: float = 2, scaleGradByFreq: bool = false, mode: \"sum\" | \"mean\" | \"max\" = \"mean\", sparse: bool = false, perSampleWeights?: Tensor, includeLastOffset: bool = false, paddingIdx?: int) -> Tensor": { args: { input: Tensor; weight: Tensor; offsets: Tensor | undefined; maxNorm: number | undefined; normType: number; scaleGradByFreq: boolean; mode: "sum" | "mean" | "max"; sparse: boolean; perSampleWeights: Tensor | undefined; includeLastOffset: boolean; paddingIdx: number | undefined }; returns: Tensor };
   "empty(...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "emptyLike(input: Tensor, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "entr(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "eq(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "eq_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "equal(input: Tensor, other: Tensor) -> bool": { args: { input: Tensor; other: Tensor }; returns: boolean };
   "erf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "erfc(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "erfcx(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "erfinv(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "exp(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "exp_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "exp2(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "exp2_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "expand(input: Tensor, ...size: int) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "expandAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "expit(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "expm1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "expm1_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "eye(n: int, m?: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { n: number; m: number | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "featureAlphaDropout(input: Tensor, p: float = 0.5, training: bool = false, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
   "fill_(input: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
+  "fix(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "fix_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "flatten(input: Tensor, startDim: int = 0, endDim: int = -1) -> Tensor": { args: { input: Tensor; startDim: number; endDim: number }; returns: Tensor };
   "flip(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
   "fliplr(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "flipud(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "float(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "floatPower(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; exponent: Tensor | ScalarArg }; returns: Tensor };
+  "floatPower_(input: Tensor, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor; exponent: Tensor | ScalarArg }; returns: Tensor };
   "floor(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "floor_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "floorDivide(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "floorDivide_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "fmax(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "fmin(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "fmod(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "fmod_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "fold(input: Tensor, outputSize: int | int[], kernelSize: int | int[], dilation: int | int[] = 1, padding: int | int[] = 0, stride: int | int[] = 1) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[]; kernelSize: number | readonly number[]; dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }; returns: Tensor };
   "frac(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "frac_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "frexp(input: Tensor) -> MantissaExponent": { args: { input: Tensor }; returns: MantissaExponent };
   "full(size: int[], fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "fullLike(input: Tensor, fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "gammainc(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "gammaincc(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "gammaln(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "gather(input: Tensor, dim: int, index: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor }; returns: Tensor };
   "gaussianNllLoss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = false, eps: float = 1e-6, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; var: Tensor | number; full: boolean; eps: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
+  "gcd(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "gcd_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "ge(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "ge_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "gelu(input: Tensor, *, approximate: \"none\" | \"tanh\" = \"none\") -> Tensor": { args: { input: Tensor; approximate: "none" | "tanh" }; returns: Tensor };
+  "ger(input: Tensor, vec2: Tensor) -> Tensor": { args: { input: Tensor; vec2: Tensor }; returns: Tensor };
   "glu(input: Tensor, dim: int = -1) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
+  "greater(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "greater_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "greaterEqual(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "greaterEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "gridSample(input: Tensor, grid: Tensor, mode: \"bilinear\" | \"nearest\" = \"bilinear\", paddingMode: \"zeros\" | \"border\" | \"reflection\" = \"zeros\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; grid: Tensor; mode: "bilinear" | "nearest"; paddingMode: "zeros" | "border" | "reflection"; alignCorners: boolean | undefined }; returns: Tensor };
   "groupNorm(input: Tensor, numGroups: int, weight?: Tensor, bias?: Tensor, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; numGroups: number; weight: Tensor | undefined; bias: Tensor | undefined; eps: number }; returns: Tensor };
   "gt(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "gt_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "gumbelSoftmax(logits: Tensor, tau: float = 1, hard: bool = false, eps: float = 1e-10, dim: int = -1) -> Tensor": { args: { logits: Tensor; tau: number; hard: boolean; eps: number; dim: number }; returns: Tensor };
   "half(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor": { args: { input: Tensor; lambd: number }; returns: Tensor };
   "hardsigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardswish(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardtanh(input: Tensor, minVal: float = -1, maxVal: float = 1) -> Tensor": { args: { input: Tensor; minVal: number; maxVal: number }; returns: Tensor };
+  "heaviside(input: Tensor, values: Tensor) -> Tensor": { args: { input: Tensor; values: Tensor }; returns: Tensor };
+  "heaviside_(input: Tensor, values: Tensor) -> Tensor": { args: { input: Tensor; values: Tensor }; returns: Tensor };
   "hingeEmbeddingLoss(input: Tensor, target: Tensor, margin: float = 1, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
+  "histc(input: Tensor, bins: int = 100, min: Scalar = 0, max: Scalar = 0) -> Tensor": { args: { input: Tensor; bins: number; min: ScalarArg; max: ScalarArg }; returns: Tensor };
+  "histogram(input: Tensor, bins: Tensor, *, weight?: Tensor, density: bool = false) -> Histogram": { args: { input: Tensor; bins: Tensor; weight: Tensor | undefined; density: boolean }; returns: Histogram };
+  "histogram(input: Tensor, bins: int = 100, *, range?: float[], weight?: Tensor, density: bool = false) -> Histogram": { args: { input: Tensor; bins: number; range: readonly number[] | undefined; weight: Tensor | undefined; density: boolean }; returns: Histogram };
+  "hsplit(input: Tensor, sections: int) -> Tensor[]": { args: { input: Tensor; sections: number }; returns: Tensor[] };
+  "hsplit(input: Tensor, indices: int[]) -> Tensor[]": { args: { input: Tensor; indices: readonly number[] }; returns: Tensor[] };
   "hstack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "huberLoss(input: Tensor, target: Tensor, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", delta: float = 1) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none"; delta: number }; returns: Tensor };
   "hypot(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "hypot_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "i0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "i0_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "i0e(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "i1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "i1e(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "igamma(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "igamma_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "igammac(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "igammac_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "index(input: Tensor, ...items?: IndexItem) -> Tensor": { args: { input: Tensor; items: readonly IndexItem[] | undefined }; returns: Tensor };
   "indexAdd(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor; alpha: ScalarArg }; returns: Tensor };
   "indexAdd_(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor; alpha: ScalarArg }; returns: Tensor };
@@ -2772,42 +4726,79 @@ export interface OpBodies {
   "indexFill_(input: Tensor, dim: int, index: Tensor, value: Scalar) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; value: ScalarArg }; returns: Tensor };
   "indexPut(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
   "indexPut_(input: Tensor, indices: OptionalTensor[], values: Tensor | Scalar, accumulate: bool = false) -> Tensor": { args: { input: Tensor; indices: readonly (Tensor | null)[]; values: Tensor | ScalarArg; accumulate: boolean }; returns: Tensor };
+  "indexReduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: \"prod\" | \"mean\" | \"amax\" | \"amin\", *, includeSelf: bool = true) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor; reduce: "prod" | "mean" | "amax" | "amin"; includeSelf: boolean }; returns: Tensor };
+  "indexReduce_(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: \"prod\" | \"mean\" | \"amax\" | \"amin\", *, includeSelf: bool = true) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; source: Tensor; reduce: "prod" | "mean" | "amax" | "amin"; includeSelf: boolean }; returns: Tensor };
   "indexSelect(input: Tensor, dim: int, index: Tensor) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor }; returns: Tensor };
+  "inner(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "instanceNorm(input: Tensor, runningMean?: Tensor, runningVar?: Tensor, weight?: Tensor, bias?: Tensor, useInputStats: bool = true, momentum: float = 0.1, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; runningMean: Tensor | undefined; runningVar: Tensor | undefined; weight: Tensor | undefined; bias: Tensor | undefined; useInputStats: boolean; momentum: number; eps: number }; returns: Tensor };
   "int(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "interpolate(input: Tensor, size?: int | int[], scaleFactor?: float | float[], mode: \"nearest\" | \"linear\" | \"bilinear\" = \"nearest\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined; mode: "nearest" | "linear" | "bilinear"; alignCorners: boolean | undefined }; returns: Tensor };
   "isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equalNan: bool = false) -> Tensor": { args: { input: Tensor; other: Tensor; rtol: number; atol: number; equalNan: boolean }; returns: Tensor };
   "isfinite(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isinf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isnan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "isneginf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "isposinf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "isreal(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "klDiv(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" | \"batchmean\" = \"mean\", logTarget: bool = false) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" | "batchmean"; logTarget: boolean }; returns: Tensor };
+  "kron(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "l1Loss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "layerNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, bias?: Tensor, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; bias: Tensor | undefined; eps: number }; returns: Tensor };
+  "lcm(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "lcm_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "ldexp(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "ldexp_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "le(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "le_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "leakyRelu(input: Tensor, negativeSlope: float = 0.01) -> Tensor": { args: { input: Tensor; negativeSlope: number }; returns: Tensor };
   "lerp(input: Tensor, end: Tensor, weight: Tensor | float) -> Tensor": { args: { input: Tensor; end: Tensor; weight: Tensor | number }; returns: Tensor };
+  "lerp_(input: Tensor, end: Tensor, weight: Tensor | float) -> Tensor": { args: { input: Tensor; end: Tensor; weight: Tensor | number }; returns: Tensor };
+  "less(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "less_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "lessEqual(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "lessEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "lgamma(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "lgamma_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "linear(input: Tensor, weight: Tensor, bias?: Tensor) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined }; returns: Tensor };
   "linspace(start: float, end: float, steps: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: number; end: number; steps: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "localResponseNorm(input: Tensor, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1) -> Tensor": { args: { input: Tensor; size: number; alpha: number; beta: number; k: number }; returns: Tensor };
   "log(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "log_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "log10(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "log10_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "log1p(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "log1p_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "log2(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "log2_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "logaddexp(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "logaddexp2(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logcumsumexp(input: Tensor, dim: int) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
   "logicalAnd(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "logicalAnd_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logicalNot(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "logicalNot_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "logicalOr(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "logicalOr_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logicalXor(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "logicalXor_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logit(input: Tensor, eps?: float) -> Tensor": { args: { input: Tensor; eps: number | undefined }; returns: Tensor };
+  "logNdtr(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "logsigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "logSoftmax(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
   "logspace(start: float, end: float, steps: int, base: float = 10, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: number; end: number; steps: number; base: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "logsumexp(input: Tensor, dim: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[]; keepdim: boolean }; returns: Tensor };
   "long(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "lpPool1d(input: Tensor, normType: float, kernelSize: int | int[], stride?: int | int[], ceilMode: bool = false) -> Tensor": { args: { input: Tensor; normType: number; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; ceilMode: boolean }; returns: Tensor };
+  "lpPool2d(input: Tensor, normType: float, kernelSize: int | int[], stride?: int | int[], ceilMode: bool = false) -> Tensor": { args: { input: Tensor; normType: number; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; ceilMode: boolean }; returns: Tensor };
+  "lpPool3d(input: Tensor, normType: float, kernelSize: int | int[], stride?: int | int[], ceilMode: bool = false) -> Tensor": { args: { input: Tensor; normType: number; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; ceilMode: boolean }; returns: Tensor };
   "lt(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "lt_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "marginRankingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input1: Tensor; input2: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "maskedFill(input: Tensor, mask: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; mask: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
   "maskedFill_(input: Tensor, mask: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; mask: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
+  "maskedScatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor": { args: { input: Tensor; mask: Tensor; source: Tensor }; returns: Tensor };
+  "maskedScatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor": { args: { input: Tensor; mask: Tensor; source: Tensor }; returns: Tensor };
   "maskedSelect(input: Tensor, mask: Tensor) -> Tensor": { args: { input: Tensor; mask: Tensor }; returns: Tensor };
   "matmul(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "max(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -2816,8 +4807,16 @@ export interface OpBodies {
   "maximum(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "maxPool1d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: false = false) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: false }; returns: Tensor };
   "maxPool1d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: true = true) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: true }; returns: [Tensor, Tensor] };
+  "maxPool1dWithIndices(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: boolean }; returns: [Tensor, Tensor] };
   "maxPool2d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: false = false) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: false }; returns: Tensor };
   "maxPool2d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: true = true) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: true }; returns: [Tensor, Tensor] };
+  "maxPool2dWithIndices(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: boolean }; returns: [Tensor, Tensor] };
+  "maxPool3d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: false = false) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: false }; returns: Tensor };
+  "maxPool3d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: true = true) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: true }; returns: [Tensor, Tensor] };
+  "maxPool3dWithIndices(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false, returnIndices: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean; returnIndices: boolean }; returns: [Tensor, Tensor] };
+  "maxUnpool1d(input: Tensor, indices: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, outputSize?: int[]) -> Tensor": { args: { input: Tensor; indices: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; outputSize: readonly number[] | undefined }; returns: Tensor };
+  "maxUnpool2d(input: Tensor, indices: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, outputSize?: int[]) -> Tensor": { args: { input: Tensor; indices: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; outputSize: readonly number[] | undefined }; returns: Tensor };
+  "maxUnpool3d(input: Tensor, indices: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, outputSize?: int[]) -> Tensor": { args: { input: Tensor; indices: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; outputSize: readonly number[] | undefined }; returns: Tensor };
   "mean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "median(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "median(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
@@ -2828,30 +4827,48 @@ export interface OpBodies {
   "minimum(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "mish(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "mm(input: Tensor, mat2: Tensor) -> Tensor": { args: { input: Tensor; mat2: Tensor }; returns: Tensor };
+  "mode(input: Tensor, dim: int = -1, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
+  "modifiedBesselI0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "modifiedBesselI1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "moveaxis(input: Tensor, source: int | int[], destination: int | int[]) -> Tensor": { args: { input: Tensor; source: number | readonly number[]; destination: number | readonly number[] }; returns: Tensor };
   "movedim(input: Tensor, source: int | int[], destination: int | int[]) -> Tensor": { args: { input: Tensor; source: number | readonly number[]; destination: number | readonly number[] }; returns: Tensor };
   "mseLoss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
+  "msort(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "mT(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "mul(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "mul_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "multigammaln(input: Tensor, p: int) -> Tensor": { args: { input: Tensor; p: number }; returns: Tensor };
   "multilabelSoftMarginLoss(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multiMarginLoss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; p: number; margin: number; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multinomial(input: Tensor, numSamples: int, replacement: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; numSamples: number; replacement: boolean; generator: Generator | undefined }; returns: Tensor };
+  "multiply(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "multiply_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "mv(input: Tensor, vec: Tensor) -> Tensor": { args: { input: Tensor; vec: Tensor }; returns: Tensor };
+  "mvlgamma(input: Tensor, p: int) -> Tensor": { args: { input: Tensor; p: number }; returns: Tensor };
+  "mvlgamma_(input: Tensor, p: int) -> Tensor": { args: { input: Tensor; p: number }; returns: Tensor };
   "nanmean(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "nanmedian(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "nanmedian(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "nanquantile(input: Tensor, q: float | Tensor, dim?: int, keepdim: bool = false, *, interpolation: \"linear\" | \"lower\" | \"higher\" | \"midpoint\" | \"nearest\" = \"linear\") -> Tensor": { args: { input: Tensor; q: number | Tensor; dim: number | undefined; keepdim: boolean; interpolation: "linear" | "lower" | "higher" | "midpoint" | "nearest" }; returns: Tensor };
   "nansum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
+  "nanToNum_(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
   "narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor": { args: { input: Tensor; dim: number; start: number; length: number }; returns: Tensor };
+  "ndtr(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "ndtri(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "ne(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "ne_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "neg(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "neg_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "negative(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "negative_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "newEmpty(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "newFull(input: Tensor, size: int[], fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "newOnes(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "newTensor(input: Tensor, data: TensorData, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; data: TensorData; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "newZeros(input: Tensor, ...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "nextafter(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "nextafter_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "nllLoss(input: Tensor, target: Tensor, weight?: Tensor, *, ignoreIndex: int = -100, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; ignoreIndex: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "nonzero(input: Tensor, *, asTuple: false = false) -> Tensor": { args: { input: Tensor; asTuple: false }; returns: Tensor };
   "nonzero(input: Tensor, *, asTuple: true) -> Tensor[]": { args: { input: Tensor; asTuple: true }; returns: Tensor[] };
@@ -2862,18 +4879,32 @@ export interface OpBodies {
   "normal(mean: float, std: float, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { mean: number; std: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "normal_(input: Tensor, mean: float = 0, std: float = 1, *, generator?: Generator) -> Tensor": { args: { input: Tensor; mean: number; std: number; generator: Generator | undefined }; returns: Tensor };
   "normalize(input: Tensor, p: float = 2, dim: int = 1, eps: float = 1e-12) -> Tensor": { args: { input: Tensor; p: number; dim: number; eps: number }; returns: Tensor };
+  "notEqual(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "notEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "oneHot(input: Tensor, numClasses: int = -1) -> Tensor": { args: { input: Tensor; numClasses: number }; returns: Tensor };
   "ones(...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "onesLike(input: Tensor, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "outer(input: Tensor, vec2: Tensor) -> Tensor": { args: { input: Tensor; vec2: Tensor }; returns: Tensor };
   "pad(input: Tensor, pad: int[], mode: \"constant\" | \"reflect\" | \"replicate\" | \"circular\" = \"constant\", value?: float) -> Tensor": { args: { input: Tensor; pad: readonly number[]; mode: "constant" | "reflect" | "replicate" | "circular"; value: number | undefined }; returns: Tensor };
   "pairwiseDistance(x1: Tensor, x2: Tensor, p: float = 2, eps: float = 1e-6, keepdim: bool = false) -> Tensor": { args: { x1: Tensor; x2: Tensor; p: number; eps: number; keepdim: boolean }; returns: Tensor };
+  "pdist(input: Tensor, p: float = 2) -> Tensor": { args: { input: Tensor; p: number }; returns: Tensor };
   "permute(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
+  "pixelShuffle(input: Tensor, upscaleFactor: int) -> Tensor": { args: { input: Tensor; upscaleFactor: number }; returns: Tensor };
+  "pixelUnshuffle(input: Tensor, downscaleFactor: int) -> Tensor": { args: { input: Tensor; downscaleFactor: number }; returns: Tensor };
   "poissonNllLoss(input: Tensor, target: Tensor, logInput: bool = true, full: bool = false, *, eps: float = 1e-8, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; logInput: boolean; full: boolean; eps: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
+  "polygamma(n: int, input: Tensor) -> Tensor": { args: { n: number; input: Tensor }; returns: Tensor };
+  "polygamma_(input: Tensor, n: int) -> Tensor": { args: { input: Tensor; n: number }; returns: Tensor };
+  "positive(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "pow(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; exponent: Tensor | ScalarArg }; returns: Tensor };
   "pow_(input: Tensor, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor; exponent: Tensor | ScalarArg }; returns: Tensor };
+  "prelu(input: Tensor, weight: Tensor) -> Tensor": { args: { input: Tensor; weight: Tensor }; returns: Tensor };
   "prod(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "psi(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = false) -> Tensor": { args: { input: Tensor; index: Tensor; source: Tensor; accumulate: boolean }; returns: Tensor };
+  "put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = false) -> Tensor": { args: { input: Tensor; index: Tensor; source: Tensor; accumulate: boolean }; returns: Tensor };
   "quantile(input: Tensor, q: float | Tensor, dim?: int, keepdim: bool = false, *, interpolation: \"linear\" | \"lower\" | \"higher\" | \"midpoint\" | \"nearest\" = \"linear\") -> Tensor": { args: { input: Tensor; q: number | Tensor; dim: number | undefined; keepdim: boolean; interpolation: "linear" | "lower" | "higher" | "midpoint" | "nearest" }; returns: Tensor };
+  "rad2deg(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "rad2deg_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "rand(...size: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randint(high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randint(low: int, high: int, size: int[], *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { low: number; high: number; size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
@@ -2883,11 +4914,15 @@ export interface OpBodies {
   "randn(...size: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randnLike(input: Tensor, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randperm(n: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { n: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "ravel(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "reciprocal(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "reciprocal_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "relu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "relu_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "relu6(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "remainder(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "remainder_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor": { args: { input: Tensor; p: number; dim: number; maxnorm: number }; returns: Tensor };
   "repeat(input: Tensor, ...repeats: int) -> Tensor": { args: { input: Tensor; repeats: readonly number[] }; returns: Tensor };
   "repeatInterleave(input: Tensor, repeats: int, dim?: int, *, outputSize?: int) -> Tensor": { args: { input: Tensor; repeats: number; dim: number | undefined; outputSize: number | undefined }; returns: Tensor };
   "repeatInterleave(input: Tensor, repeats: Tensor, dim?: int, *, outputSize?: int) -> Tensor": { args: { input: Tensor; repeats: Tensor; dim: number | undefined; outputSize: number | undefined }; returns: Tensor };
@@ -2896,8 +4931,13 @@ export interface OpBodies {
   "reshapeAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "rmsNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, eps?: float) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; eps: number | undefined }; returns: Tensor };
   "roll(input: Tensor, shifts: int | int[], dims?: int | int[]) -> Tensor": { args: { input: Tensor; shifts: number | readonly number[]; dims: number | readonly number[] | undefined }; returns: Tensor };
+  "rot90(input: Tensor, k: int = 1, dims?: int[]) -> Tensor": { args: { input: Tensor; k: number; dims: readonly number[] | undefined }; returns: Tensor };
   "round(input: Tensor, *, decimals: int = 0) -> Tensor": { args: { input: Tensor; decimals: number }; returns: Tensor };
+  "round_(input: Tensor, *, decimals: int = 0) -> Tensor": { args: { input: Tensor; decimals: number }; returns: Tensor };
+  "rowStack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
+  "rrelu(input: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = false, inplace: bool = false) -> Tensor": { args: { input: Tensor; lower: number; upper: number; training: boolean; inplace: boolean }; returns: Tensor };
   "rsqrt(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "rsqrt_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, attnMask?: Tensor, dropoutP: float = 0, isCausal: bool = false, *, scale?: float, enableGqa: bool = false, generator?: Generator) -> Tensor": { args: { query: Tensor; key: Tensor; value: Tensor; attnMask: Tensor | undefined; dropoutP: number; isCausal: boolean; scale: number | undefined; enableGqa: boolean; generator: Generator | undefined }; returns: Tensor };
   "scatter(input: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "add" | "multiply" | undefined }; returns: Tensor };
   "scatter(input: Tensor, dim: int, index: Tensor, value: Scalar, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; value: ScalarArg; reduce: "add" | "multiply" | undefined }; returns: Tensor };
@@ -2908,27 +4948,41 @@ export interface OpBodies {
   "scatterReduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: \"sum\" | \"prod\" | \"mean\" | \"amax\" | \"amin\", *, includeSelf: bool = true) -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "sum" | "prod" | "mean" | "amax" | "amin"; includeSelf: boolean }; returns: Tensor };
   "searchsorted(sortedSequence: Tensor, input: Tensor | Scalar, *, outInt32: bool = false, right: bool = false, side?: \"left\" | \"right\", sorter?: Tensor) -> Tensor": { args: { sortedSequence: Tensor; input: Tensor | ScalarArg; outInt32: boolean; right: boolean; side: "left" | "right" | undefined; sorter: Tensor | undefined }; returns: Tensor };
   "select(input: Tensor, dim: int, index: int) -> Tensor": { args: { input: Tensor; dim: number; index: number }; returns: Tensor };
+  "selectScatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor": { args: { input: Tensor; src: Tensor; dim: number; index: number }; returns: Tensor };
   "selu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "setIndex(input: Tensor, items: IndexItem | IndexItem[] | None, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; items: IndexItem | readonly IndexItem[] | null; value: Tensor | ScalarArg }; returns: Tensor };
+  "sgn(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "sgn_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "short(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sigmoid_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sign(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "sign_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "signbit(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "silu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sin(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "sin_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "sinc(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "sinc_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sinh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "sinh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "slice(start?: int, stop?: int, step?: int) -> Slice": { args: { start: number | undefined; stop: number | undefined; step: number | undefined }; returns: Slice };
+  "sliceScatter(input: Tensor, src: Tensor, dim: int = 0, start?: int, end?: int, step: int = 1) -> Tensor": { args: { input: Tensor; src: Tensor; dim: number; start: number | undefined; end: number | undefined; step: number }; returns: Tensor };
   "smoothL1Loss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", beta: float = 1) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none"; beta: number }; returns: Tensor };
   "softMarginLoss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "softmax(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
+  "softmin(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
   "softplus(input: Tensor, beta: float = 1, threshold: float = 20) -> Tensor": { args: { input: Tensor; beta: number; threshold: number }; returns: Tensor };
+  "softshrink(input: Tensor, lambd: float = 0.5) -> Tensor": { args: { input: Tensor; lambd: number }; returns: Tensor };
   "softsign(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sort(input: Tensor, dim: int = -1, descending: bool = false, *, stable: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; descending: boolean; stable: boolean }; returns: ValuesIndices };
+  "sphericalBesselJ0(x: Tensor) -> Tensor": { args: { x: Tensor }; returns: Tensor };
   "split(tensor: Tensor, splitSizeOrSections: int | int[], dim: int = 0) -> Tensor[]": { args: { tensor: Tensor; splitSizeOrSections: number | readonly number[]; dim: number }; returns: Tensor[] };
+  "splitWithSizes(input: Tensor, splitSizes: int[], dim: int = 0) -> Tensor[]": { args: { input: Tensor; splitSizes: readonly number[]; dim: number }; returns: Tensor[] };
   "sqrt(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sqrt_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "square(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "square_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "squeeze(input: Tensor, dim?: int | int[]) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined }; returns: Tensor };
   "stack(tensors: Tensor[], dim: int = 0) -> Tensor": { args: { tensors: readonly Tensor[]; dim: number }; returns: Tensor };
   "std(input: Tensor, dim?: int | int[], *, correction: float = 1, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; correction: number; keepdim: boolean }; returns: Tensor };
@@ -2939,6 +4993,8 @@ export interface OpBodies {
   "stdMean(input: Tensor, unbiased: bool) -> (Tensor, Tensor)": { args: { input: Tensor; unbiased: boolean }; returns: [Tensor, Tensor] };
   "sub(input: Tensor | Scalar, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
   "sub_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
+  "subtract(input: Tensor | Scalar, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
+  "subtract_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
   "sum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor": { args: { input: Tensor; axis0: number; axis1: number }; returns: Tensor };
   "swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
@@ -2946,30 +5002,38 @@ export interface OpBodies {
   "take(input: Tensor, index: Tensor) -> Tensor": { args: { input: Tensor; index: Tensor }; returns: Tensor };
   "takeAlongDim(input: Tensor, indices: Tensor, dim?: int) -> Tensor": { args: { input: Tensor; indices: Tensor; dim: number | undefined }; returns: Tensor };
   "tan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "tan_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "tanh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "tanh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "tanhshrink(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "tensor(data: TensorData, *, dtype?: dtype, device?: device, requiresGrad: bool = false, shape?: int[]) -> Tensor": { args: { data: TensorData; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean; shape: readonly number[] | undefined }; returns: Tensor };
   "tensordot(a: Tensor, b: Tensor, dims: int | int[] | int[][] = 2) -> Tensor": { args: { a: Tensor; b: Tensor; dims: number | readonly number[] | readonly (readonly number[])[] }; returns: Tensor };
   "tensorSplit(input: Tensor, sections: int, dim: int = 0) -> Tensor[]": { args: { input: Tensor; sections: number; dim: number }; returns: Tensor[] };
   "tensorSplit(input: Tensor, indices: int[], dim: int = 0) -> Tensor[]": { args: { input: Tensor; indices: readonly number[]; dim: number }; returns: Tensor[] };
+  "threshold(input: Tensor, threshold: float, value: float, inplace: bool = false) -> Tensor": { args: { input: Tensor; threshold: number; value: number; inplace: boolean }; returns: Tensor };
   "tile(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
   "to(input: Tensor, dtype: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "to(input: Tensor, device?: device, dtype?: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; device: DeviceLike | undefined; dtype: DType | undefined; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "to(input: Tensor, tensor: Tensor, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; tensor: Tensor; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "topk(input: Tensor, k: int, dim: int = -1, largest: bool = true, sorted: bool = true) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; largest: boolean; sorted: boolean }; returns: ValuesIndices };
+  "trace(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "transpose(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
   "tril(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "trilIndices(row: int, col: int, offset: int = 0, *, dtype?: dtype, device?: device) -> Tensor": { args: { row: number; col: number; offset: number; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
   "tripletMarginLoss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1, p: float = 2, eps: float = 1e-6, swap: bool = false, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { anchor: Tensor; positive: Tensor; negative: Tensor; margin: number; p: number; eps: number; swap: boolean; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "triu(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "triuIndices(row: int, col: int, offset: int = 0, *, dtype?: dtype, device?: device) -> Tensor": { args: { row: number; col: number; offset: number; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
+  "trueDivide(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "trueDivide_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "trunc(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "trunc_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "typeAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "unbind(input: Tensor, dim: int = 0) -> Tensor[]": { args: { input: Tensor; dim: number }; returns: Tensor[] };
   "unflatten(input: Tensor, dim: int, sizes: int[]) -> Tensor": { args: { input: Tensor; dim: number; sizes: readonly number[] }; returns: Tensor };
   "unfold(input: Tensor, kernelSize: int | int[], dilation: int | int[] = 1, padding: int | int[] = 0, stride: int | int[] = 1) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }; returns: Tensor };
   "uniform_(input: Tensor, from: float = 0, to: float = 1, *, generator?: Generator) -> Tensor": { args: { input: Tensor; from: number; to: number; generator: Generator | undefined }; returns: Tensor };
   "unique(input: Tensor, sorted: bool = true, returnInverse: bool = false, returnCounts: bool = false, dim?: int) -> Tensor | Tensor[]": { args: { input: Tensor; sorted: boolean; returnInverse: boolean; returnCounts: boolean; dim: number | undefined }; returns: Tensor | Tensor[] };
+  "uniqueConsecutive(input: Tensor, returnInverse: bool = false, returnCounts: bool = false, dim?: int) -> Tensor | Tensor[]": { args: { input: Tensor; returnInverse: boolean; returnCounts: boolean; dim: number | undefined }; returns: Tensor | Tensor[] };
   "unsqueeze(input: Tensor, dim: int) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
   "var(input: Tensor, dim?: int | int[], *, correction: float = 1, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; correction: number; keepdim: boolean }; returns: Tensor };
   "var(input: Tensor, dim: int | int[] | None, unbiased: bool = true, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | null; unbiased: boolean; keepdim: boolean }; returns: Tensor };
@@ -2977,14 +5041,21 @@ export interface OpBodies {
   "varMean(input: Tensor, dim?: int | int[], *, correction: float = 1, keepdim: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; dim: number | readonly number[] | undefined; correction: number; keepdim: boolean }; returns: [Tensor, Tensor] };
   "varMean(input: Tensor, dim: int | int[] | None, unbiased: bool = true, keepdim: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; dim: number | readonly number[] | null; unbiased: boolean; keepdim: boolean }; returns: [Tensor, Tensor] };
   "varMean(input: Tensor, unbiased: bool) -> (Tensor, Tensor)": { args: { input: Tensor; unbiased: boolean }; returns: [Tensor, Tensor] };
+  "vdot(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "view(input: Tensor, ...size: int) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "viewAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "vsplit(input: Tensor, sections: int) -> Tensor[]": { args: { input: Tensor; sections: number }; returns: Tensor[] };
+  "vsplit(input: Tensor, indices: int[]) -> Tensor[]": { args: { input: Tensor; indices: readonly number[] }; returns: Tensor[] };
   "vstack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "where(condition: Tensor, input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { condition: Tensor; input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "where(condition: Tensor) -> Tensor[]": { args: { condition: Tensor }; returns: Tensor[] };
+  "xlog1py(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "xlogy(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
+  "xlogy_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "zero_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "zeros(...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "zerosLike(input: Tensor, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "zeta(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
 }
 
 /** Tensor methods and properties (`x.sum(1)` is `torch.sum(x, 1)`). */
@@ -2993,10 +5064,18 @@ export interface TensorMethods {
   abs(): Tensor;
   /** In place: x = |x|; returns x. */
   abs_(): Tensor;
+  /** Alias of abs: |input| (bool tensors are an error). */
+  absolute(): Tensor;
+  /** In place: x = |x| (alias of abs_); returns x. */
+  absolute_(): Tensor;
   /** Arccosine (radians), elementwise; integer and bool inputs give float32. */
   acos(): Tensor;
+  /** In place: x = acos(x) (float tensors); returns x. */
+  acos_(): Tensor;
   /** Inverse hyperbolic cosine, elementwise; integer and bool inputs give float32. */
   acosh(): Tensor;
+  /** In place: x = acosh(x) (float tensors); returns x. */
+  acosh_(): Tensor;
   /** input + alpha × other, with broadcasting and type promotion; either operand may be a scalar. */
   add(options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
   /** input + alpha × other, with broadcasting and type promotion; either operand may be a scalar. */
@@ -3005,12 +5084,22 @@ export interface TensorMethods {
   add_(options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
   /** In place: x += alpha × other; returns x. */
   add_(other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
+  /** beta × input + alpha × (the sum over the batch of batch1[i] @ batch2[i]); input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
+  addbmm(batch1: Tensor, batch2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
   /** input + value × tensor1 / tensor2, with broadcasting (float tensors only). */
   addcdiv(tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
+  /** In place: x += value × tensor1 / tensor2 (float tensors); returns x. */
+  addcdiv_(tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
   /** input + value × tensor1 × tensor2, with broadcasting. */
   addcmul(tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
+  /** In place: x += value × tensor1 × tensor2; returns x. */
+  addcmul_(tensor1: Tensor, tensor2: Tensor, options?: { value?: ScalarArg }): Tensor;
   /** beta × input + alpha × (mat1 @ mat2); input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
   addmm(mat1: Tensor, mat2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
+  /** beta × input + alpha × (mat @ vec); input broadcasts to [n], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
+  addmv(mat: Tensor, vec: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
+  /** beta × input + alpha × outer(vec1, vec2), dtypes promoted; input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). Bool computes (beta ∧ input) ∨ (alpha ∧ vec1[i] ∧ vec2[j]). */
+  addr(vec1: Tensor, vec2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
   /** Whether every element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
   all(options?: { dim?: number | readonly number[] | null; keepdim?: boolean }): Tensor;
   /** Whether every element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
@@ -3037,12 +5126,42 @@ export interface TensorMethods {
   amin(dim: number | readonly number[] | null, options?: { keepdim?: boolean }): Tensor;
   /** Minimum over `dim` (a number or a list; all dims by default); NaN propagates. */
   amin(dim: number | readonly number[] | null, keepdim: boolean): Tensor;
+  /** `{ min, max }`: amin and amax of all elements or along `dim`, in one pass; NaN propagates. */
+  aminmax(options?: { dim?: number | null; keepdim?: boolean }): MinMax;
   /** Whether any element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
   any(options?: { dim?: number | readonly number[] | null; keepdim?: boolean }): Tensor;
   /** Whether any element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
   any(dim: number | readonly number[] | null, options?: { keepdim?: boolean }): Tensor;
   /** Whether any element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
   any(dim: number | readonly number[] | null, keepdim: boolean): Tensor;
+  /** Alias of acos: arccosine (radians), elementwise. */
+  arccos(): Tensor;
+  /** In place: x = arccos(x) (float tensors); returns x. */
+  arccos_(): Tensor;
+  /** Alias of acosh: inverse hyperbolic cosine, elementwise. */
+  arccosh(): Tensor;
+  /** In place: x = arccosh(x) (float tensors); returns x. */
+  arccosh_(): Tensor;
+  /** Alias of asin: arcsine (radians), elementwise. */
+  arcsin(): Tensor;
+  /** In place: x = arcsin(x) (float tensors); returns x. */
+  arcsin_(): Tensor;
+  /** Alias of asinh: inverse hyperbolic sine, elementwise. */
+  arcsinh(): Tensor;
+  /** In place: x = arcsinh(x) (float tensors); returns x. */
+  arcsinh_(): Tensor;
+  /** Alias of atan: arctangent (radians), elementwise. */
+  arctan(): Tensor;
+  /** In place: x = arctan(x) (float tensors); returns x. */
+  arctan_(): Tensor;
+  /** Alias of atan2: the angle of the point (other, input) in radians, elementwise with broadcasting. */
+  arctan2(other: Tensor): Tensor;
+  /** In place: x = arctan2(x, other) (float tensors); returns x. */
+  arctan2_(other: Tensor): Tensor;
+  /** Alias of atanh: inverse hyperbolic tangent, elementwise. */
+  arctanh(): Tensor;
+  /** In place: x = arctanh(x) (float tensors); returns x. */
+  arctanh_(): Tensor;
   /** Index of the maximum (of the flattened tensor, or along `dim`), int64. */
   argmax(options?: { dim?: number | null; keepdim?: boolean }): Tensor;
   /** Index of the maximum (of the flattened tensor, or along `dim`), int64. */
@@ -3061,16 +5180,28 @@ export interface TensorMethods {
   argsort(dim: number, options?: { descending?: boolean; stable?: boolean }): Tensor;
   /** The indices that sort `input` along `dim` (int64); always stable; NaN sorts as the largest value. */
   argsort(dim: number, descending: boolean, options?: { stable?: boolean }): Tensor;
+  /** int64 [n, ndim] coordinates of the nonzero elements in row-major order (nonzero(input)); NaN counts as nonzero. Reads the count back to the host. */
+  argwhere(): Tensor;
   /** Arcsine (radians), elementwise; integer and bool inputs give float32. */
   asin(): Tensor;
+  /** In place: x = asin(x) (float tensors); returns x. */
+  asin_(): Tensor;
   /** Inverse hyperbolic sine, elementwise; integer and bool inputs give float32. */
   asinh(): Tensor;
+  /** In place: x = asinh(x) (float tensors); returns x. */
+  asinh_(): Tensor;
   /** Arctangent (radians), elementwise; integer and bool inputs give float32. */
   atan(): Tensor;
+  /** In place: x = atan(x) (float tensors); returns x. */
+  atan_(): Tensor;
   /** The angle of the point (other, input) in radians, elementwise with broadcasting; integer inputs give float32. */
   atan2(other: Tensor): Tensor;
+  /** In place: x = atan2(x, other) (float tensors); returns x. */
+  atan2_(other: Tensor): Tensor;
   /** Inverse hyperbolic tangent, elementwise; integer and bool inputs give float32. */
   atanh(): Tensor;
+  /** In place: x = atanh(x) (float tensors); returns x. */
+  atanh_(): Tensor;
   /** beta × input + alpha × bmm(batch1, batch2); input broadcasts to [b, n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
   baddbmm(batch1: Tensor, batch2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
   /** 1 with probability `input` (or `p` for every element), else 0, in input's dtype. */
@@ -3079,28 +5210,56 @@ export interface TensorMethods {
   bernoulli(p: number | null, options?: { generator?: Generator | null }): Tensor;
   /** `to("bfloat16")`: the tensor as bfloat16, itself when it is bfloat16 already. */
   bfloat16(): Tensor;
+  /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
+  bincount(options?: { weights?: Tensor | null; minlength?: number }): Tensor;
+  /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
+  bincount(weights: Tensor | null, options?: { minlength?: number }): Tensor;
+  /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
+  bincount(weights: Tensor | null, minlength: number): Tensor;
   /** input & other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseAnd(options: { other: Tensor | ScalarArg }): Tensor;
   /** input & other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseAnd(other: Tensor | ScalarArg): Tensor;
+  /** In place: x &= other (integer and bool tensors); returns x. */
+  bitwiseAnd_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x &= other (integer and bool tensors); returns x. */
+  bitwiseAnd_(other: Tensor | ScalarArg): Tensor;
   /** input << other, elementwise with broadcasting (integer tensors). */
   bitwiseLeftShift(options: { other: Tensor | ScalarArg }): Tensor;
   /** input << other, elementwise with broadcasting (integer tensors). */
   bitwiseLeftShift(other: Tensor | ScalarArg): Tensor;
+  /** In place: x <<= other (integer tensors); returns x. */
+  bitwiseLeftShift_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x <<= other (integer tensors); returns x. */
+  bitwiseLeftShift_(other: Tensor | ScalarArg): Tensor;
   /** ~input, elementwise (integer and bool tensors; for bool, logical not). */
   bitwiseNot(): Tensor;
+  /** In place: x = ~x (integer and bool tensors); returns x. */
+  bitwiseNot_(): Tensor;
   /** input | other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseOr(options: { other: Tensor | ScalarArg }): Tensor;
   /** input | other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseOr(other: Tensor | ScalarArg): Tensor;
+  /** In place: x |= other (integer and bool tensors); returns x. */
+  bitwiseOr_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x |= other (integer and bool tensors); returns x. */
+  bitwiseOr_(other: Tensor | ScalarArg): Tensor;
   /** input >> other, elementwise with broadcasting (integer tensors; arithmetic for signed dtypes, logical for unsigned). */
   bitwiseRightShift(options: { other: Tensor | ScalarArg }): Tensor;
   /** input >> other, elementwise with broadcasting (integer tensors; arithmetic for signed dtypes, logical for unsigned). */
   bitwiseRightShift(other: Tensor | ScalarArg): Tensor;
+  /** In place: x >>= other (integer tensors); returns x. */
+  bitwiseRightShift_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x >>= other (integer tensors); returns x. */
+  bitwiseRightShift_(other: Tensor | ScalarArg): Tensor;
   /** input ^ other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseXor(options: { other: Tensor | ScalarArg }): Tensor;
   /** input ^ other, elementwise with broadcasting (integer and bool tensors). */
   bitwiseXor(other: Tensor | ScalarArg): Tensor;
+  /** In place: x ^= other (integer and bool tensors); returns x. */
+  bitwiseXor_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x ^= other (integer and bool tensors); returns x. */
+  bitwiseXor_(other: Tensor | ScalarArg): Tensor;
   /** [b, n, k] × [b, k, m] → [b, n, m]; no broadcasting. */
   bmm(mat2: Tensor): Tensor;
   /** `to("bool")`: the tensor as bool, itself when it is bool already. */
@@ -3113,6 +5272,8 @@ export interface TensorMethods {
   byte(): Tensor;
   /** The smallest integer ≥ input, in the input's dtype (integers unchanged). */
   ceil(): Tensor;
+  /** In place: x rounded up; returns x. */
+  ceil_(): Tensor;
   /** `to("int8")`: the tensor as int8, itself when it is int8 already. */
   char(): Tensor;
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
@@ -3133,26 +5294,64 @@ export interface TensorMethods {
   clamp_(min: Tensor | ScalarArg | null, options?: { max?: Tensor | ScalarArg | null }): Tensor;
   /** In place: x clamped to [min, max] (at least one given); returns x. */
   clamp_(min: Tensor | ScalarArg | null, max: Tensor | ScalarArg | null): Tensor;
+  /** clamp with only an upper bound: min(input, max) elementwise (max a scalar or a tensor that broadcasts). */
+  clampMax(options: { max: Tensor | ScalarArg }): Tensor;
+  /** clamp with only an upper bound: min(input, max) elementwise (max a scalar or a tensor that broadcasts). */
+  clampMax(max: Tensor | ScalarArg): Tensor;
+  /** In place: x = min(x, max); returns x. */
+  clampMax_(options: { max: Tensor | ScalarArg }): Tensor;
+  /** In place: x = min(x, max); returns x. */
+  clampMax_(max: Tensor | ScalarArg): Tensor;
+  /** clamp with only a lower bound: max(input, min) elementwise (min a scalar or a tensor that broadcasts). */
+  clampMin(options: { min: Tensor | ScalarArg }): Tensor;
+  /** clamp with only a lower bound: max(input, min) elementwise (min a scalar or a tensor that broadcasts). */
+  clampMin(min: Tensor | ScalarArg): Tensor;
+  /** In place: x = max(x, min); returns x. */
+  clampMin_(options: { min: Tensor | ScalarArg }): Tensor;
+  /** In place: x = max(x, min); returns x. */
+  clampMin_(min: Tensor | ScalarArg): Tensor;
   /** Alias of clamp: input clamped to [min, max] elementwise. */
   clip(options?: { min?: Tensor | ScalarArg | null; max?: Tensor | ScalarArg | null }): Tensor;
   /** Alias of clamp: input clamped to [min, max] elementwise. */
   clip(min: Tensor | ScalarArg | null, options?: { max?: Tensor | ScalarArg | null }): Tensor;
   /** Alias of clamp: input clamped to [min, max] elementwise. */
   clip(min: Tensor | ScalarArg | null, max: Tensor | ScalarArg | null): Tensor;
+  /** In place: x clamped to [min, max] (alias of clamp_); returns x. */
+  clip_(options?: { min?: Tensor | ScalarArg | null; max?: Tensor | ScalarArg | null }): Tensor;
+  /** In place: x clamped to [min, max] (alias of clamp_); returns x. */
+  clip_(min: Tensor | ScalarArg | null, options?: { max?: Tensor | ScalarArg | null }): Tensor;
+  /** In place: x clamped to [min, max] (alias of clamp_); returns x. */
+  clip_(min: Tensor | ScalarArg | null, max: Tensor | ScalarArg | null): Tensor;
   /** A new tensor with the same values (a new buffer). */
   clone(): Tensor;
   /** Every tensor here is dense and row-major; like clone, it returns a new tensor. */
   contiguous(): Tensor;
   /** In place: copies `other` into x (broadcast to x's shape, converted to x's dtype, moved from its device); returns x. */
   copy_(other: Tensor): Tensor;
+  /** |input| with the sign of other (the sign bit: −0 and −NaN count as negative), elementwise with broadcasting; integer and bool inputs give float32. */
+  copysign(options: { other: Tensor | ScalarArg }): Tensor;
+  /** |input| with the sign of other (the sign bit: −0 and −NaN count as negative), elementwise with broadcasting; integer and bool inputs give float32. */
+  copysign(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = copysign(x, other) (float tensors); returns x. */
+  copysign_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = copysign(x, other) (float tensors); returns x. */
+  copysign_(other: Tensor | ScalarArg): Tensor;
+  /** The Pearson correlation coefficients of the variables in the rows of `input` (observations in the columns), clipped to [-1, 1]; NaN for a variable without variance. */
+  corrcoef(): Tensor;
   /** Cosine (radians), elementwise; integer and bool inputs give float32. */
   cos(): Tensor;
+  /** In place: x = cos(x) (float tensors); returns x. */
+  cos_(): Tensor;
   /** Hyperbolic cosine, elementwise; integer and bool inputs give float32. */
   cosh(): Tensor;
+  /** In place: x = cosh(x) (float tensors); returns x. */
+  cosh_(): Tensor;
   /** The number of nonzero elements over `dim` (all dims by default), int64; NaN counts as nonzero. */
   countNonzero(options?: { dim?: number | readonly number[] | null }): Tensor;
   /** The number of nonzero elements over `dim` (all dims by default), int64; NaN counts as nonzero. */
   countNonzero(dim: number | readonly number[] | null): Tensor;
+  /** The covariance matrix of the variables in the rows of `input` (observations in the columns; a 1-d input is one variable, giving a 0-d result), with integer frequency weights `fweights` and float importance weights `aweights` per observation (read on the host to check they are not negative); `correction` 1 is Bessel's, 0 the population covariance. */
+  cov(options?: { correction?: number; fweights?: Tensor | null; aweights?: Tensor | null }): Tensor;
   /** The tensor on the CPU (`to("cpu")`): itself when it is there already. */
   cpu(): Tensor;
   /** Cross product of 3-vectors along `dim`; shapes broadcast (same rank). Without `dim`, the first dim of size 3 (PyTorch 2.13's deprecated default; pass dim, as linalg.cross uses −1). */
@@ -3175,12 +5374,28 @@ export interface TensorMethods {
   cumsum(options: { dim: number; dtype?: DType | null }): Tensor;
   /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
   cumsum(dim: number, options?: { dtype?: DType | null }): Tensor;
+  /** Degrees to radians, elementwise; integer and bool inputs give float32. */
+  deg2rad(): Tensor;
+  /** In place: degrees to radians (float tensors); returns x. */
+  deg2rad_(): Tensor;
   /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
   detach(): Tensor;
   /** Of a 1-d tensor, the square matrix with it on diagonal `diagonal`; of a 2-d tensor, that diagonal. */
   diag(options?: { diagonal?: number }): Tensor;
   /** Of a 1-d tensor, the square matrix with it on diagonal `diagonal`; of a 2-d tensor, that diagonal. */
   diag(diagonal: number): Tensor;
+  /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+  diagEmbed(options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+  diagEmbed(offset: number, options?: { dim1?: number; dim2?: number }): Tensor;
+  /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+  diagEmbed(offset: number, dim1: number, options?: { dim2?: number }): Tensor;
+  /** Each vector in the last dim of `input` placed on diagonal `offset` of a square matrix in new dims `dim1`, `dim2` (of the result), zeros elsewhere. */
+  diagEmbed(offset: number, dim1: number, dim2: number): Tensor;
+  /** The square matrix with the flattened input on diagonal `offset`, zeros elsewhere. */
+  diagflat(options?: { offset?: number }): Tensor;
+  /** The square matrix with the flattened input on diagonal `offset`, zeros elsewhere. */
+  diagflat(offset: number): Tensor;
   /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
   diagonal(options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
   /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
@@ -3189,6 +5404,14 @@ export interface TensorMethods {
   diagonal(offset: number, dim1: number, options?: { dim2?: number }): Tensor;
   /** Diagonal `offset` of the matrices in dims `dim1`, `dim2`: those dims are removed and the diagonal becomes the last dim. A copy here, not a view. */
   diagonal(offset: number, dim1: number, dim2: number): Tensor;
+  /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+  diagonalScatter(src: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+  diagonalScatter(src: Tensor, offset: number, options?: { dim1?: number; dim2?: number }): Tensor;
+  /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+  diagonalScatter(src: Tensor, offset: number, dim1: number, options?: { dim2?: number }): Tensor;
+  /** A copy of `input` with diagonal `offset` of the matrices in dims `dim1`, `dim2` (what diagonal gives) replaced by `src`. */
+  diagonalScatter(src: Tensor, offset: number, dim1: number, dim2: number): Tensor;
   /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
   diff(options?: { n?: number; dim?: number; prepend?: Tensor | null; append?: Tensor | null }): Tensor;
   /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
@@ -3199,6 +5422,14 @@ export interface TensorMethods {
   diff(n: number, dim: number, prepend: Tensor | null, options?: { append?: Tensor | null }): Tensor;
   /** The n-th forward difference along `dim` (x[i+1] − x[i], n times; `!=` for bool), after joining `prepend` before and `append` after the input along `dim`; each step is one shorter. */
   diff(n: number, dim: number, prepend: Tensor | null, append: Tensor | null): Tensor;
+  /** ψ(input) = Γ'(input)/Γ(input), elementwise (−inf at 0, NaN at the negative integers); integer and bool inputs give float32. */
+  digamma(): Tensor;
+  /** In place: x = digamma(x) (float tensors); returns x. */
+  digamma_(): Tensor;
+  /** The p-norm of input − other (broadcast, dtypes promoted to a floating one), over all elements: 0-d. p may be 0 (the count of differing elements), inf or -inf. */
+  dist(other: Tensor, options?: { p?: number }): Tensor;
+  /** The p-norm of input − other (broadcast, dtypes promoted to a floating one), over all elements: 0-d. p may be 0 (the count of differing elements), inf or -inf. */
+  dist(other: Tensor, p: number): Tensor;
   /** input / other: true division (integer inputs give float32), or rounded toward zero (roundingMode "trunc") or down ("floor"); either operand may be a scalar. */
   div(options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
   /** input / other: true division (integer inputs give float32), or rounded toward zero (roundingMode "trunc") or down ("floor"); either operand may be a scalar. */
@@ -3207,14 +5438,34 @@ export interface TensorMethods {
   div_(options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
   /** In place: x /= other (rounded with roundingMode "trunc" or "floor"); returns x. True division of an integer tensor is an error, as its float result cannot be cast back. */
   div_(other: Tensor | ScalarArg, options?: { roundingMode?: "trunc" | "floor" | null }): Tensor;
+  /** Alias of div: input / other, true division or rounded with roundingMode "trunc" or "floor". */
+  divide(options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
+  /** Alias of div: input / other, true division or rounded with roundingMode "trunc" or "floor". */
+  divide(other: Tensor | ScalarArg, options?: { roundingMode?: "trunc" | "floor" | null }): Tensor;
+  /** In place: x /= other (alias of div_); returns x. */
+  divide_(options: { other: Tensor | ScalarArg; roundingMode?: "trunc" | "floor" | null }): Tensor;
+  /** In place: x /= other (alias of div_); returns x. */
+  divide_(other: Tensor | ScalarArg, options?: { roundingMode?: "trunc" | "floor" | null }): Tensor;
   /** Inner product of two vectors of the same size and dtype (0-d result). */
   dot(tensor: Tensor): Tensor;
   /** `to("float64")`: the tensor as float64, itself when it is float64 already. */
   double(): Tensor;
+  /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+  dsplit(options: { sections: number }): Tensor[];
+  /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+  dsplit(sections: number): Tensor[];
+  /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+  dsplit(options: { indices: readonly number[] }): Tensor[];
+  /** Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`. */
+  dsplit(indices: readonly number[]): Tensor[];
   /** input == other, elementwise (bool), with broadcasting and type promotion. */
   eq(options: { other: Tensor | ScalarArg }): Tensor;
   /** input == other, elementwise (bool), with broadcasting and type promotion. */
   eq(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x == other), as 1 or 0 in x's dtype; returns x. */
+  eq_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x == other), as 1 or 0 in x's dtype; returns x. */
+  eq_(other: Tensor | ScalarArg): Tensor;
   /** Whether input and other have the same shape and elements, as a boolean. */
   equal(other: Tensor): boolean;
   /** The error function, elementwise; integer and bool inputs give float32. */
@@ -3229,6 +5480,8 @@ export interface TensorMethods {
   exp_(): Tensor;
   /** 2^input, elementwise; integer and bool inputs give float32. */
   exp2(): Tensor;
+  /** In place: x = 2^x (float tensors); returns x. */
+  exp2_(): Tensor;
   /** Broadcasts size-1 dims (and new leading dims) to `size` (`x.expand(3, -1)` or a list); -1 keeps a dim. A copy here, not a view. */
   expand(options: { size: readonly number[] }): Tensor;
   /** Broadcasts size-1 dims (and new leading dims) to `size` (`x.expand(3, -1)` or a list); -1 keeps a dim. A copy here, not a view. */
@@ -3239,10 +5492,16 @@ export interface TensorMethods {
   expandAs(other: Tensor): Tensor;
   /** e^input − 1, accurate near 0; integer and bool inputs give float32. */
   expm1(): Tensor;
+  /** In place: x = e^x − 1 (float tensors); returns x. */
+  expm1_(): Tensor;
   /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
   fill_(options: { value: Tensor | ScalarArg }): Tensor;
   /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
   fill_(value: Tensor | ScalarArg): Tensor;
+  /** Alias of trunc: input rounded toward zero, in the input's dtype (integers unchanged). */
+  fix(): Tensor;
+  /** In place: x rounded toward zero (alias of trunc_); returns x. */
+  fix_(): Tensor;
   /** Merges dims `startDim` … `endDim` into one (all dims by default); a 0-d tensor becomes 1-d. */
   flatten(options?: { startDim?: number; endDim?: number }): Tensor;
   /** Merges dims `startDim` … `endDim` into one (all dims by default); a 0-d tensor becomes 1-d. */
@@ -3261,12 +5520,26 @@ export interface TensorMethods {
   flipud(): Tensor;
   /** `to("float32")`: the tensor as float32, itself when it is float32 already. */
   float(): Tensor;
+  /** input ** exponent computed in float64 (the result is always float64), with broadcasting; either may be a scalar. */
+  floatPower(options: { exponent: Tensor | ScalarArg }): Tensor;
+  /** input ** exponent computed in float64 (the result is always float64), with broadcasting; either may be a scalar. */
+  floatPower(exponent: Tensor | ScalarArg): Tensor;
+  /** In place: x = x ** exponent in float64 (x must be float64); returns x. */
+  floatPower_(options: { exponent: Tensor | ScalarArg }): Tensor;
+  /** In place: x = x ** exponent in float64 (x must be float64); returns x. */
+  floatPower_(exponent: Tensor | ScalarArg): Tensor;
   /** The largest integer ≤ input, in the input's dtype (integers unchanged). */
   floor(): Tensor;
+  /** In place: x rounded down; returns x. */
+  floor_(): Tensor;
   /** input // other, rounded toward −infinity (div with roundingMode "floor"); either operand may be a scalar. */
   floorDivide(options: { other: Tensor | ScalarArg }): Tensor;
   /** input // other, rounded toward −infinity (div with roundingMode "floor"); either operand may be a scalar. */
   floorDivide(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = x // other, rounded down; returns x. */
+  floorDivide_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = x // other, rounded down; returns x. */
+  floorDivide_(other: Tensor | ScalarArg): Tensor;
   /** The larger of input and other, elementwise, ignoring NaN (NaN only where both are NaN). */
   fmax(other: Tensor): Tensor;
   /** The smaller of input and other, elementwise, ignoring NaN (NaN only where both are NaN). */
@@ -3275,22 +5548,104 @@ export interface TensorMethods {
   fmod(options: { other: Tensor | ScalarArg }): Tensor;
   /** C-style remainder of input / other: it has the sign of the dividend. */
   fmod(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = fmod(x, other); returns x. */
+  fmod_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = fmod(x, other); returns x. */
+  fmod_(other: Tensor | ScalarArg): Tensor;
   /** input − trunc(input), with the sign of input (float tensors only). */
   frac(): Tensor;
+  /** In place: x = x − trunc(x) (float tensors); returns x. */
+  frac_(): Tensor;
+  /** `{ mantissa, exponent }` with input = mantissa × 2^exponent, 0.5 ≤ |mantissa| < 1 (mantissa in input's dtype, exponent int32); ±0, ±inf and NaN give themselves and exponent 0. Float tensors only. */
+  frexp(): MantissaExponent;
   /** out[i][j] = input[index[i][j]][j] for dim 0, and so on; `index` has the input's rank (out-of-range indices clamp instead of raising). */
   gather(dim: number, index: Tensor): Tensor;
+  /** The greatest common divisor of input and other (non-negative; gcd(0, 0) = 0), elementwise with broadcasting; integer tensors only. */
+  gcd(other: Tensor): Tensor;
+  /** In place: x = gcd(x, other) (integer tensors); returns x. */
+  gcd_(other: Tensor): Tensor;
   /** input >= other, elementwise (bool), with broadcasting and type promotion. */
   ge(options: { other: Tensor | ScalarArg }): Tensor;
   /** input >= other, elementwise (bool), with broadcasting and type promotion. */
   ge(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+  ge_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+  ge_(other: Tensor | ScalarArg): Tensor;
+  /** outer, by its older name. */
+  ger(vec2: Tensor): Tensor;
+  /** Alias of gt: input > other, elementwise (bool). */
+  greater(options: { other: Tensor | ScalarArg }): Tensor;
+  /** Alias of gt: input > other, elementwise (bool). */
+  greater(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+  greater_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+  greater_(other: Tensor | ScalarArg): Tensor;
+  /** Alias of ge: input >= other, elementwise (bool). */
+  greaterEqual(options: { other: Tensor | ScalarArg }): Tensor;
+  /** Alias of ge: input >= other, elementwise (bool). */
+  greaterEqual(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+  greaterEqual_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
+  greaterEqual_(other: Tensor | ScalarArg): Tensor;
   /** input > other, elementwise (bool), with broadcasting and type promotion. */
   gt(options: { other: Tensor | ScalarArg }): Tensor;
   /** input > other, elementwise (bool), with broadcasting and type promotion. */
   gt(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+  gt_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
+  gt_(other: Tensor | ScalarArg): Tensor;
   /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
   half(): Tensor;
+  /** x where |x| > lambd, else 0 (NaN stays NaN; float tensors). */
+  hardshrink(options?: { lambd?: number }): Tensor;
+  /** x where |x| > lambd, else 0 (NaN stays NaN; float tensors). */
+  hardshrink(lambd: number): Tensor;
+  /** The Heaviside step function: 0 where input < 0 (or NaN), 1 where input > 0, and `values` (broadcast) where input is 0; both tensors must have the same dtype. */
+  heaviside(values: Tensor): Tensor;
+  /** In place: x = heaviside(x, values); returns x. */
+  heaviside_(values: Tensor): Tensor;
+  /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+  histc(options?: { bins?: number; min?: ScalarArg; max?: ScalarArg }): Tensor;
+  /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+  histc(bins: number, options?: { min?: ScalarArg; max?: ScalarArg }): Tensor;
+  /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+  histc(bins: number, min: ScalarArg, options?: { max?: ScalarArg }): Tensor;
+  /** A histogram of the elements of a floating `input` in `bins` equal bins from `min` to `max` (the data's range when min = max, read back to the host; widened by 1 each way when still equal); elements outside and NaN are not counted. In the input's dtype. */
+  histc(bins: number, min: ScalarArg, max: ScalarArg): Tensor;
+  /** `{ hist, binEdges }` of the elements of a float32/float64 `input`: `bins` equal bins over `range` (default: the data's range, read back to the host; widened by 0.5 each way when empty), or the increasing edges of a 1-d tensor `bins`; each element counts 1 or its `weight`, the last bin is closed, elements outside and NaN are not counted; with `density` the counts are divided by their total and the bin widths. */
+  histogram(bins: Tensor, options?: { weight?: Tensor | null; density?: boolean }): Histogram;
+  /** `{ hist, binEdges }` of the elements of a float32/float64 `input`: `bins` equal bins over `range` (default: the data's range, read back to the host; widened by 0.5 each way when empty), or the increasing edges of a 1-d tensor `bins`; each element counts 1 or its `weight`, the last bin is closed, elements outside and NaN are not counted; with `density` the counts are divided by their total and the bin widths. */
+  histogram(options?: { bins?: number; range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Histogram;
+  /** `{ hist, binEdges }` of the elements of a float32/float64 `input`: `bins` equal bins over `range` (default: the data's range, read back to the host; widened by 0.5 each way when empty), or the increasing edges of a 1-d tensor `bins`; each element counts 1 or its `weight`, the last bin is closed, elements outside and NaN are not counted; with `density` the counts are divided by their total and the bin widths. */
+  histogram(bins: number, options?: { range?: readonly number[] | null; weight?: Tensor | null; density?: boolean }): Histogram;
+  /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+  hsplit(options: { sections: number }): Tensor[];
+  /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+  hsplit(sections: number): Tensor[];
+  /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+  hsplit(options: { indices: readonly number[] }): Tensor[];
+  /** Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`. */
+  hsplit(indices: readonly number[]): Tensor[];
   /** √(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch. */
   hypot(other: Tensor): Tensor;
+  /** In place: x = hypot(x, other) (float tensors); returns x. */
+  hypot_(other: Tensor): Tensor;
+  /** The modified Bessel function of the first kind, order 0, elementwise; integer and bool inputs give float32. */
+  i0(): Tensor;
+  /** In place: x = i0(x) (float tensors); returns x. */
+  i0_(): Tensor;
+  /** The regularized lower incomplete gamma function P(input, other), elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  igamma(other: Tensor): Tensor;
+  /** In place: x = igamma(x, other) (float tensors); returns x. */
+  igamma_(other: Tensor): Tensor;
+  /** The regularized upper incomplete gamma function Q(input, other) = 1 − P(input, other), elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  igammac(other: Tensor): Tensor;
+  /** In place: x = igammac(x, other) (float tensors); returns x. */
+  igammac_(other: Tensor): Tensor;
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
   index(options?: { items?: readonly IndexItem[] | null }): Tensor;
   /** PyTorch's `t[items]`, as a copy: ints, slices (torch.slice or ":", "1:4", "::2"), null (a new axis), "..." and int or bool index tensors. */
@@ -3329,8 +5684,18 @@ export interface TensorMethods {
   indexPut_(indices: readonly (Tensor | null)[], values: Tensor | ScalarArg, options?: { accumulate?: boolean }): Tensor;
   /** indexPut in place: `t` keeps its identity and gets the new values. Returns `t`. */
   indexPut_(indices: readonly (Tensor | null)[], values: Tensor | ScalarArg, accumulate: boolean): Tensor;
+  /** `input` with slice k of `source` reduced into position index[k] along `dim` (repeated indices reduce together); without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down. The indices are read back to the host to check their range; bool tensors are not supported. */
+  indexReduce(dim: number, index: Tensor, source: Tensor, options: { reduce: "prod" | "mean" | "amax" | "amin"; includeSelf?: boolean }): Tensor;
+  /** `input` with slice k of `source` reduced into position index[k] along `dim` (repeated indices reduce together); without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down. The indices are read back to the host to check their range; bool tensors are not supported. */
+  indexReduce(dim: number, index: Tensor, source: Tensor, reduce: "prod" | "mean" | "amax" | "amin", options?: { includeSelf?: boolean }): Tensor;
+  /** In place: indexReduce (slice k of source reduced into position index[k] along `dim`); returns x. */
+  indexReduce_(dim: number, index: Tensor, source: Tensor, options: { reduce: "prod" | "mean" | "amax" | "amin"; includeSelf?: boolean }): Tensor;
+  /** In place: indexReduce (slice k of source reduced into position index[k] along `dim`); returns x. */
+  indexReduce_(dim: number, index: Tensor, source: Tensor, reduce: "prod" | "mean" | "amax" | "amin", options?: { includeSelf?: boolean }): Tensor;
   /** The slices of `input` at the 0-d or 1-d integer `index` along `dim` (out-of-range indices clamp instead of raising). */
   indexSelect(dim: number, index: Tensor): Tensor;
+  /** Sums of products over the last dims (of one size): shape input.shape[:-1] + other.shape[:-1]; with a 0-d operand, the product (dtypes promoted). */
+  inner(other: Tensor): Tensor;
   /** `to("int32")`: the tensor as int32, itself when it is int32 already. */
   int(): Tensor;
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
@@ -3347,6 +5712,14 @@ export interface TensorMethods {
   isinf(): Tensor;
   /** Whether each element is NaN (bool). */
   isnan(): Tensor;
+  /** Whether each element is −inf (bool). */
+  isneginf(): Tensor;
+  /** Whether each element is +inf (bool). */
+  isposinf(): Tensor;
+  /** Whether each element is real-valued (bool): always true, as every dtype here is real. */
+  isreal(): Tensor;
+  /** The Kronecker product: the blocks input[i] × other, in dims of size input.shape[d] · other.shape[d] (the lower-rank operand gets leading 1s); dtypes are promoted. */
+  kron(other: Tensor): Tensor;
   /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
   kthvalue(options: { k: number; dim?: number; keepdim?: boolean }): ValuesIndices;
   /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
@@ -3355,26 +5728,70 @@ export interface TensorMethods {
   kthvalue(k: number, dim: number, options?: { keepdim?: boolean }): ValuesIndices;
   /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
   kthvalue(k: number, dim: number, keepdim: boolean): ValuesIndices;
+  /** The least common multiple of input and other (non-negative; 0 when either is 0), elementwise with broadcasting; integer tensors only. */
+  lcm(other: Tensor): Tensor;
+  /** In place: x = lcm(x, other) (integer tensors); returns x. */
+  lcm_(other: Tensor): Tensor;
+  /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). */
+  ldexp(other: Tensor): Tensor;
+  /** In place: x = x × 2^other (float tensors); returns x. */
+  ldexp_(other: Tensor): Tensor;
   /** input <= other, elementwise (bool), with broadcasting and type promotion. */
   le(options: { other: Tensor | ScalarArg }): Tensor;
   /** input <= other, elementwise (bool), with broadcasting and type promotion. */
   le(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+  le_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+  le_(other: Tensor | ScalarArg): Tensor;
   /** input + weight × (end − input), float tensors only (computed from whichever end is nearer, as PyTorch does). */
   lerp(end: Tensor, options: { weight: Tensor | number }): Tensor;
   /** input + weight × (end − input), float tensors only (computed from whichever end is nearer, as PyTorch does). */
   lerp(end: Tensor, weight: Tensor | number): Tensor;
+  /** In place: x = x + weight × (end − x) (float tensors); returns x. */
+  lerp_(end: Tensor, options: { weight: Tensor | number }): Tensor;
+  /** In place: x = x + weight × (end − x) (float tensors); returns x. */
+  lerp_(end: Tensor, weight: Tensor | number): Tensor;
+  /** Alias of lt: input < other, elementwise (bool). */
+  less(options: { other: Tensor | ScalarArg }): Tensor;
+  /** Alias of lt: input < other, elementwise (bool). */
+  less(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+  less_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+  less_(other: Tensor | ScalarArg): Tensor;
+  /** Alias of le: input <= other, elementwise (bool). */
+  lessEqual(options: { other: Tensor | ScalarArg }): Tensor;
+  /** Alias of le: input <= other, elementwise (bool). */
+  lessEqual(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+  lessEqual_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x <= other), as 1 or 0 in x's dtype; returns x. */
+  lessEqual_(other: Tensor | ScalarArg): Tensor;
+  /** log |Γ(input)|, elementwise (+inf at 0 and the negative integers); integer and bool inputs give float32. */
+  lgamma(): Tensor;
+  /** In place: x = lgamma(x) (float tensors); returns x. */
+  lgamma_(): Tensor;
   /** Natural logarithm, elementwise; integer and bool inputs give float32. */
   log(): Tensor;
   /** In place: x = log(x) (float tensors); returns x. */
   log_(): Tensor;
   /** Base-10 logarithm, elementwise; integer and bool inputs give float32. */
   log10(): Tensor;
+  /** In place: x = log10(x) (float tensors); returns x. */
+  log10_(): Tensor;
   /** log(1 + input), accurate near 0; integer and bool inputs give float32. */
   log1p(): Tensor;
+  /** In place: x = log(1 + x) (float tensors); returns x. */
+  log1p_(): Tensor;
   /** Base-2 logarithm, elementwise; integer and bool inputs give float32. */
   log2(): Tensor;
+  /** In place: x = log2(x) (float tensors); returns x. */
+  log2_(): Tensor;
   /** log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
   logaddexp(other: Tensor): Tensor;
+  /** log2(2^input + 2^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch. */
+  logaddexp2(other: Tensor): Tensor;
   /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
   logcumsumexp(options: { dim: number }): Tensor;
   /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
@@ -3383,16 +5800,24 @@ export interface TensorMethods {
   logicalAnd(options: { other: Tensor | ScalarArg }): Tensor;
   /** input and other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalAnd(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = x and other, as 1 or 0 in x's dtype; returns x. */
+  logicalAnd_(other: Tensor): Tensor;
   /** not input as a truth value (zero is false), elementwise (bool). */
   logicalNot(): Tensor;
+  /** In place: x = not x, as 1 or 0 in x's dtype; returns x. */
+  logicalNot_(): Tensor;
   /** input or other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalOr(options: { other: Tensor | ScalarArg }): Tensor;
   /** input or other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalOr(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = x or other, as 1 or 0 in x's dtype; returns x. */
+  logicalOr_(other: Tensor): Tensor;
   /** input xor other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalXor(options: { other: Tensor | ScalarArg }): Tensor;
   /** input xor other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalXor(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = x xor other, as 1 or 0 in x's dtype; returns x. */
+  logicalXor_(other: Tensor): Tensor;
   /** log(input / (1 − input)), with input first clamped to [eps, 1 − eps] when eps is given; integer and bool inputs give float32. */
   logit(options?: { eps?: number | null }): Tensor;
   /** log(input / (1 − input)), with input first clamped to [eps, 1 − eps] when eps is given; integer and bool inputs give float32. */
@@ -3413,6 +5838,10 @@ export interface TensorMethods {
   lt(options: { other: Tensor | ScalarArg }): Tensor;
   /** input < other, elementwise (bool), with broadcasting and type promotion. */
   lt(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+  lt_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x < other), as 1 or 0 in x's dtype; returns x. */
+  lt_(other: Tensor | ScalarArg): Tensor;
   /** `value` (a scalar or 0-d tensor, cast to input's dtype: floats truncate into ints) where the bool `mask` is true, input elsewhere; shapes broadcast. */
   maskedFill(mask: Tensor, options: { value: Tensor | ScalarArg }): Tensor;
   /** `value` (a scalar or 0-d tensor, cast to input's dtype: floats truncate into ints) where the bool `mask` is true, input elsewhere; shapes broadcast. */
@@ -3421,6 +5850,10 @@ export interface TensorMethods {
   maskedFill_(mask: Tensor, options: { value: Tensor | ScalarArg }): Tensor;
   /** In place: x = maskedFill(x, mask, value); returns x. */
   maskedFill_(mask: Tensor, value: Tensor | ScalarArg): Tensor;
+  /** `input` (broadcast with the bool `mask`) with the positions where `mask` is true filled, in row-major order, by the first elements of `source` (flattened). Reads the number of true elements back to the host to check that source has enough. */
+  maskedScatter(mask: Tensor, source: Tensor): Tensor;
+  /** In place: maskedScatter (the positions where `mask`, broadcast to x's shape, is true filled by source's first elements); returns x. */
+  maskedScatter_(mask: Tensor, source: Tensor): Tensor;
   /** The elements of `input` (broadcast with the bool `mask`) where `mask` is true, as a 1-d tensor. Reads the count back to the host. */
   maskedSelect(mask: Tensor): Tensor;
   /** Matrix product with PyTorch's rules for 1-d operands and broadcast batch dims; both operands must have the same dtype. */
@@ -3465,12 +5898,26 @@ export interface TensorMethods {
   minimum(other: Tensor): Tensor;
   /** [n, k] × [k, m] → [n, m]; no broadcasting (use matmul for that). */
   mm(mat2: Tensor): Tensor;
+  /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
+  mode(options?: { dim?: number; keepdim?: boolean }): ValuesIndices;
+  /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
+  mode(dim: number, options?: { keepdim?: boolean }): ValuesIndices;
+  /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
+  mode(dim: number, keepdim: boolean): ValuesIndices;
+  /** movedim, by NumPy's name. */
+  moveaxis(options: { source: number | readonly number[]; destination: number | readonly number[] }): Tensor;
+  /** movedim, by NumPy's name. */
+  moveaxis(source: number | readonly number[], options: { destination: number | readonly number[] }): Tensor;
+  /** movedim, by NumPy's name. */
+  moveaxis(source: number | readonly number[], destination: number | readonly number[]): Tensor;
   /** Moves dims `source` to positions `destination` (an int or a list each); the other dims keep their order. */
   movedim(options: { source: number | readonly number[]; destination: number | readonly number[] }): Tensor;
   /** Moves dims `source` to positions `destination` (an int or a list each); the other dims keep their order. */
   movedim(source: number | readonly number[], options: { destination: number | readonly number[] }): Tensor;
   /** Moves dims `source` to positions `destination` (an int or a list each); the other dims keep their order. */
   movedim(source: number | readonly number[], destination: number | readonly number[]): Tensor;
+  /** `input` sorted along its first dim (the values of sort(input, 0)); NaN sorts as the largest value. */
+  msort(): Tensor;
   /** The last two dims swapped (a batch of matrices transposed); a property: `x.mT`. */
   readonly mT: Tensor;
   /** input × other, with broadcasting and type promotion; either operand may be a scalar. */
@@ -3487,8 +5934,24 @@ export interface TensorMethods {
   multinomial(numSamples: number, options?: { replacement?: boolean; generator?: Generator | null }): Tensor;
   /** Samples category indices (int64) from rows of non-negative weights (1-d [k] or 2-d [n, k]): with replacement by inverse CDF, without by Gumbel-top-k. */
   multinomial(numSamples: number, replacement: boolean, options?: { generator?: Generator | null }): Tensor;
+  /** Alias of mul: input × other, with broadcasting and type promotion. */
+  multiply(options: { other: Tensor | ScalarArg }): Tensor;
+  /** Alias of mul: input × other, with broadcasting and type promotion. */
+  multiply(other: Tensor | ScalarArg): Tensor;
+  /** In place: x ×= other (alias of mul_); returns x. */
+  multiply_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x ×= other (alias of mul_); returns x. */
+  multiply_(other: Tensor | ScalarArg): Tensor;
   /** Matrix times vector: [n, k] × [k] → [n]. */
   mv(vec: Tensor): Tensor;
+  /** The log of the multivariate gamma function of dimension p ≥ 1, elementwise; integer and bool inputs give float32. */
+  mvlgamma(options: { p: number }): Tensor;
+  /** The log of the multivariate gamma function of dimension p ≥ 1, elementwise; integer and bool inputs give float32. */
+  mvlgamma(p: number): Tensor;
+  /** In place: x = mvlgamma(x, p) (float tensors); returns x. */
+  mvlgamma_(options: { p: number }): Tensor;
+  /** In place: x = mvlgamma(x, p) (float tensors); returns x. */
+  mvlgamma_(p: number): Tensor;
   /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
   nanmean(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** The mean of the elements that are not NaN (NaN where every one is); floating inputs (or `dtype`). */
@@ -3525,6 +5988,14 @@ export interface TensorMethods {
   nanToNum(nan: number, posinf: number | null, options?: { neginf?: number | null }): Tensor;
   /** NaN replaced by `nan`, +inf by `posinf` (default: the dtype's largest finite value) and −inf by `neginf` (default: its lowest); integer tensors are unchanged. */
   nanToNum(nan: number, posinf: number | null, neginf: number | null): Tensor;
+  /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+  nanToNum_(options?: { nan?: number; posinf?: number | null; neginf?: number | null }): Tensor;
+  /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+  nanToNum_(nan: number, options?: { posinf?: number | null; neginf?: number | null }): Tensor;
+  /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+  nanToNum_(nan: number, posinf: number | null, options?: { neginf?: number | null }): Tensor;
+  /** In place: NaN and ±inf replaced as by nanToNum; returns x. */
+  nanToNum_(nan: number, posinf: number | null, neginf: number | null): Tensor;
   /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
   narrow(options: { dim: number; start: number; length: number }): Tensor;
   /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
@@ -3537,10 +6008,18 @@ export interface TensorMethods {
   ne(options: { other: Tensor | ScalarArg }): Tensor;
   /** input != other, elementwise (bool), with broadcasting and type promotion. */
   ne(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+  ne_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+  ne_(other: Tensor | ScalarArg): Tensor;
   /** −input (bool tensors are an error). */
   neg(): Tensor;
   /** In place: x = −x; returns x. */
   neg_(): Tensor;
+  /** Alias of neg: −input (bool tensors are an error). */
+  negative(): Tensor;
+  /** In place: x = −x (alias of neg_); returns x. */
+  negative_(): Tensor;
   /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
   newEmpty(options: { size: readonly number[]; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   /** empty of shape `size` (zero-filled here), with this tensor's dtype and device unless given. */
@@ -3575,6 +6054,10 @@ export interface TensorMethods {
   newZeros(...args: [...size: number[], options: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }]): Tensor;
   /** zeros of shape `size`, with this tensor's dtype and device unless given. */
   newZeros(size: readonly number[], options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  /** The next representable float after input in the direction of other, elementwise with broadcasting; float tensors only. */
+  nextafter(other: Tensor): Tensor;
+  /** In place: x = nextafter(x, other) (float tensors); returns x. */
+  nextafter_(other: Tensor): Tensor;
   /** int64 [n, ndim] coordinates of the nonzero elements in row-major order, or with `asTuple: true` one int64 [n] tensor per dim; NaN counts as nonzero. Reads the count back to the host. */
   nonzero(options?: { asTuple?: false }): Tensor;
   /** int64 [n, ndim] coordinates of the nonzero elements in row-major order, or with `asTuple: true` one int64 [n] tensor per dim; NaN counts as nonzero. Reads the count back to the host. */
@@ -3593,6 +6076,14 @@ export interface TensorMethods {
   normal_(mean: number, options?: { std?: number; generator?: Generator | null }): Tensor;
   /** Fills the tensor in place with normal values of the given mean and std (a floating tensor); returns it. */
   normal_(mean: number, std: number, options?: { generator?: Generator | null }): Tensor;
+  /** Alias of ne: input != other, elementwise (bool). */
+  notEqual(options: { other: Tensor | ScalarArg }): Tensor;
+  /** Alias of ne: input != other, elementwise (bool). */
+  notEqual(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+  notEqual_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
+  notEqual_(other: Tensor | ScalarArg): Tensor;
   /** Outer product of two vectors, [n] and [m] → [n, m], with type promotion (bool allowed). */
   outer(vec2: Tensor): Tensor;
   /** Reorders the dims: result dim i is input dim `dims[i]` (`x.permute(2, 0, 1)` or a list). */
@@ -3601,6 +6092,16 @@ export interface TensorMethods {
   permute(...dims: number[]): Tensor;
   /** Reorders the dims: result dim i is input dim `dims[i]` (`x.permute(2, 0, 1)` or a list). */
   permute(dims: readonly number[]): Tensor;
+  /** ψ⁽ⁿ⁾(input), the n-th derivative of digamma, elementwise (n ≥ 0); integer and bool inputs give float32. */
+  polygamma(options: { n: number }): Tensor;
+  /** ψ⁽ⁿ⁾(input), the n-th derivative of digamma, elementwise (n ≥ 0); integer and bool inputs give float32. */
+  polygamma(n: number): Tensor;
+  /** In place: x = polygamma(n, x) (float tensors); returns x. */
+  polygamma_(options: { n: number }): Tensor;
+  /** In place: x = polygamma(n, x) (float tensors); returns x. */
+  polygamma_(n: number): Tensor;
+  /** input itself, as a new tensor (+input; bool tensors are an error). */
+  positive(): Tensor;
   /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
   pow(options: { exponent: Tensor | ScalarArg }): Tensor;
   /** input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits. */
@@ -3609,12 +6110,22 @@ export interface TensorMethods {
   pow_(options: { exponent: Tensor | ScalarArg }): Tensor;
   /** In place: x = x ** exponent; returns x. */
   pow_(exponent: Tensor | ScalarArg): Tensor;
+  /** x where x > 0, else weight · x, with weight one value or one per channel (dim 1) of the same float dtype as the input. */
+  prelu(weight: Tensor): Tensor;
   /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
   prod(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  /** `input` with the elements of `source` written (or with `accumulate`, added) at the flat positions `index` (int64, same number of elements; a negative index counts from the end); a new tensor. The indices are read back to the host to check their range. */
+  put(index: Tensor, source: Tensor, options?: { accumulate?: boolean }): Tensor;
+  /** `input` with the elements of `source` written (or with `accumulate`, added) at the flat positions `index` (int64, same number of elements; a negative index counts from the end); a new tensor. The indices are read back to the host to check their range. */
+  put(index: Tensor, source: Tensor, accumulate: boolean): Tensor;
+  /** In place: put (source written, or with `accumulate` added, at the flat positions `index`); returns x. */
+  put_(index: Tensor, source: Tensor, options?: { accumulate?: boolean }): Tensor;
+  /** In place: put (source written, or with `accumulate` added, at the flat positions `index`); returns x. */
+  put_(index: Tensor, source: Tensor, accumulate: boolean): Tensor;
   /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
   quantile(options: { q: number | Tensor; dim?: number | null; keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
   /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
@@ -3623,8 +6134,16 @@ export interface TensorMethods {
   quantile(q: number | Tensor, dim: number | null, options?: { keepdim?: boolean; interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
   /** The q-th quantiles (q in [0, 1]: a number, or a 0-d or 1-d tensor, whose values make a leading dim and which is read on the host to check its range) of all elements or along `dim`, float32/float64 only; between two values `interpolation` chooses (linear, lower, higher, midpoint, or the nearest with ties to the even position); NaN where a slice holds a NaN. */
   quantile(q: number | Tensor, dim: number | null, keepdim: boolean, options?: { interpolation?: "linear" | "lower" | "higher" | "midpoint" | "nearest" }): Tensor;
+  /** Radians to degrees, elementwise; integer and bool inputs give float32. */
+  rad2deg(): Tensor;
+  /** In place: radians to degrees (float tensors); returns x. */
+  rad2deg_(): Tensor;
+  /** The elements as a 1-d tensor, in row-major order (a copy here, as flatten). */
+  ravel(): Tensor;
   /** 1 / input, elementwise; integer and bool inputs give float32. */
   reciprocal(): Tensor;
+  /** In place: x = 1 / x (float tensors); returns x. */
+  reciprocal_(): Tensor;
   /** max(input, 0), elementwise, in the input's dtype (bool tensors are an error). */
   relu(): Tensor;
   /** In place: x = max(x, 0); returns x. */
@@ -3633,6 +6152,18 @@ export interface TensorMethods {
   remainder(options: { other: Tensor | ScalarArg }): Tensor;
   /** Python-style remainder of input / other: it has the sign of the divisor. */
   remainder(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = remainder(x, other); returns x. */
+  remainder_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = remainder(x, other); returns x. */
+  remainder_(other: Tensor | ScalarArg): Tensor;
+  /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+  renorm(options: { p: number; dim: number; maxnorm: number }): Tensor;
+  /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+  renorm(p: number, options: { dim: number; maxnorm: number }): Tensor;
+  /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+  renorm(p: number, dim: number, options: { maxnorm: number }): Tensor;
+  /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
+  renorm(p: number, dim: number, maxnorm: number): Tensor;
   /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
   repeat(options: { repeats: readonly number[] }): Tensor;
   /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
@@ -3663,10 +6194,20 @@ export interface TensorMethods {
   roll(shifts: number | readonly number[], options?: { dims?: number | readonly number[] | null }): Tensor;
   /** Rotates the elements by `shifts` along `dims` (one shift per dim); without dims, of the flattened tensor, keeping its shape. */
   roll(shifts: number | readonly number[], dims: number | readonly number[] | null): Tensor;
+  /** Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative). */
+  rot90(options?: { k?: number; dims?: readonly number[] | null }): Tensor;
+  /** Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative). */
+  rot90(k: number, options?: { dims?: readonly number[] | null }): Tensor;
+  /** Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative). */
+  rot90(k: number, dims: readonly number[] | null): Tensor;
   /** Rounds half to even; with decimals, to that many decimal places (negative: tens, hundreds, …). Integer inputs are unchanged (decimals is then an error). */
   round(options?: { decimals?: number }): Tensor;
+  /** In place: x rounded half to even (to `decimals` places); returns x. */
+  round_(options?: { decimals?: number }): Tensor;
   /** 1 / sqrt(input), elementwise; integer and bool inputs give float32. */
   rsqrt(): Tensor;
+  /** In place: x = 1 / sqrt(x) (float tensors); returns x. */
+  rsqrt_(): Tensor;
   /** `input` with `src` (a tensor, or the scalar `value`) written at `index` along `dim`, or combined with what is there by `reduce`; a new tensor (out-of-range indices are skipped). */
   scatter(dim: number, index: Tensor, src: Tensor, options?: { reduce?: "add" | "multiply" | null }): Tensor;
   /** `input` with `src` (a tensor, or the scalar `value`) written at `index` along `dim`, or combined with what is there by `reduce`; a new tensor (out-of-range indices are skipped). */
@@ -3693,12 +6234,22 @@ export interface TensorMethods {
   select(dim: number, options: { index: number }): Tensor;
   /** The slice at `index` of `dim`, without that dim (`x.select(0, i)` is `x[i]`); a negative index counts from the end; a copy here, not a view. */
   select(dim: number, index: number): Tensor;
+  /** A copy of `input` with the slice at `index` of `dim` (what select gives) replaced by `src`. */
+  selectScatter(src: Tensor, options: { dim: number; index: number }): Tensor;
+  /** A copy of `input` with the slice at `index` of `dim` (what select gives) replaced by `src`. */
+  selectScatter(src: Tensor, dim: number, options: { index: number }): Tensor;
+  /** A copy of `input` with the slice at `index` of `dim` (what select gives) replaced by `src`. */
+  selectScatter(src: Tensor, dim: number, index: number): Tensor;
   /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
   setIndex(options: { items: IndexItem | readonly IndexItem[] | null; value: Tensor | ScalarArg }): Tensor;
   /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
   setIndex(items: IndexItem | readonly IndexItem[] | null, options: { value: Tensor | ScalarArg }): Tensor;
   /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
   setIndex(items: IndexItem | readonly IndexItem[] | null, value: Tensor | ScalarArg): Tensor;
+  /** sign under the name PyTorch gives its extension to complex numbers (every dtype here is real): −1, 0 or 1 in the input's dtype. */
+  sgn(): Tensor;
+  /** In place: x = sgn(x); returns x. */
+  sgn_(): Tensor;
   /** `to("int16")`: the tensor as int16, itself when it is int16 already. */
   short(): Tensor;
   /** 1 / (1 + e^−input), elementwise; integer and bool inputs give float32. */
@@ -3707,12 +6258,32 @@ export interface TensorMethods {
   sigmoid_(): Tensor;
   /** −1, 0 or 1 by the sign of each element, in the input's dtype (sign(NaN) is 0, as in PyTorch; bool stays bool). */
   sign(): Tensor;
+  /** In place: x = sign(x); returns x. */
+  sign_(): Tensor;
   /** Whether each element's sign bit is set (bool): true for negative numbers and −0. */
   signbit(): Tensor;
   /** Sine (radians), elementwise; integer and bool inputs give float32. */
   sin(): Tensor;
+  /** In place: x = sin(x) (float tensors); returns x. */
+  sin_(): Tensor;
+  /** The normalized sinc function sin(π·input) / (π·input), 1 at 0; integer and bool inputs give float32. */
+  sinc(): Tensor;
+  /** In place: x = sinc(x) (float tensors); returns x. */
+  sinc_(): Tensor;
   /** Hyperbolic sine, elementwise; integer and bool inputs give float32. */
   sinh(): Tensor;
+  /** In place: x = sinh(x) (float tensors); returns x. */
+  sinh_(): Tensor;
+  /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+  sliceScatter(src: Tensor, options?: { dim?: number; start?: number | null; end?: number | null; step?: number }): Tensor;
+  /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+  sliceScatter(src: Tensor, dim: number, options?: { start?: number | null; end?: number | null; step?: number }): Tensor;
+  /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+  sliceScatter(src: Tensor, dim: number, start: number | null, options?: { end?: number | null; step?: number }): Tensor;
+  /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+  sliceScatter(src: Tensor, dim: number, start: number | null, end: number | null, options?: { step?: number }): Tensor;
+  /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
+  sliceScatter(src: Tensor, dim: number, start: number | null, end: number | null, step: number): Tensor;
   /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
   softmax(options: { dim: number; dtype?: DType | null }): Tensor;
   /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
@@ -3729,12 +6300,20 @@ export interface TensorMethods {
   split(splitSizeOrSections: number | readonly number[], options?: { dim?: number }): Tensor[];
   /** Pieces along `dim`: of `splitSizeOrSections` elements each (the last may be smaller), or of the listed sizes, which must add up to the dim's size. The method takes the same names (PyTorch's Tensor.split calls the size `split_size`). */
   split(splitSizeOrSections: number | readonly number[], dim: number): Tensor[];
+  /** Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size. */
+  splitWithSizes(options: { splitSizes: readonly number[]; dim?: number }): Tensor[];
+  /** Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size. */
+  splitWithSizes(splitSizes: readonly number[], options?: { dim?: number }): Tensor[];
+  /** Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size. */
+  splitWithSizes(splitSizes: readonly number[], dim: number): Tensor[];
   /** Square root, elementwise; integer and bool inputs give float32. */
   sqrt(): Tensor;
   /** In place: x = sqrt(x) (float tensors); returns x. */
   sqrt_(): Tensor;
   /** input × input; bool squares as int64, as PyTorch's pow(x, 2) does. */
   square(): Tensor;
+  /** In place: x = x × x; returns x. */
+  square_(): Tensor;
   /** Removes size-1 dims: all of them, or those in `dim` (a listed dim of another size stays). */
   squeeze(options?: { dim?: number | readonly number[] | null }): Tensor;
   /** Removes size-1 dims: all of them, or those in `dim` (a listed dim of another size stays). */
@@ -3763,6 +6342,14 @@ export interface TensorMethods {
   sub_(options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
   /** In place: x −= alpha × other; returns x. */
   sub_(other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
+  /** Alias of sub: input − alpha × other, with broadcasting and type promotion. */
+  subtract(options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
+  /** Alias of sub: input − alpha × other, with broadcasting and type promotion. */
+  subtract(other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
+  /** In place: x −= alpha × other (alias of sub_); returns x. */
+  subtract_(options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
+  /** In place: x −= alpha × other (alias of sub_); returns x. */
+  subtract_(other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
   /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum(options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
@@ -3791,6 +6378,8 @@ export interface TensorMethods {
   takeAlongDim(indices: Tensor, dim: number | null): Tensor;
   /** Tangent (radians), elementwise; integer and bool inputs give float32. */
   tan(): Tensor;
+  /** In place: x = tan(x) (float tensors); returns x. */
+  tan_(): Tensor;
   /** Hyperbolic tangent, elementwise; integer and bool inputs give float32. */
   tanh(): Tensor;
   /** In place: x = tanh(x) (float tensors); returns x. */
@@ -3847,6 +6436,8 @@ export interface TensorMethods {
   topk(k: number, dim: number, largest: boolean, options?: { sorted?: boolean }): ValuesIndices;
   /** `{ values, indices }` of the `k` largest (or, with `largest: false`, smallest) elements along `dim`, always sorted. */
   topk(k: number, dim: number, largest: boolean, sorted: boolean): ValuesIndices;
+  /** The sum of a matrix's main diagonal (0-d); integer inputs sum in int64, float16/bfloat16 in float32. */
+  trace(): Tensor;
   /** Swaps dims `dim0` and `dim1`. */
   transpose(options: { dim0: number; dim1: number }): Tensor;
   /** Swaps dims `dim0` and `dim1`. */
@@ -3861,8 +6452,18 @@ export interface TensorMethods {
   triu(options?: { diagonal?: number }): Tensor;
   /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   triu(diagonal: number): Tensor;
+  /** Alias of div without rounding: input / other (integer inputs give float32). */
+  trueDivide(options: { other: Tensor | ScalarArg }): Tensor;
+  /** Alias of div without rounding: input / other (integer inputs give float32). */
+  trueDivide(other: Tensor | ScalarArg): Tensor;
+  /** In place: x /= other, true division (float tensors); returns x. */
+  trueDivide_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x /= other, true division (float tensors); returns x. */
+  trueDivide_(other: Tensor | ScalarArg): Tensor;
   /** input rounded toward zero, in the input's dtype (integers unchanged). */
   trunc(): Tensor;
+  /** In place: x rounded toward zero; returns x. */
+  trunc_(): Tensor;
   /** The tensor with `other`'s dtype (`to(other.dtype)`). */
   typeAs(other: Tensor): Tensor;
   /** The slices along `dim`, each without that dim. */
@@ -3891,6 +6492,14 @@ export interface TensorMethods {
   unique(sorted: boolean, returnInverse: boolean, returnCounts: boolean, options?: { dim?: number | null }): Tensor | Tensor[];
   /** The sorted distinct values (or, with `dim`, slices along it); with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Always sorted; each NaN is its own value. Reads the count back to the host; inverse and counts take numel × numel memory. */
   unique(sorted: boolean, returnInverse: boolean, returnCounts: boolean, dim: number | null): Tensor | Tensor[];
+  /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+  uniqueConsecutive(options?: { returnInverse?: boolean; returnCounts?: boolean; dim?: number | null }): Tensor | Tensor[];
+  /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+  uniqueConsecutive(returnInverse: boolean, options?: { returnCounts?: boolean; dim?: number | null }): Tensor | Tensor[];
+  /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+  uniqueConsecutive(returnInverse: boolean, returnCounts: boolean, options?: { dim?: number | null }): Tensor | Tensor[];
+  /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
+  uniqueConsecutive(returnInverse: boolean, returnCounts: boolean, dim: number | null): Tensor | Tensor[];
   /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
   unsqueeze(options: { dim: number }): Tensor;
   /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
@@ -3911,6 +6520,8 @@ export interface TensorMethods {
   var(options: { unbiased: boolean }): Tensor;
   /** Variance over `dim` (all dims by default), divided by N - `correction` (1 by default; `unbiased: false` means 0); floating inputs only. */
   var(unbiased: boolean): Tensor;
+  /** dot of two vectors, conjugating the first (the same as dot for the real dtypes here). */
+  vdot(other: Tensor): Tensor;
   /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
   view(options: { size: readonly number[] }): Tensor;
   /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
@@ -3919,10 +6530,26 @@ export interface TensorMethods {
   view(size: readonly number[]): Tensor;
   /** view as `other`'s shape (a copy here, as view is). */
   viewAs(other: Tensor): Tensor;
+  /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+  vsplit(options: { sections: number }): Tensor[];
+  /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+  vsplit(sections: number): Tensor[];
+  /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+  vsplit(options: { indices: readonly number[] }): Tensor[];
+  /** Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`. */
+  vsplit(indices: readonly number[]): Tensor[];
   /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
   where(condition: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
   /** input where condition is true, else other, elementwise with broadcasting; input and other may be scalars. The method is input.where(condition, other). With the condition alone, `nonzero(condition, { asTuple: true })`. */
   where(condition: Tensor, other: Tensor | ScalarArg): Tensor;
+  /** input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+  xlogy(options: { other: Tensor | ScalarArg }): Tensor;
+  /** input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32. */
+  xlogy(other: Tensor | ScalarArg): Tensor;
+  /** In place: x = xlogy(x, other) (float tensors); returns x. */
+  xlogy_(options: { other: Tensor | ScalarArg }): Tensor;
+  /** In place: x = xlogy(x, other) (float tensors); returns x. */
+  xlogy_(other: Tensor | ScalarArg): Tensor;
   /** In place: fills x with zeros; returns x. */
   zero_(): Tensor;
 }

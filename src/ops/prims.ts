@@ -28,7 +28,7 @@ export interface PrimParams extends WindowPrimParams, ControlPrimParams {
   add: None; sub: None; mul: None; div: None; rem: None; pow: None; max: None; min: None; atan2: None;
   and: None; or: None; xor: None; shl: None; shr_arith: None; shr_logical: None;
   not: None; neg: None; abs: None; sign: None; exp: None; expm1: None; log: None; log1p: None;
-  logistic: None; tanh: None; erf: None; sqrt: None; rsqrt: None; cbrt: None; sin: None; cos: None; tan: None;
+  logistic: None; tanh: None; erf: None; lgamma: None; digamma: None; polygamma: None; zeta: None; sqrt: None; rsqrt: None; cbrt: None; sin: None; cos: None; tan: None;
   floor: None; ceil: None; round_even: None; round_afz: None; is_finite: None;
   compare: { direction: CompareDirection };
   select: None;
@@ -306,6 +306,10 @@ export const prims = {
   logistic: unary("logistic", "float"),
   tanh: unary("tanh", "float"),
   erf: unary("chlo.erf", "float"), // CHLO, which every XLA-based plugin legalises; StableHLO has no erf
+  lgamma: unary("chlo.lgamma", "float"), // log |Γ(x)|, CHLO as erf
+  digamma: unary("chlo.digamma", "float"),
+  polygamma: binary("chlo.polygamma", "float"), // inputs: the order n (whole, as a float), x
+  zeta: binary("chlo.zeta", "float"), // Hurwitz ζ(x, q)
   sqrt: unary("sqrt", "float"),
   rsqrt: unary("rsqrt", "float"),
   cbrt: unary("cbrt", "float"),

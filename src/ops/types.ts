@@ -12,3 +12,21 @@ export interface ValuesIndices {
   values: Tensor;
   indices: Tensor;
 }
+
+/** What frexp returns: PyTorch's named tuple (mantissa, exponent). */
+export interface MantissaExponent {
+  mantissa: Tensor;
+  exponent: Tensor;
+}
+
+/** What aminmax returns: PyTorch's named tuple (min, max). */
+export interface MinMax {
+  min: Tensor;
+  max: Tensor;
+}
+
+/** What histogram returns: PyTorch's named tuple (hist, bin_edges). */
+export interface Histogram {
+  hist: Tensor;
+  binEdges: Tensor;
+}

@@ -1,11 +1,16 @@
 /**
  * @file Activation modules: each wraps its torch.nn.functional op, with the op's options as the
- * module's (ReLU, GELU({ approximate }), Softmax(dim), LeakyReLU(negativeSlope), …).
+ * module's (ReLU, GELU({ approximate }), Softmax(dim), LeakyReLU(negativeSlope), …); PReLU holds its
+ * slope as a Parameter, and RReLU draws its slopes while training.
  */
-import * as F from "../functional.js";
+import { defaultFloatDType } from "../../dtype.js";
+import { full } from "../../ops/creation/filled.js";
+import { ArgumentError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
-import { Module } from "../module.js";
-import { layerOptions } from "./options.js";
+import * as F from "../functional.js";
+import { Module, Parameter } from "../module.js";
+import { constructorOptions } from "./constructor_options.js";
+import { factory, type FactoryOptions, layerOptions } from "./options.js";
 
 type Unary = (x: Tensor, options?: never) => Tensor;
 
@@ -73,4 +78,98 @@ export class LogSoftmax extends Module {
   override extraRepr(): string {
     return `dim=${this.dim}`;
   }
+}
+
+export const LogSigmoid = activation("LogSigmoid", F.logsigmoid);
+export const Tanhshrink = activation("Tanhshrink", F.tanhshrink);
+export const Hardshrink = activation<{ lambd: number }>("Hardshrink", F.hardshrink as Unary, ["lambd"]);
+export const Softshrink = activation<{ lambd: number }>("Softshrink", F.softshrink as Unary, ["lambd"]);
+
+/** value where x ≤ threshold, else x. */
+export class Threshold extends Module {
+  readonly threshold: number;
+  readonly value: number;
+  readonly inplace: boolean;
+  /** Threshold(threshold, value, inplace = false), or every option by name. */
+  constructor(...args: unknown[]) {
+    super();
+    const o = constructorOptions<{ threshold: number; value: number; inplace: boolean }>("Threshold", args, ["threshold", "value", "inplace"]);
+    if (typeof o.threshold !== "number" || typeof o.value !== "number") throw new ArgumentError(`Threshold: threshold and value are required numbers, got ${String(o.threshold)} and ${String(o.value)}`);
+    this.threshold = o.threshold;
+    this.value = o.value;
+    this.inplace = o.inplace ?? false;
+  }
+  override forward(x: Tensor): Tensor {
+    return F.threshold(x, this.threshold, this.value, this.inplace);
+  }
+  override extraRepr(): string {
+    return `threshold=${this.threshold}, value=${this.value}${this.inplace ? ", inplace=true" : ""}`;
+  }
+}
+
+/** softmin over `dim`. */
+export class Softmin extends Module {
+  constructor(readonly dim: number) {
+    super();
+  }
+  override forward(x: Tensor): Tensor {
+    return F.softmin(x, this.dim);
+  }
+  override extraRepr(): string {
+    return `dim=${this.dim}`;
+  }
+}
+
+export interface PReLUOptions extends FactoryOptions {
+  numParameters?: number;
+  init?: number;
+}
+
+/** leaky ReLU with a learnt slope: one Parameter `weight` of numParameters (1, or the channels) values, all `init` at first. */
+export class PReLU extends Module {
+  readonly numParameters: number;
+  readonly init: number;
+  weight: Parameter;
+  /** PReLU(numParameters = 1, init = 0.25, { device, dtype }), or every option by name. */
+  constructor(...args: [numParameters?: number | PReLUOptions, init?: number | PReLUOptions, options?: PReLUOptions]) {
+    super();
+    const o = constructorOptions<PReLUOptions>("PReLU", args, ["numParameters", "init"], ["numParameters", "init", "device", "dtype"]);
+    this.numParameters = o.numParameters ?? 1;
+    this.init = o.init ?? 0.25;
+    if (!Number.isInteger(this.numParameters) || this.numParameters < 1) throw new ArgumentError(`PReLU: numParameters must be a positive integer, got ${String(this.numParameters)}`);
+    this.weight = new Parameter(full([this.numParameters], this.init, { dtype: defaultFloatDType, ...factory(o) }));
+  }
+  override forward(x: Tensor): Tensor {
+    return F.prelu(x, this.weight);
+  }
+  override extraRepr(): string {
+    return `numParameters=${this.numParameters}`;
+  }
+}
+
+/** Randomized leaky ReLU: random slopes in [lower, upper] while training, their mean in eval. */
+export class RReLU extends Module {
+  readonly lower: number;
+  readonly upper: number;
+  readonly inplace: boolean;
+  /** RReLU(lower = 1/8, upper = 1/3, inplace = false), or every option by name. */
+  constructor(...args: [lower?: number | RReLUOptions, upper?: number | RReLUOptions, inplace?: boolean | RReLUOptions, options?: RReLUOptions]) {
+    super();
+    const o = constructorOptions<RReLUOptions>("RReLU", args, ["lower", "upper", "inplace"]);
+    this.lower = o.lower ?? 1 / 8;
+    this.upper = o.upper ?? 1 / 3;
+    this.inplace = o.inplace ?? false;
+  }
+  override forward(x: Tensor): Tensor {
+    return F.rrelu(x, this.lower, this.upper, this.training, this.inplace);
+  }
+  override extraRepr(): string {
+    return `lower=${this.lower}, upper=${this.upper}${this.inplace ? ", inplace=true" : ""}`;
+  }
+}
+
+export interface RReLUOptions {
+  lower?: number;
+  upper?: number;
+  inplace?: boolean;
 }

@@ -1,10 +1,12 @@
 /**
  * @file Indexing along one dim with gather and scatter: indexSelect, gather, scatter, scatterAdd,
- * scatterReduce, takeAlongDim, take, indexAdd, indexCopy, indexFill.
+ * scatterReduce, takeAlongDim, take, indexAdd, indexCopy, indexFill, indexReduce; and by flat
+ * position: put, maskedScatter.
  *
  * Differences from PyTorch: an out-of-range index is not an error (the device cannot raise one):
- * gather-style ops clamp it into range and scatter-style ops skip it. Index tensors may be any
- * integer dtype.
+ * gather-style ops clamp it into range and scatter-style ops skip it (put and indexReduce read their
+ * indices back to the host and raise, as PyTorch). Index tensors may be any integer dtype, except
+ * put's, which is int64 as in PyTorch.
  */
 import { dtypes, isFloating } from "../../dtype.js";
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
@@ -13,6 +15,7 @@ import type { Tracer } from "../../trace/tracer.js";
 import { broadcastShapes, fmtShape, normDim, sameShape } from "../dims.js";
 import * as e from "../emit.js";
 import type { ScatterKind } from "../prims.js";
+import { prefix } from "../reduction/cumulative.js";
 import { op } from "../signature/op.js";
 import type { ScalarArg } from "../types.js";
 import { checkIndexDType, isScalar, run } from "../unit.js";
@@ -135,27 +138,28 @@ export const scatterReduce = op(
     if (input.dtype === "bool") throw new DTypeError("scatterReduce: bool tensors are not supported");
     const d = checkAlong("scatterReduce", input, dim, index, src);
     return run("scatterReduce", [input, index, src], `${d}|${reduce}|${includeSelf}`, ([x, i, s]) => {
-      const t = atLeast1d(x as Tracer);
-      const idx = atLeast1d(i as Tracer);
-      const updates = atLeast1d(s as Tracer);
-      const kind = scatterKinds[reduce];
-      const { dtype, shape } = t;
-      let base = t;
-      if (!includeSelf) {
-        const touched = e.scatterAlong(e.full(false, "bool", shape), d, idx, e.full(true, "bool", idx.shape), "replace");
-        const identity = reduce === "amax" ? e.reduceInit("max", dtype) : reduce === "amin" ? e.reduceInit("min", dtype) : reduce === "prod" ? 1 : 0;
-        base = e.select(touched, e.full(identity, dtype, shape), t);
-      }
-      let out = e.scatterAlong(base, d, idx, updates, kind);
-      if (reduce === "mean") {
-        const count = e.scatterAlong(e.full(includeSelf ? 1 : 0, dtype, shape), d, idx, e.full(1, dtype, idx.shape), "add");
-        const safe = e.max(count, e.full(1, dtype, shape)); // untouched without includeSelf: out is the input
-        out = isFloating(dtype) ? e.div(out, safe) : floorDivPositive(out, safe);
-      }
+      const out = reduceAlong(atLeast1d(x as Tracer), d, atLeast1d(i as Tracer), atLeast1d(s as Tracer), reduce, includeSelf);
       return (x as Tracer).ndim === 0 ? e.reshape(out, []) : out;
     });
   },
 );
+
+/** `updates` reduced into `t` at `idx` (updates' shape) along `d`, as scatterReduce; without `includeSelf` t's value takes no part where anything lands. */
+function reduceAlong(t: Tracer, d: number, idx: Tracer, updates: Tracer, reduce: ScatterReduction, includeSelf: boolean): Tracer {
+  const kind = scatterKinds[reduce];
+  const { dtype, shape } = t;
+  let base = t;
+  if (!includeSelf) {
+    const touched = e.scatterAlong(e.full(false, "bool", shape), d, idx, e.full(true, "bool", idx.shape), "replace");
+    const identity = reduce === "amax" ? e.reduceInit("max", dtype) : reduce === "amin" ? e.reduceInit("min", dtype) : reduce === "prod" ? 1 : 0;
+    base = e.select(touched, e.full(identity, dtype, shape), t);
+  }
+  const out = e.scatterAlong(base, d, idx, updates, kind);
+  if (reduce !== "mean") return out;
+  const count = e.scatterAlong(e.full(includeSelf ? 1 : 0, dtype, shape), d, idx, e.full(1, dtype, idx.shape), "add");
+  const safe = e.max(count, e.full(1, dtype, shape)); // untouched without includeSelf: out is the input
+  return isFloating(dtype) ? e.div(out, safe) : floorDivPositive(out, safe);
+}
 
 export const takeAlongDim = op(
   "takeAlongDim(input: Tensor, indices: Tensor, dim?: int) -> Tensor",
@@ -244,3 +248,95 @@ export const indexFill = op(
   ({ input, dim, index, value }) => indexPutAlong("indexFill", input, dim, index, value, "replace"),
 );
 
+
+/** The values of a small integer `index` read back to the host, each checked to lie in [-size, size) (or [0, size) without `negative`). */
+function checkIndicesOnHost(name: string, index: Tensor, size: number, negative: boolean): void {
+  for (const raw of Array.from(index.dataSync() as ArrayLike<number | bigint>)) {
+    const v = Number(raw);
+    if (v >= size || v < (negative ? -size : 0)) {
+      throw new ShapeError(`${name}: index ${v} is out of range for ${negative ? `${size} elements (indices in [${-size}, ${size}))` : `a dimension of size ${size}`}`);
+    }
+  }
+}
+
+export const put = op(
+  "put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = false) -> Tensor",
+  {
+    doc: "`input` with the elements of `source` written (or with `accumulate`, added) at the flat positions `index` (int64, same number of elements; a negative index counts from the end); a new tensor. The indices are read back to the host to check their range.",
+    method: true,
+  },
+  ({ input, index, source, accumulate }) => {
+    if (index.dtype !== "int64") throw new DTypeError(`put: index must be an int64 tensor, got ${index.dtype}`);
+    if (source.dtype !== input.dtype) throw new DTypeError(`put: source dtype ${source.dtype} must equal the input dtype ${input.dtype} (convert source first)`);
+    const k = index.numel();
+    if (source.numel() !== k) throw new ShapeError(`put: source ${fmtShape(source.shape)} and index ${fmtShape(index.shape)} must have the same number of elements`);
+    const numel = input.numel();
+    if (numel === 0 && k > 0) throw new ShapeError(`put: cannot put elements into an empty tensor ${fmtShape(input.shape)}`);
+    checkIndicesOnHost("put", index, numel, true);
+    return run("put", [input, index, source], `${accumulate}`, ([x, i, s]) => {
+      const t = x as Tracer;
+      if (k === 0) return t;
+      const idx = e.reshape(i as Tracer, [k]);
+      const wrapped = e.select(e.compare(idx, e.full(0, "int64", [k]), "LT"), e.add(idx, e.full(numel, "int64", [k])), idx);
+      const flat = e.indexScatter(e.reshape(t, [numel]), 0, wrapped, e.reshape(s as Tracer, [k]), accumulate ? "add" : "replace");
+      return e.reshape(flat, t.shape);
+    });
+  },
+);
+
+export const maskedScatter = op(
+  "maskedScatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor",
+  {
+    doc: "`input` (broadcast with the bool `mask`) with the positions where `mask` is true filled, in row-major order, by the first elements of `source` (flattened). Reads the number of true elements back to the host to check that source has enough.",
+    method: true,
+  },
+  ({ input, mask, source }) => {
+    if (mask.dtype !== "bool") throw new DTypeError(`maskedScatter: mask must be a bool tensor, got ${mask.dtype}`);
+    if (source.dtype !== input.dtype) throw new DTypeError(`maskedScatter: source dtype ${source.dtype} must equal the input dtype ${input.dtype} (convert source first)`);
+    const shape = broadcastShapes("maskedScatter", input.shape, mask.shape);
+    const size = shape.reduce((a, b) => a * b, 1);
+    const all = shape.map((_, i) => i);
+    const count = run("maskedScatter.count", [mask], fmtShape(shape), ([m]) => e.reduce("sum", e.convert(e.broadcastTo(m as Tracer, shape), "int64"), all));
+    const needed = Number(count.item());
+    count.dispose();
+    if (needed > source.numel()) throw new ShapeError(`maskedScatter: mask has ${needed} true elements but source ${fmtShape(source.shape)} only ${source.numel()}`);
+    return run("maskedScatter", [input, mask, source], fmtShape(shape), ([x, m, s]) => {
+      const flatMask = e.reshape(e.broadcastTo(m as Tracer, shape), [size]);
+      const flat = e.reshape(e.broadcastTo(x as Tracer, shape), [size]);
+      // true element j takes source element j: its rank among the true elements
+      const rank = e.sub(e.reduceWindow("sum", e.convert(flatMask, "int64"), prefix(flatMask, 0)), e.full(1, "int64", [size]));
+      const taken = e.gatherAlong(e.reshape(s as Tracer, [source.numel()]), e.max(rank, e.full(0, "int64", [size])), 0);
+      return e.reshape(e.select(flatMask, taken, flat), shape);
+    });
+  },
+);
+
+export const indexReduce = op(
+  'indexReduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: "prod" | "mean" | "amax" | "amin", *, includeSelf: bool = true) -> Tensor',
+  {
+    doc: "`input` with slice k of `source` reduced into position index[k] along `dim` (repeated indices reduce together); without `includeSelf` the input's value takes no part where anything lands. An integer mean rounds down. The indices are read back to the host to check their range; bool tensors are not supported.",
+    method: true,
+  },
+  ({ input, dim, index, source, reduce, includeSelf }) => {
+    checkIndexDType("indexReduce", index);
+    if (index.ndim > 1) throw new ShapeError(`indexReduce: index must be 0-d or 1-d, got ${fmtShape(index.shape)}`);
+    if (source.dtype !== input.dtype) throw new DTypeError(`indexReduce: source dtype ${source.dtype} must equal the input dtype ${input.dtype} (convert source first)`);
+    if (input.dtype === "bool") throw new DTypeError("indexReduce: bool tensors are not supported; convert to an integer dtype first");
+    const d = normDim("indexReduce", dim, input.ndim);
+    const rank = Math.max(1, input.ndim);
+    const inputShape = input.ndim === 0 ? [1] : input.shape;
+    const sourceShape = source.ndim === 0 ? [1] : source.shape;
+    const fits = source.ndim === input.ndim && sourceShape.every((s, i) => i === d || s === inputShape[i]);
+    if (!fits) throw new ShapeError(`indexReduce: source ${fmtShape(source.shape)} must have the shape of the input ${fmtShape(input.shape)} except in dim ${d}`);
+    if (index.numel() !== sourceShape[d]) throw new ShapeError(`indexReduce: ${index.numel()} indices for dim ${d} of source ${fmtShape(source.shape)}, which has size ${sourceShape[d]}`);
+    checkIndicesOnHost("indexReduce", index, inputShape[d]!, false);
+    return run("indexReduce", [input, index, source], `${d}|${reduce}|${includeSelf}`, ([x, i, s]) => {
+      const t = e.reshape(x as Tracer, inputShape);
+      if (sourceShape.includes(0)) return x as Tracer;
+      const updates = e.reshape(s as Tracer, sourceShape);
+      const idx = e.broadcastInDim(e.convert(e.reshape(i as Tracer, [index.numel()]), "int64"), sourceShape, [d]);
+      const out = reduceAlong(t, d, idx, updates, reduce, includeSelf);
+      return rank === input.ndim ? out : e.reshape(out, []);
+    });
+  },
+);

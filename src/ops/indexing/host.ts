@@ -1,14 +1,16 @@
 /**
- * @file Indexing ops whose result shape depends on the data: nonzero, maskedSelect, unique. Each
+ * @file Indexing ops whose result shape depends on the data: nonzero, argwhere, maskedSelect, unique,
+ * uniqueConsecutive. Each
  * runs a first unit that counts (nonzero elements, selected elements, distinct values), reads that
  * count back to the host (a synchronous device → host transfer), then runs a second unit whose output
  * has that static size. Under torch.compile these ops cannot be traced.
  */
-import { DTypeError } from "../../runtime/errors.js";
+import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { broadcastShapes, fmtShape, normDim } from "../dims.js";
 import * as e from "../emit.js";
+import { prefix } from "../reduction/cumulative.js";
 import { op } from "../signature/op.js";
 import { run, runMany } from "../unit.js";
 
@@ -65,6 +67,12 @@ export const nonzero = op(
   [({ input }) => nonzeroOf(input, false) as Tensor, ({ input }) => nonzeroOf(input, true) as Tensor[]],
 );
 
+export const argwhere = op(
+  "argwhere(input: Tensor) -> Tensor",
+  { doc: "int64 [n, ndim] coordinates of the nonzero elements in row-major order (nonzero(input)); NaN counts as nonzero. Reads the count back to the host.", method: true },
+  ({ input }) => nonzeroOf(input, false) as Tensor,
+);
+
 export const maskedSelect = op(
   "maskedSelect(input: Tensor, mask: Tensor) -> Tensor",
   { doc: "The elements of `input` (broadcast with the bool `mask`) where `mask` is true, as a 1-d tensor. Reads the count back to the host.", method: true },
@@ -99,10 +107,23 @@ function sortedRuns(rows: Tracer): { order: Tracer; sorted: Tracer; starts: Trac
     order = e.sortAlong([column, order], 0, false)[1]!;
   }
   const sorted = e.indexSelect(rows, order, 0);
-  if (n <= 1) return { order, sorted, starts: e.full(true, "bool", [n]) };
-  const differs = e.compare(e.slice(sorted, [1, 0], [n, c]), e.slice(sorted, [0, 0], [n - 1, c]), "NE");
-  const starts = e.concatenate([e.full(true, "bool", [1]), e.reduce("or", differs, [1])], 0);
-  return { order, sorted, starts };
+  return { order, sorted, starts: runStarts(sorted) };
+}
+
+/** Where each run of equal consecutive rows of `rows` ([N, C]) starts (bool [N]); NaN differs from itself. */
+function runStarts(rows: Tracer): Tracer {
+  const [n, c] = rows.shape as [number, number];
+  if (n <= 1) return e.full(true, "bool", [n]);
+  const differs = e.compare(e.slice(rows, [1, 0], [n, c]), e.slice(rows, [0, 0], [n - 1, c]), "NE");
+  return e.concatenate([e.full(true, "bool", [1]), e.reduce("or", differs, [1])], 0);
+}
+
+/** Rows [K, C] from toRows(x, dim) back in x's layout (`shape`), with `dim` of size K (flat [K] for dim null). */
+function fromRows(rows: Tracer, shape: readonly number[], dim: number | null): Tracer {
+  const k = rows.shape[0]!;
+  if (dim === null) return e.reshape(rows, [k]);
+  const moved = e.reshape(rows, [k, ...shape.filter((_, i) => i !== dim)]);
+  return e.transpose(moved, shape.map((_, i) => (i < dim ? i + 1 : i === dim ? 0 : i)));
 }
 
 export const unique = op(
@@ -120,13 +141,6 @@ function uniqueOf(input: Tensor, given: number | undefined, returnInverse: boole
   const n = rowsOf === 0 ? 0 : readCount(run("unique.count", [input], `${dim}`, ([x]) => e.reduce("sum", e.convert(sortedRuns(toRows(x as Tracer, dim)).starts, "int64"), [0])));
   const outs = runMany("unique", [input], `${dim}|${n}|${returnInverse}|${returnCounts}`, ([x]) => {
     const t = x!;
-    const restore = (rows: Tracer): Tracer => {
-      if (dim === null) return e.reshape(rows, [rows.shape[0]!]);
-      const others = t.shape.filter((_, i) => i !== dim);
-      const moved = e.reshape(rows, [rows.shape[0]!, ...others]);
-      const back = t.shape.map((_, i) => (i < dim ? i + 1 : i === dim ? 0 : i));
-      return e.transpose(moved, back);
-    };
     const inverseShape = dim === null ? t.shape : [rowsOf];
     if (rowsOf === 0) {
       const empty = dim === null ? e.reshape(t, [0]) : t;
@@ -135,7 +149,7 @@ function uniqueOf(input: Tensor, given: number | undefined, returnInverse: boole
     const rows = toRows(t, dim);
     const { order, sorted, starts } = sortedRuns(rows);
     const [, firsts] = e.sortAlong([e.not(starts), e.iota("int64", [rowsOf], 0)], 0, false);
-    const results = [restore(e.indexSelect(sorted, e.slice(firsts!, [0], [n]), 0))];
+    const results = [fromRows(e.indexSelect(sorted, e.slice(firsts!, [0], [n]), 0), t.shape, dim)];
     if (returnInverse || returnCounts) {
       // group of sorted row i = (run starts at or before i) - 1
       const square = [rowsOf, rowsOf];
@@ -156,3 +170,42 @@ function uniqueOf(input: Tensor, given: number | undefined, returnInverse: boole
   });
   return returnInverse || returnCounts ? outs : outs[0]!;
 }
+
+export const uniqueConsecutive = op(
+  "uniqueConsecutive(input: Tensor, returnInverse: bool = false, returnCounts: bool = false, dim?: int) -> Tensor | Tensor[]",
+  {
+    doc: "The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host.",
+    method: true,
+  },
+  ({ input, returnInverse, returnCounts, dim: given }) => {
+    const dim = given === undefined ? null : normDim("uniqueConsecutive", given, input.ndim);
+    if (dim !== null && input.ndim === 0) throw new ShapeError("uniqueConsecutive: a 0-d tensor has no dimension to take runs along (leave dim out)");
+    if (dim !== null && input.numel() === 0 && input.shape[dim]! > 0) {
+      throw new ShapeError(`uniqueConsecutive: the input ${fmtShape(input.shape)} is empty in a dimension other than dim ${dim}, so its slices cannot be compared`);
+    }
+    const rowsOf = input.numel() === 0 ? 0 : dim === null ? input.numel() : input.shape[dim]!;
+    const n = rowsOf === 0 ? 0 : readCount(run("uniqueConsecutive.count", [input], `${dim}`, ([x]) => e.reduce("sum", e.convert(runStarts(toRows(x as Tracer, dim)), "int64"), [0])));
+    const outs = runMany("uniqueConsecutive", [input], `${dim}|${n}|${returnInverse}|${returnCounts}`, ([x]) => {
+      const t = x!;
+      const inverseShape = dim === null ? t.shape : [rowsOf];
+      if (rowsOf === 0) {
+        const empty = dim === null ? e.reshape(t, [0]) : t;
+        return [empty, ...(returnInverse ? [e.full(0, "int64", inverseShape)] : []), ...(returnCounts ? [e.full(0, "int64", [0])] : [])];
+      }
+      const rows = toRows(t, dim);
+      const starts = runStarts(rows);
+      const kept = e.indexSelect(rows, truePositions(starts, n), 0);
+      const results = [fromRows(kept, t.shape, dim)];
+      // the run of row i: the run starts at or before it, minus one
+      const group = e.sub(e.reduceWindow("sum", e.convert(starts, "int64"), prefix(starts, 0)), e.full(1, "int64", [rowsOf]));
+      if (returnInverse) results.push(e.reshape(group, inverseShape));
+      if (returnCounts) {
+        results.push(e.scatter(e.full(0, "int64", [n]), e.reshape(group, [rowsOf, 1]), e.full(1, "int64", [rowsOf]), {
+          kind: "add", updateWindowDims: [], insertedWindowDims: [0], scatterDimsToOperandDims: [0], indexVectorDim: 1,
+        }));
+      }
+      return results;
+    });
+    return returnInverse || returnCounts ? outs : outs[0]!;
+  },
+);

@@ -1,5 +1,5 @@
 /**
- * @file Sorting along one dim: sort, argsort, topk, and the order statistics kthvalue, median,
+ * @file Sorting along one dim: sort, argsort, msort, topk, mode, and the order statistics kthvalue, median,
  * nanmedian, quantile and nanquantile. The sort is always stable (so `stable` changes nothing) and topk's result is always sorted
  * (so `sorted: false` changes nothing); NaN sorts as the largest value.
  */
@@ -9,10 +9,11 @@ import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { fmtShape, normDim } from "../dims.js";
 import * as e from "../emit.js";
+import { prefix } from "../reduction/cumulative.js";
 import { keptShape } from "../reduction/keep.js";
 import { op } from "../signature/op.js";
 import type { ValuesIndices } from "../types.js";
-import { runMany } from "../unit.js";
+import { run, runMany } from "../unit.js";
 
 function sortUnit(name: string, input: Tensor, dim: number, descending: boolean, which: "both" | "indices"): Tensor[] {
   const d = normDim(name, dim, input.ndim);
@@ -37,6 +38,12 @@ export const argsort = op(
   "argsort(input: Tensor, dim: int = -1, descending: bool = false, *, stable: bool = false) -> Tensor",
   { doc: "The indices that sort `input` along `dim` (int64); always stable; NaN sorts as the largest value.", method: true },
   ({ input, dim, descending }) => sortUnit("argsort", input, dim, descending, "indices")[0]!,
+);
+
+export const msort = op(
+  "msort(input: Tensor) -> Tensor",
+  { doc: "`input` sorted along its first dim (the values of sort(input, 0)); NaN sorts as the largest value.", method: true },
+  ({ input }) => run("msort", [input], "", ([x]) => (input.ndim === 0 ? (x as Tracer) : e.sortAlong([x as Tracer], 0, false)[0]!)),
 );
 
 export const topk = op(
@@ -254,4 +261,43 @@ export const nanquantile = op(
     method: true,
   },
   ({ input, q, dim, keepdim, interpolation }) => quantileUnit("nanquantile", input, q, dim, keepdim, interpolation),
+);
+
+/**
+ * The mode along `d` of `t` (at least 1-d, `d` not empty), `d` kept as 1: the most frequent value,
+ * the smallest among equally frequent ones (each NaN counts once), and the last index where it
+ * occurs. Runs of equal values in the stably sorted slice are counted; argmax then takes the first
+ * (smallest) run of the largest count at its end, whose index is the value's last occurrence.
+ */
+function modeAlong(t: Tracer, d: number): Tracer[] {
+  const n = t.shape[d]!;
+  const [sorted, order] = e.sortAlong([t, e.iota("int64", t.shape, d)], d, false);
+  const position = e.iota("int64", t.shape, d);
+  const from = (start: number, limit: number): Tracer => e.slice(sorted!, t.shape.map((_, i) => (i === d ? start : 0)), t.shape.map((s, i) => (i === d ? limit : s)));
+  const starts = e.concatenate([e.full(true, "bool", keptShape(t, [d])), e.compare(from(1, n), from(0, n - 1), "NE")], d);
+  const runStart = e.reduceWindow("max", e.select(starts, position, e.full(0, "int64", t.shape)), prefix(position, d));
+  const earlier = e.sub(position, runStart); // the equal values before each one
+  const [, best] = e.argReduce("argmax", earlier, d);
+  const at = e.reshape(best, keptShape(t, [d]));
+  return [e.gatherAlong(sorted!, at, d), e.gatherAlong(order!, at, d)];
+}
+
+export const mode = op(
+  "mode(input: Tensor, dim: int = -1, keepdim: bool = false) -> ValuesIndices",
+  {
+    doc: "`{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows).",
+    method: true,
+  },
+  ({ input, dim, keepdim }) => {
+    const d = normDim("mode", dim, input.ndim);
+    const size = input.ndim === 0 ? 1 : input.shape[d]!;
+    if (size === 0) throw new ShapeError(`mode: cannot take the mode over dimension ${d} of size 0 (shape ${fmtShape(input.shape)})`);
+    const [values, indices] = runMany("mode", [input], `${d}|${keepdim}`, ([x]) => {
+      const out = reducedShape(input.shape, d, keepdim);
+      if (input.numel() === 0) return [e.full(0, input.dtype, out), e.full(0, "int64", out)];
+      const t = x!.ndim === 0 ? e.reshape(x!, [1]) : x!;
+      return modeAlong(t, d).map((r) => e.reshape(r, out));
+    });
+    return { values: values!, indices: indices! };
+  },
 );

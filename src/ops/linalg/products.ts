@@ -1,9 +1,10 @@
 /**
  * @file Matrix and vector products: matmul with every PyTorch broadcasting case, the strict-rank
- * mm, bmm, mv, dot and outer, the fused addmm and baddbmm, tensordot and cross. Each is one
- * dot_general (or a few pointwise prims) after the checks; einsum is in einsum.ts.
+ * mm, bmm, mv, dot, vdot, inner and outer (ger), kron, trace, the fused addmm, baddbmm, addmv, addbmm
+ * and addr, tensordot and cross. Each is one dot_general (or a few pointwise prims) after the checks;
+ * einsum is in einsum.ts, the distances dist and cdist in distances.ts.
  */
-import { type DType, dtypes } from "../../dtype.js";
+import { type DType, dtypes, opmath } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
@@ -12,6 +13,8 @@ import { broadcastShapes, fmtShape, normDim } from "../dims.js";
 import { op } from "../signature/op.js";
 import { promote, run } from "../unit.js";
 import { checkProductDTypes, dotGeneral } from "./dot_general.js";
+import { inOpmath } from "../accumulate.js";
+import { diagonalBody } from "../shape/diagonals.js";
 
 type T = Tracer;
 
@@ -78,14 +81,19 @@ function mmBody(op: string, x: T, y: T, names = ["input", "mat2"], o: e.ProductO
   return e.dotGeneral(x, y, [], [], [1], [0], o);
 }
 
-function bmmBody(op: string, x: T, y: T, names = ["input", "mat2"], o: e.ProductOptions = {}): T {
+/** bmm's operands: [b, n, k] and [b, k, m] of one dtype. */
+function checkBatches(op: string, x: T, y: T, names: readonly string[]): void {
   checkRank(op, names[0]!, x, 3);
   checkRank(op, names[1]!, y, 3);
   checkProductDTypes(op, x, y);
   if (x.shape[0] !== y.shape[0]) {
-    throw new ShapeError(`${op}: batch sizes differ: shapes ${fmtShape(x.shape)} and ${fmtShape(y.shape)} (${x.shape[0]} != ${y.shape[0]}); bmm does not broadcast, use matmul`);
+    throw new ShapeError(`${op}: batch sizes differ: shapes ${fmtShape(x.shape)} and ${fmtShape(y.shape)} (${x.shape[0]} != ${y.shape[0]}); ${op} does not broadcast batch dims (matmul does)`);
   }
   if (x.shape[2] !== y.shape[1]) throw cannotMultiply(op, x, y, x.shape[2]!, y.shape[1]!);
+}
+
+function bmmBody(op: string, x: T, y: T, names = ["input", "mat2"], o: e.ProductOptions = {}): T {
+  checkBatches(op, x, y, names);
   return e.dotGeneral(x, y, [0], [0], [2], [1], o);
 }
 
@@ -114,18 +122,72 @@ export const mv = op(
     }),
 );
 
+function dotBody(op: string, x: T, y: T, names: [string, string]): T {
+  checkRank(op, names[0], x, 1);
+  checkRank(op, names[1], y, 1);
+  checkProductDTypes(op, x, y);
+  if (x.shape[0] !== y.shape[0]) {
+    throw new ShapeError(`${op}: the vectors differ in size: shapes ${fmtShape(x.shape)} and ${fmtShape(y.shape)} (${x.shape[0]} != ${y.shape[0]})`);
+  }
+  return e.dotGeneral(x, y, [], [], [0], [0]);
+}
+
 export const dot = op(
   "dot(input: Tensor, tensor: Tensor) -> Tensor",
   { doc: "Inner product of two vectors of the same size and dtype (0-d result).", method: true },
-  ({ input, tensor }) =>
-    two("dot", input, tensor, (x, y) => {
-      checkRank("dot", "input", x, 1);
-      checkRank("dot", "tensor", y, 1);
-      checkProductDTypes("dot", x, y);
-      if (x.shape[0] !== y.shape[0]) {
-        throw new ShapeError(`dot: the vectors differ in size: shapes ${fmtShape(x.shape)} and ${fmtShape(y.shape)} (${x.shape[0]} != ${y.shape[0]})`);
+  ({ input, tensor }) => two("dot", input, tensor, (x, y) => dotBody("dot", x, y, ["input", "tensor"])),
+);
+
+export const vdot = op(
+  "vdot(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "dot of two vectors, conjugating the first (the same as dot for the real dtypes here).", method: true },
+  ({ input, other }) => two("vdot", input, other, (x, y) => dotBody("vdot", x, y, ["input", "other"])),
+);
+
+export const inner = op(
+  "inner(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "Sums of products over the last dims (of one size): shape input.shape[:-1] + other.shape[:-1]; with a 0-d operand, the product (dtypes promoted).", method: true },
+  ({ input, other }) =>
+    two("inner", input, other, (x, y) => {
+      if (x.ndim === 0 || y.ndim === 0) {
+        const dtype = promote(x, y);
+        const shape = broadcastShapes("inner", x.shape, y.shape);
+        return e.mul(e.broadcastTo(e.convert(x, dtype), shape), e.broadcastTo(e.convert(y, dtype), shape));
       }
-      return e.dotGeneral(x, y, [], [], [0], [0]);
+      checkProductDTypes("inner", x, y);
+      const [k1, k2] = [x.shape[x.ndim - 1]!, y.shape[y.ndim - 1]!];
+      if (k1 !== k2) throw new ShapeError(`inner: the last dims must match, got shapes ${fmtShape(x.shape)} and ${fmtShape(y.shape)} (${k1} != ${k2})`);
+      return e.dotGeneral(x, y, [], [], [x.ndim - 1], [y.ndim - 1]);
+    }),
+);
+
+export const kron = op(
+  "kron(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "The Kronecker product: the blocks input[i] × other, in dims of size input.shape[d] · other.shape[d] (the lower-rank operand gets leading 1s); dtypes are promoted.", method: true },
+  ({ input, other }) =>
+    two("kron", input, other, (x, y) => {
+      const rank = Math.max(x.ndim, y.ndim);
+      const dtype = promote(x, y);
+      const padded = (v: T): number[] => [...new Array<number>(rank - v.ndim).fill(1), ...v.shape];
+      const [a, b] = [padded(x), padded(y)];
+      // dims interleaved: [a0, b0, a1, b1, …], each operand broadcast along the other's
+      const shape = a.flatMap((d, i) => [d, b[i]!]);
+      const xs = e.broadcastInDim(e.reshape(e.convert(x, dtype), a), shape, a.map((_, i) => 2 * i));
+      const ys = e.broadcastInDim(e.reshape(e.convert(y, dtype), b), shape, b.map((_, i) => 2 * i + 1));
+      return e.reshape(e.mul(xs, ys), a.map((d, i) => d * b[i]!));
+    }),
+);
+
+export const trace = op(
+  "trace(input: Tensor) -> Tensor",
+  { doc: "The sum of a matrix's main diagonal (0-d); integer inputs sum in int64, float16/bfloat16 in float32.", method: true },
+  ({ input }) =>
+    run("trace", [input], "", ([v]) => {
+      const x = v as T;
+      if (x.ndim !== 2) throw new ShapeError(`trace: expected a matrix (2-d), got shape ${fmtShape(x.shape)}`);
+      if (x.dtype === "bool") throw new DTypeError("trace: bool tensors are not supported; convert to an integer or float dtype");
+      const dtype = dtypes[x.dtype].kind === "float" ? x.dtype : "int64";
+      return inOpmath(e.convert(diagonalBody(x, 0, 0, 1), dtype), (d) => e.reduce("sum", d, [0]));
     }),
 );
 
@@ -136,42 +198,80 @@ export const outer = op(
     two("outer", input, vec2, (x, y) => {
       checkRank("outer", "input", x, 1);
       checkRank("outer", "vec2", y, 1);
-      const dtype = promote(x, y);
-      const shape = [x.shape[0]!, y.shape[0]!];
-      return e.mul(e.broadcastInDim(e.convert(x, dtype), shape, [0]), e.broadcastInDim(e.convert(y, dtype), shape, [1]));
+      return outerBody(x, y, promote(x, y));
     }),
 );
 
-// --- addmm, baddbmm -----------------------------------------------------------------------------------
+function outerBody(x: T, y: T, dtype: DType): T {
+  const shape = [x.shape[0]!, y.shape[0]!];
+  return e.mul(e.broadcastInDim(e.convert(x, dtype), shape, [0]), e.broadcastInDim(e.convert(y, dtype), shape, [1]));
+}
+
+export const ger = op(
+  "ger(input: Tensor, vec2: Tensor) -> Tensor",
+  { doc: "outer, by its older name.", method: true },
+  ({ input, vec2 }) => outer(input, vec2),
+);
+
+// --- addmm, baddbmm, addmv, addbmm, addr -------------------------------------------------------------
+
+type Fused = "addmm" | "baddbmm" | "addmv" | "addbmm";
+
+/** The product of a fused op, in float32 for half operands (`wide`). */
+function fusedProduct(op: Fused, x: T, y: T): T {
+  const wide = { wide: true };
+  switch (op) {
+    case "addmm":
+      return mmBody(op, x, y, ["mat1", "mat2"], wide);
+    case "baddbmm":
+      return bmmBody(op, x, y, ["batch1", "batch2"], wide);
+    case "addbmm":
+      checkBatches(op, x, y, ["batch1", "batch2"]);
+      // the sum over the batch is part of the contraction
+      return e.dotGeneral(x, y, [], [], [0, 2], [0, 1], wide);
+    case "addmv":
+      checkRank(op, "mat", x, 2);
+      checkRank(op, "vec", y, 1);
+      checkProductDTypes(op, x, y);
+      if (x.shape[1] !== y.shape[0]) throw cannotMultiply(op, x, y, x.shape[1]!, y.shape[0]!);
+      return e.dotGeneral(x, y, [], [], [1], [0], wide);
+  }
+}
+
+/**
+ * beta × input + alpha × product, in the product's accumulator dtype and rounded once to `dtype`
+ * (half products stay in float32 until the end); with beta = 0, input is ignored (NaN and inf in it
+ * do not propagate). Bool computes (beta ∧ input) ∨ (alpha ∧ product).
+ */
+function scaledSum(op: string, inp: T, product: T, beta: number, alpha: number, dtype: DType): T {
+  const lead = product.ndim - inp.ndim;
+  if (lead < 0 || inp.shape.some((d, k) => d !== 1 && d !== product.shape[lead + k])) {
+    throw new ShapeError(`${op}: input of shape ${fmtShape(inp.shape)} cannot be broadcast to the product's shape ${fmtShape(product.shape)}`);
+  }
+  if (dtype === "bool") {
+    const p = alpha === 0 ? e.full(false, "bool", product.shape) : product;
+    return beta === 0 ? p : e.or(e.broadcastTo(inp, product.shape), p);
+  }
+  const scale = (t: T, s: number): T => (s === 1 ? t : e.mul(t, e.full(s, t.dtype, t.shape)));
+  const scaled = scale(product, alpha);
+  if (beta === 0) return e.convert(scaled, dtype);
+  return e.convert(e.add(scale(e.broadcastTo(e.convert(inp, product.dtype), product.shape), beta), scaled), dtype);
+}
 
 function checkScale(op: string, name: string, v: number, dtype: DType): number {
   if (dtypes[dtype].kind !== "float" && !Number.isInteger(v)) {
-    throw new DTypeError(`${op}: for integral input tensors (${dtype}), ${name} must not be a floating point number (got ${v})`);
+    throw new DTypeError(`${op}: for integral and bool tensors (${dtype}), ${name} must not be a floating point number (got ${v})`);
   }
   return v;
 }
 
-/**
- * beta × input + alpha × product, rounded once (half products stay in float32 until the end); with
- * beta = 0, input is ignored (NaN and inf in it do not propagate).
- */
-function fused(op: "addmm" | "baddbmm", input: Tensor, m1: Tensor, m2: Tensor, beta: number, alpha: number): Tensor {
+function fused(op: Fused, input: Tensor, m1: Tensor, m2: Tensor, beta: number, alpha: number): Tensor {
   return run(op, [input, m1, m2], `${beta}|${alpha}`, ([i, x, y]) => {
     const inp = i as T;
-    const wide = { wide: true };
-    const product = op === "addmm" ? mmBody(op, x as T, y as T, ["mat1", "mat2"], wide) : bmmBody(op, x as T, y as T, ["batch1", "batch2"], wide);
+    const product = fusedProduct(op, x as T, y as T);
     const dtype = (x as T).dtype;
     checkProductDTypes(op, inp, x as T);
-    checkScale(op, "beta", beta, dtype);
-    checkScale(op, "alpha", alpha, dtype);
-    const scale = (t: T, s: number): T => (s === 1 ? t : e.mul(t, e.full(s, t.dtype, t.shape)));
-    const scaled = scale(product, alpha);
-    if (beta === 0) return e.convert(scaled, dtype);
-    const lead = product.ndim - inp.ndim;
-    if (lead < 0 || inp.shape.some((d, k) => d !== 1 && d !== product.shape[lead + k])) {
-      throw new ShapeError(`${op}: input of shape ${fmtShape(inp.shape)} cannot be broadcast to the product's shape ${fmtShape(product.shape)}`);
-    }
-    return e.convert(e.add(scale(e.broadcastTo(e.convert(inp, product.dtype), product.shape), beta), scaled), dtype);
+    return scaledSum(op, inp, product, checkScale(op, "beta", beta, dtype), checkScale(op, "alpha", alpha, dtype), dtype);
   });
 }
 
@@ -185,6 +285,34 @@ export const baddbmm = op(
   "baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor",
   { doc: "beta × input + alpha × bmm(batch1, batch2); input broadcasts to [b, n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate).", method: true },
   ({ input, batch1, batch2, beta, alpha }) => fused("baddbmm", input, batch1, batch2, beta, alpha),
+);
+
+export const addmv = op(
+  "addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor",
+  { doc: "beta × input + alpha × (mat @ vec); input broadcasts to [n], and with beta = 0 it is ignored (NaN and inf in it do not propagate).", method: true },
+  ({ input, mat, vec, beta, alpha }) => fused("addmv", input, mat, vec, beta, alpha),
+);
+
+export const addbmm = op(
+  "addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor",
+  { doc: "beta × input + alpha × (the sum over the batch of batch1[i] @ batch2[i]); input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate).", method: true },
+  ({ input, batch1, batch2, beta, alpha }) => fused("addbmm", input, batch1, batch2, beta, alpha),
+);
+
+export const addr = op(
+  "addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor",
+  {
+    doc: "beta × input + alpha × outer(vec1, vec2), dtypes promoted; input broadcasts to [n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). Bool computes (beta ∧ input) ∨ (alpha ∧ vec1[i] ∧ vec2[j]).",
+    method: true,
+  },
+  ({ input, vec1, vec2, beta, alpha }) =>
+    run("addr", [input, vec1, vec2], `${beta}|${alpha}`, ([i, a, b]) => {
+      const [inp, x, y] = [i as T, a as T, b as T];
+      checkRank("addr", "vec1", x, 1);
+      checkRank("addr", "vec2", y, 1);
+      const dtype = promote(inp, x, y);
+      return scaledSum("addr", inp, outerBody(x, y, opmath(dtype)), checkScale("addr", "beta", beta, dtype), checkScale("addr", "alpha", alpha, dtype), dtype);
+    }),
 );
 
 // --- tensordot ----------------------------------------------------------------------------------------

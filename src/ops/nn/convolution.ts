@@ -1,9 +1,9 @@
 /**
- * @file conv1d/2d/3d, convTranspose1d/2d and unfold (nn.functional), lowered to one StableHLO
+ * @file conv1d/2d/3d, convTranspose1d/2d/3d, unfold and fold (nn.functional), lowered to one StableHLO
  * convolution in PyTorch's channels-first layout. A transposed convolution is the convolution of the
  * input dilated by `stride` with the spatially flipped kernel whose in/out channels are swapped per
  * group; unfold (im2col) is a grouped convolution with one-hot kernels, one output channel per
- * (channel, kernel offset).
+ * (channel, kernel offset). fold (col2im) is one scatter-add of the columns into the padded output.
  */
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
@@ -164,6 +164,12 @@ export const convTranspose2d = op(
   (a) => convTransposeNd("convTranspose2d", 2, a),
 );
 
+export const convTranspose3d = op(
+  "convTranspose3d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor",
+  { doc: convTransposeDoc(3, "[N, Cin, D, H, W] (or unbatched)", "kd, kh, kw") },
+  (a) => convTransposeNd("convTranspose3d", 3, a),
+);
+
 export const unfold = op(
   "unfold(input: Tensor, kernelSize: int | int[], dilation: int | int[] = 1, padding: int | int[] = 0, stride: int | int[] = 1) -> Tensor",
   { doc: "Extracts the sliding [kh, kw] blocks of [N, C, H, W] (or [C, H, W]) as columns: [N, C·kh·kw, blocks] (im2col)." },
@@ -187,6 +193,57 @@ export const unfold = op(
       const geometry = { strides, padding: pad.map((p) => [p, p] as const), lhsDilation: [1, 1], rhsDilation: dil, featureGroups: channels, batchGroups: 1 };
       const y = e.convolution(x, w, geometry, { exact: true }); // a copy in PyTorch: every value must come through whole
       return unbatch(e.reshape(y, [y.shape[0]!, y.shape[1]!, y.shape[2]! * y.shape[3]!]));
+    });
+  },
+);
+
+/** The columns x [N, C·K, L] as [N, C, K·L] added into `into` [N, C, plane] at the plane positions `target` (K·L of them). */
+function scatterColumns(x: Tracer, into: Tracer, target: number[], shape: number[]): Tracer {
+  const index = e.broadcastInDim(bind1("constant", [], { value: target, dtype: "int64", shape: [target.length] }), shape, [2]);
+  return e.scatterAlong(into, 2, index, e.reshape(x, shape), "add");
+}
+
+export const fold = op(
+  "fold(input: Tensor, outputSize: int | int[], kernelSize: int | int[], dilation: int | int[] = 1, padding: int | int[] = 0, stride: int | int[] = 1) -> Tensor",
+  { doc: "The inverse of unfold (col2im): columns [N, C·kh·kw, blocks] (or unbatched) summed back into [N, C, ...outputSize], overlapping blocks adding up." },
+  ({ input, outputSize, kernelSize, dilation, padding, stride }) => {
+    const op = "fold";
+    return run(op, [input], JSON.stringify([outputSize, kernelSize, dilation, padding, stride]), ([xi]) => {
+      const xs = xi as Tracer;
+      if ((xs.ndim !== 2 && xs.ndim !== 3) || xs.shape.slice(-2).includes(0)) {
+        throw new ShapeError(`${op}: expected a 2-d [C·kh·kw, blocks] or 3-d [N, C·kh·kw, blocks] input with non-empty last dims, got shape ${fmtShape(xs.shape)}`);
+      }
+      const x = xs.ndim === 3 ? xs : e.reshape(xs, [1, ...xs.shape]);
+      floating(op, x.dtype);
+      const out = tuple(op, "outputSize", outputSize, 2, 1);
+      const kernel = tuple(op, "kernelSize", kernelSize, 2, 1);
+      const dil = tuple(op, "dilation", dilation, 2, 1);
+      const pad = tuple(op, "padding", padding, 2, 0);
+      const strides = tuple(op, "stride", stride, 2, 1);
+      const k = kernel[0]! * kernel[1]!;
+      const [batch, rows, blocks] = x.shape as [number, number, number];
+      if (rows % k !== 0) throw new ShapeError(`${op}: input's dim ${x.ndim - 2} (${rows}) must be divisible by the kernel size ${kernel[0]}·${kernel[1]} = ${k}`);
+      const padded = out.map((o, i) => o + 2 * pad[i]!);
+      const counts = padded.map((p, i) => Math.floor((p - dil[i]! * (kernel[i]! - 1) - 1) / strides[i]!) + 1);
+      if (counts.some((n) => n < 1) || counts[0]! * counts[1]! !== blocks) {
+        throw new ShapeError(`${op}: outputSize ${fmtShape(out)} with kernelSize ${fmtShape(kernel)}, dilation ${fmtShape(dil)}, padding ${fmtShape(pad)} and stride ${fmtShape(strides)} gives ${Math.max(counts[0]!, 0)}·${Math.max(counts[1]!, 0)} blocks, but the input has ${blocks}`);
+      }
+      // where column (kernel offset j, block l) lands in the padded output plane
+      const target: number[] = [];
+      for (let j = 0; j < k; j++) {
+        for (let l = 0; l < blocks; l++) {
+          const row = Math.floor(l / counts[1]!) * strides[0]! + Math.floor(j / kernel[1]!) * dil[0]!;
+          const col = (l % counts[1]!) * strides[1]! + (j % kernel[1]!) * dil[1]!;
+          target.push(row * padded[1]! + col);
+        }
+      }
+      const channels = rows / k;
+      const zeros = e.full(0, x.dtype, [batch, channels, padded[0]! * padded[1]!]);
+      // nothing to scatter from an empty batch (and the scatter's VJP cannot gather from an empty operand)
+      const sums = batch * channels === 0 ? zeros : scatterColumns(x, zeros, target, [batch, channels, k * blocks]);
+      const plane = e.reshape(sums, [batch, channels, ...padded]);
+      const y = e.slice(plane, [0, 0, pad[0]!, pad[1]!], [batch, channels, pad[0]! + out[0]!, pad[1]! + out[1]!]);
+      return xs.ndim === 3 ? y : e.reshape(y, y.shape.slice(1));
     });
   },
 );

@@ -1,14 +1,14 @@
 /**
- * @file Distances and norms along a dim: cosineSimilarity, pairwiseDistance, normalize, and the
+ * @file Distances and norms along a dim: cosineSimilarity, pairwiseDistance, normalize, pdist, and the
  * vector p-norm they (and embedding's maxNorm) use. Half inputs compute in float32.
  */
-import { ArgumentError } from "../../runtime/errors.js";
+import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import * as e from "../emit.js";
-import { broadcastShapes, normDim } from "../dims.js";
+import { broadcastShapes, fmtShape, normDim } from "../dims.js";
 import { op } from "../signature/op.js";
 import { absExtreme, powAbsOrZero, rootOrZero, sqrtOrZero } from "../reduction/norms.js";
 import { promote, run } from "../unit.js";
-import { c, type T } from "./emitters.js";
+import { c, matrix, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
 
 /** x summed over `dims` with those dims kept as size 1. */
@@ -85,6 +85,33 @@ export const normalize = op(
       const t = e.convert(x as T, opmath((x as T).dtype));
       const n = t.ndim === 0 ? e.abs(t) : vectorNorm(t, p, dim);
       return e.convert(e.div(t, e.broadcastTo(e.max(n, c(n, eps)), t.shape)), (x as T).dtype);
+    });
+  },
+);
+
+export const pdist = op(
+  "pdist(input: Tensor, p: float = 2) -> Tensor",
+  { doc: "The p-norm distances between the rows of [N, M], for every pair i < j in row-major order: [N·(N − 1)/2] (float tensors, p ≥ 0)." },
+  ({ input, p }) => {
+    const op = "pdist";
+    requireFloat(op, input);
+    if (input.ndim !== 2) throw new ShapeError(`${op}: only supports 2-d tensors [N, M], got ${fmtShape(input.shape)}`);
+    if (!(p >= 0)) throw new ArgumentError(`${op}: only supports non-negative p values, got ${String(p)}`);
+    const [n, m] = input.shape as [number, number];
+    const first: number[] = [];
+    const second: number[] = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        first.push(i);
+        second.push(j);
+      }
+    }
+    return run(op, [input], String(p), ([x]) => {
+      const t = e.convert(x as T, opmath((x as T).dtype));
+      const rows = (idx: number[]) => e.indexSelect(t, e.reshape(matrix(idx, 1, idx.length, "int64"), [idx.length]), 0);
+      const diff = e.sub(rows(first), rows(second));
+      const d = m === 0 ? e.full(0, t.dtype, [first.length, 1]) : vectorNorm(diff, p, 1);
+      return e.convert(e.reshape(d, [first.length]), (x as T).dtype);
     });
   },
 );

@@ -1,5 +1,6 @@
 /**
- * @file nn.functional.embedding: the rows of `weight` at each index, as one gather.
+ * @file nn.functional.embedding: the rows of `weight` at each index, as one gather; embeddingBag:
+ * those rows summed, averaged or maxed per bag with one scatter.
  *
  * Differences from PyTorch: indices may be any integer dtype; an index outside [0, num_embeddings)
  * is not an error (the device cannot raise one) but clamps into range, like our other gathers.
@@ -7,6 +8,7 @@
  * are checked and otherwise have no effect (gradients are dense). `maxNorm` renormalises
  * the looked-up rows of `weight` in place, as PyTorch does: `weight` is rebound to a new buffer.
  */
+import { noGrad } from "../../autograd/grad_mode.js";
 import { isFloating } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import { rebind } from "../../tensor.js";
@@ -69,5 +71,77 @@ export const embedding = op(
     });
     rebind(weight, renormed!);
     return out!;
+  },
+);
+
+/** Bag sums, means or maxima of `rows` [M, D]: row j goes to bag `bag[j]` (a bag outside [0, bags) drops it); empty bags give 0. */
+function reduceBags(rows: Tracer, bag: Tracer, bags: number, mode: "sum" | "mean" | "max"): Tracer {
+  const dim = rows.shape[1]!;
+  const into = (init: number, updates: Tracer, kind: "add" | "max"): Tracer => e.indexScatter(e.full(init, updates.dtype, [bags, ...updates.shape.slice(1)]), 0, bag, updates, kind);
+  if (mode === "sum") return into(0, rows, "add");
+  const counts = e.broadcastInDim(into(0, e.full(1, rows.dtype, [rows.shape[0]!]), "add"), [bags, dim], [0]);
+  if (mode === "mean") return e.div(into(0, rows, "add"), e.max(counts, c(counts, 1)));
+  return e.select(e.compare(counts, c(counts, 0), "GT"), into(-Infinity, rows, "max"), c(counts, 0));
+}
+
+export const embeddingBag = op(
+  'embeddingBag(input: Tensor, weight: Tensor, offsets?: Tensor, maxNorm?: float, normType: float = 2, scaleGradByFreq: bool = false, mode: "sum" | "mean" | "max" = "mean", sparse: bool = false, perSampleWeights?: Tensor, includeLastOffset: bool = false, paddingIdx?: int) -> Tensor',
+  {
+    doc: "Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding.",
+  },
+  ({ input, weight, offsets, maxNorm, normType, mode, perSampleWeights, includeLastOffset, paddingIdx }) => {
+    const op = "embeddingBag";
+    if (input.dtype !== "int64" && input.dtype !== "int32") throw new DTypeError(`${op}: input must be an int64 or int32 tensor of indices, got ${input.dtype}`);
+    if (!isFloating(weight.dtype)) throw new DTypeError(`${op}: weight must be a floating tensor, got ${weight.dtype}`);
+    if (weight.ndim !== 2) throw new ShapeError(`${op}: weight must be 2-d [num_embeddings, embedding_dim], got ${fmtShape(weight.shape)}`);
+    if (input.ndim === 2 && offsets) throw new ArgumentError(`${op}: a 2-d input is a batch of fixed-length bags: pass offsets only with a 1-d input`);
+    if (input.ndim === 1 && !offsets) throw new ArgumentError(`${op}: a 1-d input needs offsets (a 1-d tensor of bag starts)`);
+    if (input.ndim !== 1 && input.ndim !== 2) throw new ShapeError(`${op}: input must be 1-d (with offsets) or 2-d, got ${fmtShape(input.shape)}`);
+    if (input.ndim === 2 && input.shape[1] === 0) throw new ShapeError(`${op}: a 2-d input's bags must not be empty, got shape ${fmtShape(input.shape)}`);
+    if (offsets && offsets.ndim !== 1) throw new ShapeError(`${op}: offsets must be 1-d, got ${fmtShape(offsets.shape)}`);
+    if (offsets && offsets.dtype !== "int64" && offsets.dtype !== "int32") throw new DTypeError(`${op}: offsets must be an int64 or int32 tensor, got ${offsets.dtype}`);
+    if (perSampleWeights) {
+      if (mode !== "sum") throw new ArgumentError(`${op}: perSampleWeights is only supported for mode "sum", got mode "${mode}"`);
+      if (perSampleWeights.shape.length !== input.ndim || perSampleWeights.shape.some((d, i) => d !== input.shape[i])) {
+        throw new ShapeError(`${op}: perSampleWeights ${fmtShape(perSampleWeights.shape)} must have the input's shape ${fmtShape(input.shape)}`);
+      }
+      if (perSampleWeights.dtype !== weight.dtype) throw new DTypeError(`${op}: perSampleWeights (${perSampleWeights.dtype}) must have weight's dtype (${weight.dtype})`);
+    }
+    const [rows, dim] = weight.shape as [number, number];
+    if (paddingIdx !== undefined && (paddingIdx < -rows || paddingIdx >= rows)) {
+      throw new ArgumentError(`${op}: paddingIdx must be within num_embeddings (in [${-rows}, ${rows - 1}]), got ${paddingIdx}`);
+    }
+    const m = input.numel();
+    // a 1-d input's bags: one per offset, or one fewer when the last offset only ends the last bag
+    const bags = input.ndim === 2 ? input.shape[0]! : offsets!.shape[0]! - (includeLastOffset ? 1 : 0);
+    if (bags < 0) throw new ShapeError(`${op}: includeLastOffset needs at least one offset`);
+    // renormalises weight's looked-up rows in place, outside autograd (as PyTorch's embedding_renorm_ under no_grad)
+    if (maxNorm !== undefined) noGrad(() => embedding(input, weight, { maxNorm, normType }).dispose());
+    const pad = paddingIdx === undefined ? undefined : paddingIdx < 0 ? paddingIdx + rows : paddingIdx;
+    const inputs = [input, weight, ...(offsets ? [offsets] : []), ...(perSampleWeights ? [perSampleWeights] : [])];
+    return run(op, inputs, `${mode}|${includeLastOffset}|${pad ?? ""}|${offsets ? 1 : 0}|${perSampleWeights ? 1 : 0}`, (xs) => {
+      const [ids, w] = [e.reshape(xs[0] as Tracer, [m]), xs[1] as Tracer];
+      const position = e.iota("int64", [m], 0);
+      let bag: Tracer;
+      if (!offsets) {
+        bag = e.div(position, e.full(input.shape[1]!, "int64", [m]));
+      } else {
+        // bag of position j: the number of bag starts at or before j, less one; past the end offset (includeLastOffset), none
+        const starts = e.convert(xs[2] as Tracer, "int64");
+        const count = starts.shape[0]!;
+        const used = includeLastOffset ? e.slice(starts, [0], [count - 1]) : starts;
+        const begun = e.compare(e.broadcastInDim(used, [m, bags], [1]), e.broadcastInDim(position, [m, bags], [0]), "LE");
+        bag = e.sub(e.reduce("sum", e.convert(begun, "int64"), [1]), e.full(1, "int64", [m]));
+        if (includeLastOffset) {
+          const end = e.broadcastInDim(e.reshape(e.slice(starts, [count - 1], [count]), []), [m], []);
+          bag = e.select(e.compare(position, end, "LT"), bag, e.full(-1, "int64", [m]));
+        }
+      }
+      if (pad !== undefined) bag = e.select(e.compare(ids, e.full(pad, ids.dtype, [m]), "EQ"), e.full(-1, "int64", [m]), bag);
+      const wide = opmath(w.dtype); // half bags accumulate in float32
+      let looked = e.convert(e.indexSelect(w, ids, 0), wide);
+      if (perSampleWeights) looked = e.mul(looked, e.broadcastInDim(e.convert(e.reshape(xs[xs.length - 1] as Tracer, [m]), wide), [m, dim], [0]));
+      return e.convert(reduceBags(looked, bag, bags, mode), w.dtype);
+    });
   },
 );

@@ -1,14 +1,14 @@
 /**
- * @file Normalisation: layerNorm, rmsNorm, groupNorm, batchNorm (which, in training mode, updates
- * the running statistics it is given the way PyTorch's in-place update does, by rebinding their
- * buffers). Statistics are computed in float32 for float16/bfloat16 inputs; variances are biased.
+ * @file Normalisation: layerNorm, rmsNorm, groupNorm, batchNorm and instanceNorm (which, when they
+ * use the batch's statistics, update the running statistics they are given the way PyTorch's
+ * in-place update does, by rebinding their buffers), and localResponseNorm. Statistics are computed in float32 for float16/bfloat16 inputs; variances are biased.
  */
 import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import { gradSlot, rebind, type Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
 import { fmtShape, sameShape } from "../dims.js";
 import { op } from "../signature/op.js";
-import { runMany } from "../unit.js";
+import { run, runMany } from "../unit.js";
 import { c, rsqrt, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
 import { runOptional } from "./optional_tensors.js";
@@ -169,5 +169,81 @@ export const batchNorm = op(
       rebind(running, outs[i + 1]!);
     });
     return outs[0]!;
+  },
+);
+
+export const instanceNorm = op(
+  "instanceNorm(input: Tensor, runningMean?: Tensor, runningVar?: Tensor, weight?: Tensor, bias?: Tensor, useInputStats: bool = true, momentum: float = 0.1, eps: float = 1e-5) -> Tensor",
+  {
+    doc: "Normalises each channel of each sample of [N, C, *] over its spatial dims, then applies the per-channel weight and bias. With useInputStats, runningMean/runningVar (when given) are updated in place with the statistics averaged over the batch (the unbiased variance for runningVar), as PyTorch does; without it, they normalise instead.",
+  },
+  ({ input: a, runningMean, runningVar, weight, bias, useInputStats, momentum, eps }) => {
+    const op = "instanceNorm";
+    requireFloat(op, a);
+    if (a.ndim < 2) throw new ShapeError(`${op}: expected an input of at least 2 dimensions [N, C, *], got ${fmtShape(a.shape)}`);
+    const channels = a.shape[1]!;
+    checkParam(op, runningMean, "runningMean", [channels]);
+    checkParam(op, runningVar, "runningVar", [channels]);
+    checkParam(op, weight, "weight", [channels]);
+    checkParam(op, bias, "bias", [channels]);
+    const count = a.shape.slice(2).reduce((m, d) => m * d, 1);
+    if (useInputStats && count === 1) throw new ShapeError(`${op}: expected more than 1 spatial element when using the input's statistics, got input of size ${fmtShape(a.shape)}`);
+    if (!useInputStats && (!runningMean || !runningVar)) throw new ArgumentError(`${op}: runningMean and runningVar must be given when useInputStats is false`);
+    const update = useInputStats && runningMean && runningVar ? [runningMean, runningVar] : [];
+    const args = [a, runningMean, runningVar, weight, bias];
+    const present = args.map((t) => t !== null && t !== undefined);
+    const tensors = args.filter((t): t is Tensor => t !== null && t !== undefined);
+    const statics = `${present.map(Number).join("")}|${useInputStats}|${momentum}|${eps}`;
+    const outs = runMany(op, tensors, statics, (xs) => {
+      let k = 0;
+      const [x, rm, rv, w, b] = present.map((p) => (p ? xs[k++]! : undefined));
+      const t = e.convert(x!, opmath(x!.dtype));
+      const channel = (p: T) => e.broadcastInDim(e.convert(p, t.dtype), t.shape, [1]);
+      if (!useInputStats) {
+        const y = e.mul(e.sub(t, channel(rm!)), channel(rsqrt(e.add(e.convert(rv!, t.dtype), c(e.convert(rv!, t.dtype), eps)))));
+        return [e.convert(affine(y, w, b, [1]), x!.dtype)];
+      }
+      const spatial = t.shape.map((_, i) => i).filter((i) => i >= 2);
+      const mean = meanKeep(t, spatial);
+      const centered = e.sub(t, e.broadcastTo(mean, t.shape));
+      const variance = meanKeep(e.mul(centered, centered), spatial);
+      const y = e.mul(centered, e.broadcastTo(rsqrt(e.add(variance, c(variance, eps))), t.shape));
+      const out = e.convert(affine(y, w, b, [1]), x!.dtype);
+      if (update.length === 0) return [out];
+      const n = t.shape[0]!;
+      // the per-sample statistics [N, C, 1…] averaged over the batch into [C]
+      const batchMean = (s: T) => e.div(e.reduce("sum", s, [0, ...spatial]), e.full(n, s.dtype, [channels]));
+      const blend = (running: T, stat: T): T => {
+        const r = e.convert(running, opmath(running.dtype));
+        return e.convert(e.add(e.mul(r, c(r, 1 - momentum)), e.mul(e.convert(stat, r.dtype), c(r, momentum))), running.dtype);
+      };
+      return [out, blend(rm!, batchMean(mean)), blend(rv!, batchMean(e.mul(variance, c(variance, count / (count - 1)))))];
+    });
+    update.forEach((running, i) => {
+      gradSlot.setHistory(outs[i + 1]!, null, 0); // running statistics are outside autograd, as in PyTorch
+      rebind(running, outs[i + 1]!);
+    });
+    return outs[0]!;
+  },
+);
+
+export const localResponseNorm = op(
+  "localResponseNorm(input: Tensor, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1) -> Tensor",
+  {
+    doc: "x / (k + alpha · mean(x²))^beta, the mean over a window of `size` neighbouring channels (dim 1 of [N, C, *], zero-padded: size // 2 before, (size − 1) // 2 after), as PyTorch computes it (float tensors).",
+  },
+  ({ input, size, alpha, beta, k }) => {
+    const op = "localResponseNorm";
+    requireFloat(op, input);
+    if (input.ndim < 3) throw new ShapeError(`${op}: expected an input of 3 or more dimensions [N, C, *], got ${fmtShape(input.shape)}`);
+    if (!(size > 0)) throw new ArgumentError(`${op}: size must be a positive integer, got ${size}`);
+    return run(op, [input], `${size}|${alpha}|${beta}|${k}`, ([x]) => {
+      const t = e.convert(x as T, opmath((x as T).dtype));
+      const window = t.shape.map((_, i) => (i === 1 ? size : 1));
+      const padding = t.shape.map((_, i) => (i === 1 ? ([Math.floor(size / 2), Math.floor((size - 1) / 2)] as const) : ([0, 0] as const)));
+      const sums = e.reduceWindow("sum", e.mul(t, t), e.windowOf(t, { window, padding }));
+      const div = e.pow(e.add(e.mul(sums, c(sums, alpha / size)), c(sums, k)), c(sums, beta));
+      return e.convert(e.div(t, div), (x as T).dtype);
+    });
   },
 );

@@ -1,7 +1,8 @@
 /**
  * @file Arithmetic with PyTorch's broadcasting and type promotion (Python-style scalars included):
- * add, sub, mul, div (true, truncating or flooring), pow, neg, abs, sign, square, the remainders
- * (fmod, remainder, floorDivide) and the fused lerp, addcmul and addcdiv.
+ * add, sub, mul, div (true, truncating or flooring), pow and floatPower, neg, positive, abs, sign
+ * and sgn, heaviside, square, the remainders (fmod, remainder, floorDivide) and the fused lerp,
+ * addcmul and addcdiv.
  */
 import { type DType, defaultFloatDType, dtypes, isFloating } from "../../dtype.js";
 import { DTypeError } from "../../runtime/errors.js";
@@ -144,6 +145,13 @@ export function absolute(a: Tensor): Tensor {
   });
 }
 
+export const positive = op("positive(input: Tensor) -> Tensor", { doc: "input itself, as a new tensor (+input; bool tensors are an error).", method: true }, ({ input }) =>
+  run("positive", [input], "", ([x]) => {
+    noBool("positive", x as T, "the + operator");
+    return x as T;
+  }),
+);
+
 export const abs = op("abs(input: Tensor) -> Tensor", { doc: "|input| (bool tensors are an error).", method: true }, ({ input }) => absolute(input));
 
 const signp = (a: T): T => bind1("sign", [a], none);
@@ -161,6 +169,27 @@ export const sign = op(
       const v = e.convert(t, computeDType(t.dtype));
       return e.convert(e.select(isNanT(v), c(v, 0), signp(v)), t.dtype); // sign(NaN) is 0 in PyTorch
     }),
+);
+
+export const sgn = op(
+  "sgn(input: Tensor) -> Tensor",
+  { doc: "sign under the name PyTorch gives its extension to complex numbers (every dtype here is real): −1, 0 or 1 in the input's dtype.", method: true },
+  ({ input }) => sign(input),
+);
+
+export const heaviside = op(
+  "heaviside(input: Tensor, values: Tensor) -> Tensor",
+  { doc: "The Heaviside step function: 0 where input < 0 (or NaN), 1 where input > 0, and `values` (broadcast) where input is 0; both tensors must have the same dtype.", method: true },
+  ({ input, values }) => {
+    if (input.dtype !== values.dtype) {
+      throw new DTypeError(`heaviside: input (${input.dtype}) and values (${values.dtype}) must have the same dtype; convert one with .to("${input.dtype}")`);
+    }
+    return run("heaviside", [input, values], "", ([x, v]) => {
+      const [p, q] = prepare("heaviside", x!, v!, input.dtype);
+      const step = e.select(e.compare(p, c(p, 0), "GT"), c(p, 1), c(p, 0));
+      return e.select(e.compare(p, c(p, 0), "EQ"), q, step);
+    });
+  },
 );
 
 export const square = op(
@@ -206,6 +235,16 @@ export const pow = op(
   "pow(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor",
   { doc: "input ** exponent, with broadcasting and type promotion; either may be a scalar (integers to negative integer powers are an error). A float tensor to the power 2, 3, 0.5 or -1 is computed as PyTorch does (multiplies, sqrt, a division), to its bits.", method: true },
   ({ input, exponent }) => power(input, exponent),
+);
+
+export const floatPower = op(
+  "floatPower(input: Tensor | Scalar, exponent: Tensor | Scalar) -> Tensor",
+  { doc: "input ** exponent computed in float64 (the result is always float64), with broadcasting; either may be a scalar.", method: true },
+  ({ input, exponent }) =>
+    run("floatPower", [input, exponent], "", ([x, y]) => {
+      const [p, q] = prepare("floatPower", x!, y!, "float64");
+      return (typeof y === "number" && powByScalar(p, y)) || e.pow(p, q);
+    }),
 );
 
 function noBoolDType(op: string, dtype: DType): void {

@@ -1,15 +1,15 @@
 /**
- * @file Classifying elements: isnan, isinf, isfinite and signbit (bool results; integer and bool
- * inputs are never NaN or infinite), and nanToNum, which replaces NaN and the infinities.
+ * @file Classifying elements: isnan, isinf, isposinf, isneginf, isfinite, isreal and signbit (bool
+ * results; integer and bool inputs are never NaN or infinite), and nanToNum, which replaces NaN and
+ * the infinities.
  */
-import { type DType, dtypes, isFloating } from "../../dtype.js";
+import { isFloating } from "../../dtype.js";
 import { finfo } from "../../dtype_info.js";
 import type { Tensor } from "../../tensor.js";
-import { bind1 } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-import { c, isNanT, kind, type T } from "./operands.js";
+import { bitsOf, c, isNanT, kind, type T } from "./operands.js";
 
 /** `float` of a float tensor; for other dtypes, `other` everywhere. */
 function classify(name: string, a: Tensor, float: (x: T) => T, other: boolean): Tensor {
@@ -29,11 +29,23 @@ export const isinf = op("isinf(input: Tensor) -> Tensor", { doc: "Whether each e
   classify("isinf", input, isInfT, false),
 );
 
+export const isposinf = op("isposinf(input: Tensor) -> Tensor", { doc: "Whether each element is +inf (bool).", method: true }, ({ input }) =>
+  classify("isposinf", input, (x) => e.compare(x, c(x, Infinity), "EQ"), false),
+);
+
+export const isneginf = op("isneginf(input: Tensor) -> Tensor", { doc: "Whether each element is −inf (bool).", method: true }, ({ input }) =>
+  classify("isneginf", input, (x) => e.compare(x, c(x, -Infinity), "EQ"), false),
+);
+
+export const isreal = op(
+  "isreal(input: Tensor) -> Tensor",
+  { doc: "Whether each element is real-valued (bool): always true, as every dtype here is real.", method: true },
+  ({ input }) => run("isreal", [input], "", ([x]) => e.full(true, "bool", (x as T).shape)),
+);
+
 export const isfinite = op("isfinite(input: Tensor) -> Tensor", { doc: "Whether each element is finite: not NaN and not ±inf (bool).", method: true }, ({ input }) =>
   classify("isfinite", input, e.isFinite, true),
 );
-
-const intOfWidth: Record<number, DType> = { 2: "int16", 4: "int32", 8: "int64" };
 
 export const signbit = op(
   "signbit(input: Tensor) -> Tensor",
@@ -43,7 +55,7 @@ export const signbit = op(
       const t = x as T;
       const k = kind(t.dtype);
       if (k === "float") {
-        const bits = bind1("bitcast_convert", [t], { dtype: intOfWidth[dtypes[t.dtype].itemSize]! });
+        const bits = bitsOf(t);
         return e.compare(bits, c(bits, 0), "LT");
       }
       if (k === "int") return e.compare(t, c(t, 0), "LT");

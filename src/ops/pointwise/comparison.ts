@@ -10,7 +10,8 @@ import type { TensorOrScalar } from "../types.js";
 import { promote, run } from "../unit.js";
 import { prepare } from "./operands.js";
 
-function compare(name: string, direction: CompareDirection, a: TensorOrScalar, b: TensorOrScalar): Tensor {
+/** a `direction` b (the body of eq, …, ge and their aliases greater, …). */
+export function compare(name: string, direction: CompareDirection, a: TensorOrScalar, b: TensorOrScalar): Tensor {
   return run(name, [a, b], "", ([x, y]) => {
     const [p, q] = prepare(name, x!, y!, promote(x!, y!));
     return e.compare(p, q, direction);

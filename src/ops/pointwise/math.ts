@@ -1,7 +1,7 @@
 /**
- * @file Float math, elementwise: exponentials and logarithms, roots and reciprocals, trigonometric
- * and hyperbolic functions and their inverses, atan2 and sigmoid. Integer and bool inputs give
- * float32, as in PyTorch.
+ * @file Float math, elementwise: exponentials and logarithms (xlogy, logaddexp, logaddexp2), roots
+ * and reciprocals, trigonometric and hyperbolic functions and their inverses, atan2, sinc, angle
+ * conversions and sigmoid. Integer and bool inputs give float32, as in PyTorch.
  */
 import { type DType, defaultFloatDType, isFloating } from "../../dtype.js";
 import { DTypeError } from "../../runtime/errors.js";
@@ -20,9 +20,9 @@ export function floatMath(name: string, a: Tensor, fn: (x: T) => T): Tensor {
   });
 }
 
-/** Like floatMath, with float16/bfloat16 computed in float32 and rounded once. */
-export function floatOpmath(name: string, a: Tensor, fn: (x: T) => T): Tensor {
-  return run(name, [a], "", ([x]) => {
+/** Like floatMath, with float16/bfloat16 computed in float32 and rounded once; `statics` key fn's own parameters. */
+export function floatOpmath(name: string, a: Tensor, fn: (x: T) => T, statics = ""): Tensor {
+  return run(name, [a], statics, ([x]) => {
     const t = x as T;
     const out = isFloating(t.dtype) ? t.dtype : defaultFloatDType;
     return e.convert(fn(e.convert(t, computeDType(out))), out);
@@ -147,16 +147,53 @@ export const atan2 = op(
   ({ input, other }) => floatBinary("atan2", input, other, atan2p),
 );
 
-/** max(a, b) + log1p(e^−|a−b|) (at a = b the max and |a − b| split the gradient evenly, as PyTorch's); a itself where both are the same infinity. */
-function logaddexpT(a: T, b: T): T {
-  const general = e.add(e.max(a, b), log1pp(e.exp(e.neg(e.abs(e.sub(a, b))))));
+/**
+ * max(a, b) + log_base(1 + base^−|a−b|) (at a = b the max and |a − b| split the gradient evenly, as
+ * PyTorch's); a itself where both are the same infinity.
+ */
+function logaddexpBase(a: T, b: T, base: number): T {
+  const d = e.neg(e.abs(e.sub(a, b)));
+  const tail = base === Math.E ? log1pp(e.exp(d)) : e.div(log1pp(e.pow(c(d, base), d)), c(d, Math.log(base)));
+  const general = e.add(e.max(a, b), tail);
   return e.select(e.and(e.compare(a, b, "EQ"), e.compare(e.abs(a), c(a, Infinity), "EQ")), a, general);
 }
+const logaddexpT = (a: T, b: T): T => logaddexpBase(a, b, Math.E);
+const logaddexp2T = (a: T, b: T): T => logaddexpBase(a, b, 2);
 
 export const logaddexp = op(
   "logaddexp(input: Tensor, other: Tensor) -> Tensor",
   { doc: "log(e^input + e^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch.", method: true },
   ({ input, other }) => floatBinary("logaddexp", input, other, logaddexpT, true),
+);
+
+export const logaddexp2 = op(
+  "logaddexp2(input: Tensor, other: Tensor) -> Tensor",
+  { doc: "log2(2^input + 2^other) without overflow, elementwise with broadcasting; floating inputs only, as in PyTorch.", method: true },
+  ({ input, other }) => floatBinary("logaddexp2", input, other, logaddexp2T, true),
+);
+
+/**
+ * x · log(y), 0 where x is 0 and y is not NaN: x times a log that is 0 where x = 0 and y ≤ 0, so
+ * the gradients are PyTorch's (log y for x, but 0 there; x / y for y: NaN at x = y = 0). At x = 0,
+ * y = +inf the value is 0 by a select (x · log y would be NaN), which gives x the gradient 0 there
+ * where PyTorch's is inf.
+ */
+function xlogyT(x: T, y: T): T {
+  const xZero = e.compare(x, c(x, 0), "EQ");
+  const product = e.mul(x, e.select(e.and(xZero, e.compare(y, c(y, 0), "LE")), c(y, 0), e.log(y)));
+  return e.select(e.and(xZero, e.compare(y, c(y, Infinity), "EQ")), c(x, 0), product);
+}
+
+export const xlogy = op(
+  "xlogy(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor",
+  { doc: "input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32.", method: true },
+  ({ input, other }) =>
+    run("xlogy", [input, other], "", ([x, y]) => {
+      let dtype: DType = promote(x!, y!);
+      if (!isFloating(dtype)) dtype = defaultFloatDType;
+      const [p, q] = prepare("xlogy", x!, y!, computeDType(dtype));
+      return e.convert(xlogyT(p, q), dtype);
+    }),
 );
 
 /** √(a² + b²) as m·√(1 + (n/m)²), m = max(|a|, |b|), n = min: no overflow or underflow on the way; 0 where both are 0. */
@@ -173,6 +210,30 @@ export const hypot = op(
   "hypot(input: Tensor, other: Tensor) -> Tensor",
   { doc: "√(input² + other²) without overflow, elementwise with broadcasting; inf when either is ±inf (even with a NaN); floating inputs only, as in PyTorch.", method: true },
   ({ input, other }) => floatBinary("hypot", input, other, hypotT, true),
+);
+
+/** sin(πx) / (πx), 1 at 0; the division sees 1 there, so its gradient is 0 as PyTorch's. */
+function sincT(x: T): T {
+  const zero = e.compare(x, c(x, 0), "EQ");
+  const px = e.mul(c(x, Math.PI), e.select(zero, c(x, 1), x));
+  return e.select(zero, c(x, 1), e.div(e.sin(px), px));
+}
+
+export const sinc = op(
+  "sinc(input: Tensor) -> Tensor",
+  { doc: "The normalized sinc function sin(π·input) / (π·input), 1 at 0; integer and bool inputs give float32.", method: true },
+  ({ input }) => floatOpmath("sinc", input, sincT),
+);
+
+const deg2radT = (x: T): T => e.mul(x, c(x, Math.PI / 180));
+const rad2degT = (x: T): T => e.mul(x, c(x, 180 / Math.PI));
+
+export const deg2rad = op("deg2rad(input: Tensor) -> Tensor", { doc: "Degrees to radians, elementwise; integer and bool inputs give float32.", method: true }, ({ input }) =>
+  floatOpmath("deg2rad", input, deg2radT),
+);
+
+export const rad2deg = op("rad2deg(input: Tensor) -> Tensor", { doc: "Radians to degrees, elementwise; integer and bool inputs give float32.", method: true }, ({ input }) =>
+  floatOpmath("rad2deg", input, rad2degT),
 );
 
 // --- hyperbolic ---------------------------------------------------------------------------------------

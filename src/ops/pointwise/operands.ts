@@ -3,7 +3,7 @@
  * like a tracer, and the compute dtype of float16/bfloat16 math.
  */
 import { type DType, dtypes } from "../../dtype.js";
-import type { Tracer } from "../../trace/tracer.js";
+import { bind1, type Tracer } from "../../trace/tracer.js";
 import { broadcastShapes } from "../dims.js";
 import * as e from "../emit.js";
 import { isScalar, lift, type Operand } from "../unit.js";
@@ -30,3 +30,11 @@ export const isNanT = (x: T): T => e.compare(x, x, "NE");
 
 /** The params of a primitive that takes none. */
 export const none = {} as Record<string, never>;
+
+const intOfWidth: Record<number, DType> = { 2: "int16", 4: "int32", 8: "int64" };
+
+/** A float tracer's bits as the signed integer of its width (no gradient passes through). */
+export const bitsOf = (x: T): T => bind1("bitcast_convert", [x], { dtype: intOfWidth[dtypes[x.dtype].itemSize]! });
+
+/** The float of `dtype` whose bits these are (the inverse of bitsOf). */
+export const fromBits = (bits: T, dtype: DType): T => bind1("bitcast_convert", [bits], { dtype });

@@ -1,6 +1,7 @@
 /**
- * @file Rounding, elementwise: floor, ceil, trunc, frac and round (half to even, optionally to a
- * number of decimals). Results keep the input's dtype; integer inputs are returned as they are.
+ * @file Rounding, elementwise: floor, ceil, trunc (and its alias fix), frac and round (half to even,
+ * optionally to a number of decimals). Results keep the input's dtype; integer inputs are returned
+ * as they are.
  */
 import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
@@ -36,6 +37,10 @@ export const ceil = op("ceil(input: Tensor) -> Tensor", { doc: "The smallest int
 
 export const trunc = op("trunc(input: Tensor) -> Tensor", { doc: "input rounded toward zero, in the input's dtype (integers unchanged).", method: true }, ({ input }) =>
   sameUnary("trunc", input, truncT),
+);
+
+export const fix = op("fix(input: Tensor) -> Tensor", { doc: "Alias of trunc: input rounded toward zero, in the input's dtype (integers unchanged).", method: true }, ({ input }) =>
+  sameUnary("fix", input, truncT),
 );
 
 export const frac = op("frac(input: Tensor) -> Tensor", { doc: "input − trunc(input), with the sign of input (float tensors only).", method: true }, ({ input }) =>

@@ -53,7 +53,7 @@ function erfcFinite(x: T): T {
   return e.select(near, e.sub(c(x, 1), erfSmall(e.select(near, x, c(x, 0)))), big);
 }
 /** erfc, with ±inf as constants (0 and 2, gradient 0): exp(−x²)'s gradient there is 0 × inf. */
-function erfcT(x: T): T {
+export function erfcT(x: T): T {
   const inf = e.compare(e.abs(x), c(x, Infinity), "EQ");
   const r = erfcFinite(e.select(inf, c(x, 0), x));
   return e.select(inf, e.select(e.compare(x, c(x, 0), "GT"), c(x, 0), c(x, 2)), r);

@@ -16,8 +16,8 @@ import { op } from "../signature/op.js";
 import type { ValuesIndices } from "../types.js";
 import { run, runMany } from "../unit.js";
 
-/** The prefix window along `dim` of `x`. */
-function prefix(x: Tracer, dim: number): WindowParams {
+/** The prefix window along `dim` of `x` (output i sees inputs 0..i). */
+export function prefix(x: Tracer, dim: number): WindowParams {
   const n = x.shape[dim]!;
   return e.windowOf(x, {
     window: x.shape.map((d, i) => (i === dim ? n : 1)),

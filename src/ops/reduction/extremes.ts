@@ -1,6 +1,6 @@
 /**
- * @file The largest and smallest values: amax/amin over dims, max/min (of everything, along a dim
- * with indices, or of two tensors) and argmax/argmin.
+ * @file The largest and smallest values: amax/amin over dims, aminmax (both at once), max/min (of
+ * everything, along a dim with indices, or of two tensors) and argmax/argmin.
  */
 import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
@@ -9,7 +9,7 @@ import { normDim, normDims } from "../dims.js";
 import * as e from "../emit.js";
 import { maximum, minimum } from "../pointwise/extremes.js";
 import { op } from "../signature/op.js";
-import type { ValuesIndices } from "../types.js";
+import type { MinMax, ValuesIndices } from "../types.js";
 import { run, runMany } from "../unit.js";
 import { dimKey, keep, nonEmpty } from "./keep.js";
 
@@ -33,6 +33,21 @@ export const amin = op(
   "amin(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor",
   { doc: "Minimum over `dim` (a number or a list; all dims by default); NaN propagates.", method: true },
   ({ input, dim, keepdim }) => extreme("amin", input, dim, keepdim),
+);
+
+export const aminmax = op(
+  "aminmax(input: Tensor, *, dim?: int, keepdim: bool = false) -> MinMax",
+  { doc: "`{ min, max }`: amin and amax of all elements or along `dim`, in one pass; NaN propagates.", method: true },
+  ({ input, dim, keepdim }) => {
+    const [lo, hi] = runMany("aminmax", [input], dimKey(dim, keepdim), ([x]) => {
+      const t = x!;
+      const d = dim === undefined ? undefined : normDim("aminmax", dim, t.ndim);
+      const dims = d === undefined ? t.shape.map((_, i) => i) : t.ndim === 0 ? [] : [d];
+      nonEmpty("aminmax", t, dims);
+      return (["min", "max"] as const).map((kind) => keep(e.reduce(kind, t, dims), t, dims, keepdim));
+    });
+    return { min: lo!, max: hi! };
+  },
 );
 
 function valuesIndices(name: "max" | "min", input: Tensor, dim: number, keepdim: boolean): ValuesIndices {

@@ -1,11 +1,12 @@
 /**
- * @file torch.norm: the vector p-norm over `dim` (a number or a list, negative allowed; none = all).
+ * @file torch.norm: the vector p-norm over `dim` (a number or a list, negative allowed; none = all);
+ * renorm, which scales down the slices whose p-norm is too large.
  * float16/bfloat16 inputs are computed in float32 and rounded once at the end.
  */
 import { type DType, isFloating, promoteTypes } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tracer } from "../../trace/tracer.js";
-import { fmtShape, normDims } from "../dims.js";
+import { fmtShape, normDim, normDims } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
@@ -55,7 +56,7 @@ export function absExtreme(kind: "max" | "min", t: Tracer, dims: readonly number
   return e.select(anyNan, constant(NaN, r), r);
 }
 
-function vectorNorm(t: Tracer, p: number, dims: readonly number[]): Tracer {
+export function vectorNorm(t: Tracer, p: number, dims: readonly number[]): Tracer {
   const abs = e.abs(t);
   if (p === 2) return sqrtOrZero(e.reduce("sum", e.mul(t, t), dims));
   if (p === 1) return e.reduce("sum", abs, dims);
@@ -90,6 +91,30 @@ export const norm = op(
       }
       const t = e.convert(t0, opmath(out));
       return e.convert(keep(vectorNorm(t, order, dims), t, dims, keepdim), out);
+    });
+  },
+);
+
+export const renorm = op(
+  "renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor",
+  {
+    doc: "`input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims.",
+    method: true,
+  },
+  ({ input, p, dim, maxnorm }) => {
+    if (!isFloating(input.dtype)) throw new DTypeError(`renorm: expected a floating point input, got ${input.dtype} (convert first, e.g. x.to("float32"))`);
+    if (input.ndim < 2) throw new ShapeError(`renorm: the input needs at least 2 dimensions, got ${fmtShape(input.shape)}`);
+    if (!(p > 0)) throw new ArgumentError(`renorm: p must be positive, got ${p}`);
+    if (!(maxnorm >= 0)) throw new ArgumentError(`renorm: maxnorm must be >= 0, got ${maxnorm}`);
+    const d = normDim("renorm", dim, input.ndim);
+    return run("renorm", [input], `${p}|${d}|${maxnorm}`, ([x]) => {
+      const t = x as Tracer;
+      const others = t.shape.map((_, i) => i).filter((i) => i !== d);
+      const wide = e.convert(t, opmath(t.dtype));
+      const norms = keep(vectorNorm(wide, p, others), wide, others, true);
+      const limit = constant(maxnorm, norms);
+      const factor = e.select(e.compare(norms, limit, "GT"), e.div(limit, e.add(norms, constant(1e-7, norms))), constant(1, norms));
+      return e.mul(t, e.broadcastTo(e.convert(factor, t.dtype), t.shape));
     });
   },
 );

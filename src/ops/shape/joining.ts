@@ -1,15 +1,17 @@
 /**
- * @file Joining tensors: cat along an existing dim, stack along a new one, hstack and vstack.
- * Dtypes are promoted as PyTorch does.
+ * @file Joining tensors: cat along an existing dim, stack along a new one, hstack, vstack (rowStack),
+ * dstack, columnStack, and blockDiag. Dtypes are promoted as PyTorch does.
  */
 import { promoteTypes } from "../../dtype.js";
 import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
-import type { Tracer } from "../../trace/tracer.js";
+import { bind1, type Tracer } from "../../trace/tracer.js";
 import { fmtShape, normDim } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
-import { run } from "../unit.js";
+import { promote, run } from "../unit.js";
+import { zeros } from "../creation/filled.js";
+import { atLeast } from "./atleast.js";
 
 function nonEmpty(op: string, tensors: readonly Tensor[]): void {
   if (tensors.length === 0) throw new ArgumentError(`${op}: expected a non-empty list of tensors`);
@@ -87,6 +89,55 @@ export const vstack = op(
     return run("vstack", tensors, "", (xs) => {
       const ts = (xs as Tracer[]).map((x) => (x.ndim === 0 ? e.reshape(x, [1, 1]) : x.ndim === 1 ? e.reshape(x, [1, x.shape[0]!]) : x));
       return catChecked("vstack", ts, 0);
+    });
+  },
+);
+
+export const rowStack = op(
+  "rowStack(tensors: Tensor[]) -> Tensor",
+  { doc: "vstack, by another of PyTorch's names." },
+  ({ tensors }) => vstack(tensors),
+);
+
+export const dstack = op(
+  "dstack(tensors: Tensor[]) -> Tensor",
+  { doc: "Joins tensors depth-wise along dim 2, after making each at least 3-d as atleast3d does ([n] → [1, n, 1], [m, n] → [m, n, 1])." },
+  ({ tensors }) => {
+    nonEmpty("dstack", tensors);
+    return run("dstack", tensors, "", (xs) => catChecked("dstack", (xs as Tracer[]).map((x) => atLeast(x, 3)), 2));
+  },
+);
+
+export const columnStack = op(
+  "columnStack(tensors: Tensor[]) -> Tensor",
+  { doc: "Joins tensors as columns along dim 1: 0-d and 1-d tensors become columns [n, 1] first, others join as they are (as hstack)." },
+  ({ tensors }) => {
+    nonEmpty("columnStack", tensors);
+    return run("columnStack", tensors, "", (xs) => catChecked("columnStack", (xs as Tracer[]).map((x) => (x.ndim <= 1 ? e.reshape(x, [x.shape[0] ?? 1, 1]) : x)), 1));
+  },
+);
+
+export const blockDiag = op(
+  "blockDiag(...tensors: Tensor) -> Tensor",
+  { doc: "The block-diagonal matrix with the given tensors (0-d as [1, 1], 1-d as a row [1, n], or 2-d) as blocks along the diagonal, zeros elsewhere; dtypes are promoted. No tensors give an empty [1, 0] float tensor, as in PyTorch." },
+  ({ tensors }) => {
+    if (tensors.length === 0) return zeros([1, 0]);
+    tensors.forEach((x, i) => {
+      if (x.ndim > 2) throw new ShapeError(`blockDiag: input tensors must have 2 or fewer dimensions; input ${i} has shape ${fmtShape(x.shape)}`);
+    });
+    return run("blockDiag", tensors, "", (xs) => {
+      const dtype = promote(...xs);
+      const blocks = (xs as Tracer[]).map((x) => atLeast(x, 2));
+      const width = blocks.reduce((w, x) => w + x.shape[1]!, 0);
+      const zero = e.full(dtype === "bool" ? false : 0, dtype);
+      let left = 0;
+      const rows = blocks.map((x) => {
+        const c = x.shape[1]!;
+        const row = bind1("pad", [e.convert(x, dtype), zero], { low: [0, left], high: [0, width - left - c], interior: [0, 0] });
+        left += c;
+        return row;
+      });
+      return rows.length === 1 ? rows[0]! : e.concatenate(rows, 0);
     });
   },
 );

@@ -1,5 +1,5 @@
 /**
- * @file Reordering elements along dims: flip (reversed) and roll (rotated).
+ * @file Reordering elements along dims: flip (reversed), roll (rotated) and rot90 (a quarter turn of a plane).
  */
 import { ShapeError } from "../../runtime/errors.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
@@ -64,4 +64,27 @@ export const flipud = op(
     if (input.ndim < 1) throw new ShapeError(`flipud: the input must be at least 1-d, got shape ${fmtShape(input.shape)}`);
     return flip(input, 0);
   },
+);
+
+export const rot90 = op(
+  "rot90(input: Tensor, k: int = 1, dims?: int[]) -> Tensor",
+  { doc: "Rotates the plane of `dims` ([0, 1] by default) by 90° `k` times, from the first dim towards the second (k may be negative).", method: true },
+  ({ input, k, dims = [0, 1] }) =>
+    unary("rot90", input, `${k}|${dims.join(",")}`, (x) => {
+      if (dims.length !== 2) throw new ShapeError(`rot90: expected exactly 2 rotation dims, got dims = ${fmtShape(dims)}`);
+      if (x.ndim < 2) throw new ShapeError(`rot90: expected a tensor with at least 2 dims, got shape ${fmtShape(x.shape)}`);
+      const [d0, d1] = [normDim("rot90", dims[0]!, x.ndim), normDim("rot90", dims[1]!, x.ndim)];
+      if (d0 === d1) throw new ShapeError(`rot90: expected the rotation dims to be different, got ${fmtShape(dims)}`);
+      const swap = x.shape.map((_, i) => (i === d0 ? d1 : i === d1 ? d0 : i));
+      switch (((k % 4) + 4) % 4) {
+        case 1:
+          return e.transpose(bind1("reverse", [x], { dims: [d1] }), swap);
+        case 2:
+          return bind1("reverse", [x], { dims: [d0, d1].sort((a, b) => a - b) });
+        case 3:
+          return e.transpose(bind1("reverse", [x], { dims: [d0] }), swap);
+        default:
+          return x;
+      }
+    }),
 );

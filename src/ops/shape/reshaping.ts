@@ -1,5 +1,5 @@
 /**
- * @file The same elements in another shape: reshape/view, flatten/unflatten, squeeze/unsqueeze.
+ * @file The same elements in another shape: reshape/view, flatten/unflatten/ravel, squeeze/unsqueeze.
  * Views are copies here: a result never shares storage with its input.
  */
 import { ShapeError } from "../../runtime/errors.js";
@@ -50,6 +50,12 @@ export const flatten = op(
       const merged = x.shape.slice(s, t + 1).reduce((p, d) => p * d, 1);
       return e.reshape(x, [...x.shape.slice(0, s), merged, ...x.shape.slice(t + 1)]);
     }),
+);
+
+export const ravel = op(
+  "ravel(input: Tensor) -> Tensor",
+  { doc: "The elements as a 1-d tensor, in row-major order (a copy here, as flatten).", method: true },
+  ({ input }) => unary("ravel", input, "", (x) => e.reshape(x, [numelOf(x.shape)])),
 );
 
 export const unflatten = op(

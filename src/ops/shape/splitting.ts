@@ -1,6 +1,6 @@
 /**
- * @file Taking a tensor apart along one dim: split, tensorSplit, chunk, unbind, and narrow and select
- * (one piece).
+ * @file Taking a tensor apart along one dim: split, splitWithSizes, tensorSplit, hsplit, vsplit,
+ * dsplit, chunk, unbind, and narrow and select (one piece).
  * Like the rest of the op library, the pieces are copies, never views.
  */
 import { ShapeError } from "../../runtime/errors.js";
@@ -24,24 +24,24 @@ function pieces(x: Tracer, d: number, sizes: readonly number[]): Tracer[] {
 }
 
 /** Chunks of `splitSizeOrSections` (the last may be smaller), or pieces of the listed sizes, along `dim`. */
-function splitAlong(a: Tensor, splitSizeOrSections: number | readonly number[], dim: number): Tensor[] {
-  const d = normDim("split", dim, a.shape.length);
+function splitAlong(a: Tensor, splitSizeOrSections: number | readonly number[], dim: number, name = "split"): Tensor[] {
+  const d = normDim(name, dim, a.shape.length);
   const n = a.shape[d] ?? 1;
   let sizes: number[];
   if (typeof splitSizeOrSections === "number") {
     const s = splitSizeOrSections;
-    if (s < 0 || (s === 0 && n !== 0)) throw new ShapeError(`split: split size must be positive, got ${s}`);
+    if (s < 0 || (s === 0 && n !== 0)) throw new ShapeError(`${name}: split size must be positive, got ${s}`);
     sizes = [];
     for (let at = 0; at < n || (n === 0 && sizes.length === 0); at += s) sizes.push(Math.min(s, n - at));
   } else {
     sizes = [...splitSizeOrSections];
     const total = sizes.reduce((p, s) => p + s, 0);
     if (total !== n || sizes.some((s) => s < 0)) {
-      throw new ShapeError(`split: split sizes ${fmtShape(sizes)} must sum exactly to ${n} (the size of dim ${d}, shape ${fmtShape(a.shape)})`);
+      throw new ShapeError(`${name}: split sizes ${fmtShape(sizes)} must be non-negative and sum exactly to ${n} (the size of dim ${d}, shape ${fmtShape(a.shape)})`);
     }
   }
-  if (a.shape.length === 0) throw new ShapeError("split: cannot split a 0-d tensor");
-  return runMany("split", [a], `${intsKey(splitSizeOrSections)}|${d}`, ([x]) => pieces(x!, d, sizes));
+  if (a.shape.length === 0) throw new ShapeError(`${name}: cannot split a 0-d tensor`);
+  return runMany(name, [a], `${intsKey(splitSizeOrSections)}|${d}`, ([x]) => pieces(x!, d, sizes));
 }
 
 export const split = op(
@@ -51,6 +51,12 @@ export const split = op(
     method: true,
   },
   ({ tensor, splitSizeOrSections, dim }) => splitAlong(tensor, splitSizeOrSections, dim),
+);
+
+export const splitWithSizes = op(
+  "splitWithSizes(input: Tensor, splitSizes: int[], dim: int = 0) -> Tensor[]",
+  { doc: "Pieces of the listed sizes along `dim`; the sizes must be non-negative and add up to the dim's size.", method: true },
+  ({ input, splitSizes, dim }) => splitAlong(input, splitSizes, dim, "splitWithSizes"),
 );
 
 export const chunk = op(
@@ -95,14 +101,14 @@ export const narrow = op(
 );
 
 /** numpy's array_split along `dim`: `sections` pieces, or the pieces between the `indices` (slice bounds). */
-function tensorSplitAlong(input: Tensor, sectionsOrIndices: number | readonly number[], dim: number): Tensor[] {
-  if (input.shape.length === 0) throw new ShapeError("tensorSplit: expected at least a 1-dimensional tensor, but got a 0-d tensor");
-  const d = normDim("tensorSplit", dim, input.shape.length);
+function tensorSplitAlong(input: Tensor, sectionsOrIndices: number | readonly number[], dim: number, name = "tensorSplit"): Tensor[] {
+  if (input.shape.length === 0) throw new ShapeError(`${name}: expected at least a 1-dimensional tensor, but got a 0-d tensor`);
+  const d = normDim(name, dim, input.shape.length);
   const n = input.shape[d]!;
   const bounds: [number, number][] = [];
   if (typeof sectionsOrIndices === "number") {
     const sections = sectionsOrIndices;
-    if (sections <= 0) throw new ShapeError(`tensorSplit: the number of sections must be positive, got ${sections}`);
+    if (sections <= 0) throw new ShapeError(`${name}: the number of sections must be positive, got ${sections}`);
     const size = Math.floor(n / sections), longer = n % sections;
     for (let k = 0, at = 0; k < sections; k++) {
       const length = size + (k < longer ? 1 : 0);
@@ -114,7 +120,7 @@ function tensorSplitAlong(input: Tensor, sectionsOrIndices: number | readonly nu
     const cuts = [0, ...sectionsOrIndices.map(clampIndex), n];
     for (let k = 0; k + 1 < cuts.length; k++) bounds.push([cuts[k]!, Math.max(cuts[k]!, cuts[k + 1]!)]);
   }
-  return runMany("tensorSplit", [input], `${intsKey(sectionsOrIndices)}|${d}`, ([x]) => bounds.map(([a, b]) => sliceDim(x!, d, a, b)));
+  return runMany(name, [input], `${intsKey(sectionsOrIndices)}|${d}`, ([x]) => bounds.map(([a, b]) => sliceDim(x!, d, a, b)));
 }
 
 export const tensorSplit = op(
@@ -124,6 +130,42 @@ export const tensorSplit = op(
     method: true,
   },
   [({ input, sections, dim }) => tensorSplitAlong(input, sections, dim), ({ input, indices, dim }) => tensorSplitAlong(input, indices, dim)],
+);
+
+/**
+ * hsplit, vsplit, dsplit: tensorSplit along `dim` of a tensor of at least `minRank` dims, where a
+ * number of sections must divide the dim evenly.
+ */
+function splitAt(name: string, input: Tensor, sectionsOrIndices: number | readonly number[], minRank: number, dim: number): Tensor[] {
+  if (input.ndim < minRank) {
+    throw new ShapeError(`${name}: requires a tensor with at least ${minRank} dimension${minRank > 1 ? "s" : ""}, but got shape ${fmtShape(input.shape)}`);
+  }
+  const n = input.shape[dim]!;
+  if (typeof sectionsOrIndices === "number" && (sectionsOrIndices === 0 || n % sectionsOrIndices !== 0)) {
+    throw new ShapeError(`${name}: cannot split dimension ${dim} of size ${n} (shape ${fmtShape(input.shape)}) into ${sectionsOrIndices} equal sections; use tensorSplit for unequal ones`);
+  }
+  return tensorSplitAlong(input, sectionsOrIndices, dim, name);
+}
+
+export const hsplit = op(
+  ["hsplit(input: Tensor, sections: int) -> Tensor[]", "hsplit(input: Tensor, indices: int[]) -> Tensor[]"],
+  { doc: "Splits column-wise: tensorSplit along dim 1 (dim 0 of a 1-d tensor), into `sections` equal pieces or at `indices`.", method: true },
+  [
+    ({ input, sections }) => splitAt("hsplit", input, sections, 1, input.ndim === 1 ? 0 : 1),
+    ({ input, indices }) => splitAt("hsplit", input, indices, 1, input.ndim === 1 ? 0 : 1),
+  ],
+);
+
+export const vsplit = op(
+  ["vsplit(input: Tensor, sections: int) -> Tensor[]", "vsplit(input: Tensor, indices: int[]) -> Tensor[]"],
+  { doc: "Splits row-wise: tensorSplit along dim 0 of an at least 2-d tensor, into `sections` equal pieces or at `indices`.", method: true },
+  [({ input, sections }) => splitAt("vsplit", input, sections, 2, 0), ({ input, indices }) => splitAt("vsplit", input, indices, 2, 0)],
+);
+
+export const dsplit = op(
+  ["dsplit(input: Tensor, sections: int) -> Tensor[]", "dsplit(input: Tensor, indices: int[]) -> Tensor[]"],
+  { doc: "Splits depth-wise: tensorSplit along dim 2 of an at least 3-d tensor, into `sections` equal pieces or at `indices`.", method: true },
+  [({ input, sections }) => splitAt("dsplit", input, sections, 3, 2), ({ input, indices }) => splitAt("dsplit", input, indices, 3, 2)],
 );
 
 export const select = op(

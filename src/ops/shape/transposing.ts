@@ -1,5 +1,5 @@
 /**
- * @file Reordering dims: transpose, permute, t, the mT property and movedim.
+ * @file Reordering dims: transpose, permute, t, the mT property and movedim (moveaxis).
  */
 import { ShapeError } from "../../runtime/errors.js";
 import { fmtShape, normDim, normDims } from "../dims.js";
@@ -92,4 +92,10 @@ export const swapdims = op(
   "swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor",
   { doc: "transpose, by another of PyTorch's names.", method: true },
   ({ input, dim0, dim1 }) => transpose(input, dim0, dim1),
+);
+
+export const moveaxis = op(
+  "moveaxis(input: Tensor, source: int | int[], destination: int | int[]) -> Tensor",
+  { doc: "movedim, by NumPy's name.", method: true },
+  ({ input, source, destination }) => movedim(input, source, destination),
 );

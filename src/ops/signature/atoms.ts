@@ -72,6 +72,9 @@ export const atoms = {
   },
   // Result types (only after `->`).
   ValuesIndices: { ts: "ValuesIndices", describe: "{ values, indices }", accept: () => rejected },
+  MantissaExponent: { ts: "MantissaExponent", describe: "{ mantissa, exponent }", accept: () => rejected },
+  MinMax: { ts: "MinMax", describe: "{ min, max }", accept: () => rejected },
+  Histogram: { ts: "Histogram", describe: "{ hist, binEdges }", accept: () => rejected },
   Slice: { ts: "Slice", describe: "torch.slice", accept: (v: unknown) => (v instanceof Slice ? v : rejected) },
   void: { ts: "void", describe: "nothing", accept: () => rejected },
 } as const satisfies Record<string, Atom>;
@@ -89,6 +92,9 @@ export const atomImports: Readonly<Record<string, string>> = {
   Slice: "./slice.js",
   TensorData: "../creation.js",
   ValuesIndices: "./types.js",
+  MantissaExponent: "./types.js",
+  MinMax: "./types.js",
+  Histogram: "./types.js",
 };
 
 export function isAtomName(name: string): name is AtomName {

@@ -1,0 +1,115 @@
+/**
+ * @file InstanceNorm1d/2d/3d (affine and trackRunningStats both off by default, as in PyTorch) and
+ * LocalResponseNorm.
+ */
+import { ones, zeros } from "../../ops/creation/filled.js";
+import { ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import * as F from "../functional.js";
+import { Module, Parameter } from "../module.js";
+import { constructorOptions } from "./constructor_options.js";
+import { factory, type FactoryOptions } from "./options.js";
+
+export interface InstanceNormOptions extends FactoryOptions {
+  eps?: number;
+  momentum?: number;
+  affine?: boolean;
+  trackRunningStats?: boolean;
+}
+
+/**
+ * InstanceNorm over inputs of rank `batched` ([N, C, *]) or `batched − 1` (unbatched [C, *]): each
+ * sample's channels normalised over their spatial dims; with trackRunningStats, the running
+ * statistics are updated while training and used in eval.
+ */
+function instanceNorm(name: string, batched: number) {
+  const layer = class extends Module {
+    readonly numFeatures: number;
+    readonly eps: number;
+    readonly momentum: number;
+    weight: Parameter | null;
+    bias: Parameter | null;
+    declare runningMean: Tensor | null;
+    declare runningVar: Tensor | null;
+    declare numBatchesTracked: Tensor | null;
+
+    /** (numFeatures, eps = 1e-5, momentum = 0.1, affine = false, trackRunningStats = false), the options also by name with device and dtype. */
+    constructor(numFeatures: number, ...args: unknown[]) {
+      super();
+      const o = constructorOptions<InstanceNormOptions>(name, args, ["eps", "momentum", "affine", "trackRunningStats"], ["eps", "momentum", "affine", "trackRunningStats", "device", "dtype"]);
+      this.numFeatures = numFeatures;
+      this.eps = o.eps ?? 1e-5;
+      this.momentum = o.momentum ?? 0.1;
+      const affine = o.affine ?? false;
+      this.weight = affine ? new Parameter(ones([numFeatures], factory(o))) : null;
+      this.bias = affine ? new Parameter(zeros([numFeatures], factory(o))) : null;
+      const track = o.trackRunningStats ?? false;
+      this.registerBuffer("runningMean", track ? zeros([numFeatures], factory(o)) : null);
+      this.registerBuffer("runningVar", track ? ones([numFeatures], factory(o)) : null);
+      this.registerBuffer("numBatchesTracked", track ? zeros([], { dtype: "int64", ...(o.device ? { device: o.device } : {}) }) : null);
+    }
+
+    override forward(x: Tensor): Tensor {
+      if (x.ndim !== batched && x.ndim !== batched - 1) throw new ShapeError(`${name}: expected a ${batched - 1}-d or ${batched}-d input, got [${x.shape.join(", ")}]`);
+      const channels = x.shape[x.ndim - batched + 1]!;
+      if (this.weight !== null && channels !== this.numFeatures) {
+        throw new ShapeError(`${name}: expected input's size at dim ${x.ndim - batched + 1} to match numFeatures (${this.numFeatures}), but got ${channels} (input [${x.shape.join(", ")}])`);
+      }
+      if (x.ndim === batched) return this.#normalize(x);
+      const one = x.unsqueeze(0);
+      const y = this.#normalize(one);
+      try {
+        return y.squeeze(0);
+      } finally {
+        one.dispose();
+        y.dispose();
+      }
+    }
+
+    #normalize(x: Tensor): Tensor {
+      return F.instanceNorm(x, this.runningMean, this.runningVar, {
+        ...(this.weight ? { weight: this.weight } : {}), ...(this.bias ? { bias: this.bias } : {}),
+        useInputStats: this.training || this.runningMean === null, momentum: this.momentum, eps: this.eps,
+      });
+    }
+
+    override extraRepr(): string {
+      return `${this.numFeatures}, eps=${this.eps}, momentum=${this.momentum}, affine=${this.weight !== null}, trackRunningStats=${this.runningMean !== null}`;
+    }
+  };
+  Object.defineProperty(layer, "name", { value: name });
+  return layer;
+}
+
+export const InstanceNorm1d = instanceNorm("InstanceNorm1d", 3);
+export const InstanceNorm2d = instanceNorm("InstanceNorm2d", 4);
+export const InstanceNorm3d = instanceNorm("InstanceNorm3d", 5);
+
+export interface LocalResponseNormOptions {
+  alpha?: number;
+  beta?: number;
+  k?: number;
+}
+
+/** Normalises each value by the squares of its `size` neighbouring channels. */
+export class LocalResponseNorm extends Module {
+  readonly size: number;
+  readonly alpha: number;
+  readonly beta: number;
+  readonly k: number;
+  /** (size, alpha = 1e-4, beta = 0.75, k = 1), the options also by name. */
+  constructor(size: number, ...args: unknown[]) {
+    super();
+    const o = constructorOptions<LocalResponseNormOptions>("LocalResponseNorm", args, ["alpha", "beta", "k"]);
+    this.size = size;
+    this.alpha = o.alpha ?? 1e-4;
+    this.beta = o.beta ?? 0.75;
+    this.k = o.k ?? 1;
+  }
+  override forward(x: Tensor): Tensor {
+    return F.localResponseNorm(x, this.size, this.alpha, this.beta, this.k);
+  }
+  override extraRepr(): string {
+    return `${this.size}, alpha=${this.alpha}, beta=${this.beta}, k=${this.k}`;
+  }
+}

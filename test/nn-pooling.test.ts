@@ -1,0 +1,141 @@
+/**
+ * @file The pooling, unpooling, fold and EmbeddingBag modules against PyTorch
+ * (test/fixtures/nn/pooling.json, written by scripts/fixtures/nn_pooling.py): outputs, parameter
+ * gradients and input gradients for PyTorch's weights; then what the fixture cannot show
+ * (EmbeddingBag's maxNorm, option checking).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as torch from "../src/index.js";
+import { fixturesDir, makeInput, type TensorSpec } from "./helpers/fixtures.js";
+import { expectClose, expectNoLeaks, pytorchName, stateOf } from "./helpers/nn.js";
+
+const nn = torch.nn;
+const F = torch.nn.functional;
+
+type Tagged = { $t: TensorSpec };
+type OptionValue = number | string | boolean | number[] | Tagged;
+interface Spec {
+  module: string;
+  args?: unknown[];
+  options?: Record<string, OptionValue>;
+  call?: Record<string, OptionValue>;
+}
+interface Case {
+  name: string;
+  spec: Spec;
+  state: Record<string, TensorSpec>;
+  inputs: TensorSpec[];
+  grads: boolean[];
+  output: TensorSpec;
+  cotangent: TensorSpec;
+  paramGrads: Record<string, TensorSpec>;
+  inputGrads: (TensorSpec | null)[];
+}
+const doc = JSON.parse(readFileSync(join(fixturesDir, "nn", "pooling.json"), "utf8")) as { layers: Case[] };
+
+const isTagged = (v: unknown): v is Tagged => typeof v === "object" && v !== null && "$t" in v;
+const decode = (o: Record<string, OptionValue>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, isTagged(v) ? makeInput(torch, v.$t, "cpu") : v]));
+
+type Ctor = new (...a: unknown[]) => torch.nn.Module;
+const build = (spec: Spec): torch.nn.Module =>
+  new (nn as unknown as Record<string, Ctor>)[spec.module]!(...(spec.args ?? []), ...(spec.options ? [decode(spec.options)] : []));
+
+const values = (t: torch.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>, Number);
+
+expectNoLeaks();
+
+describe("pooling, unpooling, fold and EmbeddingBag modules with PyTorch's weights give PyTorch's outputs and gradients", () => {
+  for (const c of doc.layers) {
+    it(`${c.spec.module}: ${c.name}`, async () => {
+      const m = build(c.spec);
+      try {
+        expect(Object.keys(m.stateDict())).toEqual(Object.keys(c.state));
+        await torch.tidy(async () => {
+          m.loadStateDict(stateOf(c.state));
+          const inputs = c.inputs.map((s, i) => {
+            const t = makeInput(torch, s, "cpu");
+            return c.grads[i] ? t.requiresGrad_() : t;
+          });
+          const out = m.call(...inputs, ...(c.spec.call ? [decode(c.spec.call)] : [])) as torch.Tensor;
+          await expectClose(out, c.output, "output");
+          out.backward(makeInput(torch, c.cotangent, "cpu"));
+          for (const [name, p] of m.namedParameters()) {
+            const want = c.paramGrads[pytorchName(name)];
+            if (want === undefined) expect(p.grad, `${name} has no gradient in PyTorch`).toBeNull();
+            else await expectClose(p.grad, want, `gradient of ${name}`);
+          }
+          for (let i = 0; i < inputs.length; i++) {
+            const want = c.inputGrads[i];
+            if (want) await expectClose(inputs[i]!.grad, want, `gradient of input ${i}`);
+          }
+          m.zeroGrad();
+        });
+      } finally {
+        m.dispose();
+      }
+    });
+  }
+});
+
+describe("EmbeddingBag", () => {
+  it("maxNorm renormalises the looked-up rows of weight in place, then reduces them", () => {
+    const bag = new nn.EmbeddingBag(5, 3, { mode: "sum", maxNorm: 1 });
+    try {
+      torch.tidy(() => {
+        const ids = torch.tensor([0, 2, 2, 4], { dtype: "int64" });
+        const offsets = torch.tensor([0, 1], { dtype: "int64" });
+        const before = values(bag.weight);
+        const out = values(bag.call(ids, offsets) as torch.Tensor);
+        const after = values(bag.weight);
+        for (let r = 0; r < 5; r++) {
+          const row = after.slice(3 * r, 3 * r + 3);
+          const norm = Math.hypot(...row);
+          if ([0, 2, 4].includes(r)) expect(norm).toBeLessThan(1 + 1e-5);
+          else expect(row).toEqual(before.slice(3 * r, 3 * r + 3)); // rows not looked up stay
+        }
+        const plain = values(F.embeddingBag(ids, bag.weight, { offsets, mode: "sum" }));
+        out.forEach((v, i) => expect(v).toBeCloseTo(plain[i]!, 5));
+      });
+    } finally {
+      bag.dispose();
+    }
+  });
+
+  it("starts normal(0, 1) with the paddingIdx row zero, keeps PyTorch's key, checks its options", () => {
+    const bag = new nn.EmbeddingBag(4, 2, { paddingIdx: -1 });
+    try {
+      expect(Object.keys(bag.stateDict())).toEqual(["weight"]);
+      expect(values(bag.weight).slice(6)).toEqual([0, 0]);
+      expect(() => new nn.EmbeddingBag(4, 2, { paddingIdx: 4 })).toThrow(torch.ArgumentError);
+      expect(() => new nn.EmbeddingBag(4, 2, { padding: 1 } as never)).toThrow(torch.ArgumentError);
+    } finally {
+      bag.dispose();
+    }
+  });
+});
+
+describe("pooling modules", () => {
+  it("check their options and print them", () => {
+    expect(() => new nn.LPPool2d(2, 2, { padding: 1 } as never)).toThrow(torch.ArgumentError);
+    expect(() => new nn.MaxUnpool2d(2, { dilation: 1 } as never)).toThrow(torch.ArgumentError);
+    expect(() => new nn.Fold([4, 4], 2, { groups: 1 } as never)).toThrow(torch.ArgumentError);
+    expect(new nn.LPPool2d(2, [2, 3], { stride: 1 }).extraRepr()).toBe("normType=2, kernelSize=[2, 3], stride=1");
+    expect(new nn.Fold([4, 5], 2).extraRepr()).toBe("outputSize=[4, 5], kernelSize=2");
+    expect(new nn.MaxUnpool3d(2).extraRepr()).toBe("kernelSize=2");
+  });
+
+  it("MaxUnpool2d undoes MaxPool2d's selection (returnIndices: true): the maxima at their places, zeros elsewhere", () => {
+    torch.tidy(() => {
+      const x = torch.tensor([[[[1, 5, 2, 0], [3, 4, 8, 6], [7, 0, 1, 2], [9, 3, 4, 5]]]], { dtype: "float32" });
+      const [pooled, indices] = new nn.MaxPool2d(2, { returnIndices: true }).forward(x);
+      const back = new nn.MaxUnpool2d(2).call(pooled, indices) as torch.Tensor;
+      expect(values(back)).toEqual([0, 5, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 9, 0, 0, 5]);
+      const [maxima, where] = new nn.AdaptiveMaxPool2d(1, { returnIndices: true }).forward(x);
+      expect([values(maxima), values(where)]).toEqual([[9], [12]]);
+      expect(values(new nn.MaxPool2d(2).forward(x))).toEqual([5, 8, 9, 5]);
+    });
+  });
+});
