@@ -93,8 +93,10 @@ function updateSites(x: T, indices: T, updates: T, p: ScatterParams): UpdateSite
   const bounds = p.scatterDimsToOperandDims.map((d) => x.shape[d]! - sliceSizes[d]!);
   const updateScatterDims = updates.shape.map((_, d) => d).filter((d) => !p.updateWindowDims.includes(d));
   const fits = startsInRange(indices, p.indexVectorDim, bounds);
+  // an operand smaller than one update's window (an empty one) took no update: there is nothing to read
+  const windowFits = sliceSizes.every((s, d) => s <= x.shape[d]!);
   return {
-    read: (t) => e.gather(t, indices, {
+    read: (t) => !windowFits ? e.full(0, t.dtype, updates.shape) : e.gather(t, indices, {
       offsetDims: p.updateWindowDims,
       collapsedSliceDims: inserted,
       startIndexMap: p.scatterDimsToOperandDims,

@@ -239,8 +239,7 @@ export const fold = op(
       }
       const channels = rows / k;
       const zeros = e.full(0, x.dtype, [batch, channels, padded[0]! * padded[1]!]);
-      // nothing to scatter from an empty batch (and the scatter's VJP cannot gather from an empty operand)
-      const sums = batch * channels === 0 ? zeros : scatterColumns(x, zeros, target, [batch, channels, k * blocks]);
+      const sums = scatterColumns(x, zeros, target, [batch, channels, k * blocks]);
       const plane = e.reshape(sums, [batch, channels, ...padded]);
       const y = e.slice(plane, [0, 0, pad[0]!, pad[1]!], [batch, channels, pad[0]! + out[0]!, pad[1]! + out[1]!]);
       return xs.ndim === 3 ? y : e.reshape(y, y.shape.slice(1));

@@ -58,8 +58,7 @@ function maxUnpool(op: string, n: number, a: UnpoolArgs): Tensor {
     const [batch, channels] = [x.shape[0]!, x.shape[1]!];
     const length = x.shape.slice(2).reduce((p, q) => p * q, 1);
     const zeros = e.full(0, x.dtype, [batch, channels, out.reduce((p, q) => p * q, 1)]);
-    // nothing to scatter from an empty input (and the scatter's VJP cannot gather from an empty operand)
-    const y = batch * channels * length === 0 ? zeros : e.scatterAlong(zeros, 2, e.reshape(idx, [batch, channels, length]), e.reshape(x, [batch, channels, length]), "replace");
+    const y = e.scatterAlong(zeros, 2, e.reshape(idx, [batch, channels, length]), e.reshape(x, [batch, channels, length]), "replace");
     return unbatch(e.reshape(y, [batch, channels, ...out]));
   });
 }
