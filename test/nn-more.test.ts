@@ -4,103 +4,23 @@
 // PyTorch's output, parameter gradients and input gradients. Then torch.nn.init's eye_, dirac_,
 // truncNormal_ (moments against the truncated normal's, in float64) and orthogonal_ (W·Wᵀ = gain²·I),
 // the functional forms, errors, and that nothing leaks.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
-import { fixturesDir, makeInput, type TensorSpec } from "./helpers/fixtures.js";
-import { expectClose, expectNoLeaks, pytorchName, stateOf } from "./helpers/nn.js";
+import type { TensorSpec } from "./helpers/fixtures.js";
+import { moduleFixtureSuite, readModuleFixtures } from "./helpers/module_fixtures.js";
+import { expectClose, expectNoLeaks } from "./helpers/nn.js";
 
 const nn = torch.nn;
 const F = torch.nn.functional;
 
-type Tagged = { $t: TensorSpec };
-type OptionValue = number | string | boolean | Tagged;
-interface Spec {
-  module: string;
-  args?: unknown[];
-  options?: Record<string, OptionValue>;
-  layer?: Spec;
-  numLayers?: number;
-  norm?: Spec;
-  call?: Record<string, OptionValue>;
-  eval?: boolean;
-}
-interface Case {
-  name: string;
-  spec: Spec;
-  state: Record<string, TensorSpec>;
-  inputs: TensorSpec[];
-  grads: boolean[];
-  output: TensorSpec;
-  cotangent: TensorSpec;
-  paramGrads: Record<string, TensorSpec>;
-  inputGrads: (TensorSpec | null)[];
-  buffersAfter: Record<string, TensorSpec>;
-}
-const doc = JSON.parse(readFileSync(join(fixturesDir, "nn", "more.json"), "utf8")) as { layers: Case[]; squareSubsequentMask: TensorSpec };
-
-const isTagged = (v: unknown): v is Tagged => typeof v === "object" && v !== null && "$t" in v;
-const decode = (o: Record<string, OptionValue>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, isTagged(v) ? makeInput(torch, v.$t, "cpu") : v]));
-
-type Ctor = new (...a: unknown[]) => torch.nn.Module;
-function build(spec: Spec): torch.nn.Module {
-  const ctor = (nn as unknown as Record<string, Ctor>)[spec.module]!;
-  if (spec.layer) {
-    const layer = build(spec.layer);
-    try {
-      return new ctor(layer, spec.numLayers, spec.norm ? { norm: build(spec.norm) } : {});
-    } finally {
-      layer.dispose();
-    }
-  }
-  return new ctor(...(spec.args ?? []), ...(spec.options ? [decode(spec.options)] : []));
-}
+const doc = readModuleFixtures<{ squareSubsequentMask: TensorSpec }>("more.json");
 
 /** Float64 values of a tensor. */
 const values = (t: torch.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>, Number);
 
 expectNoLeaks();
 
-describe("layers and losses with PyTorch's weights give PyTorch's outputs and gradients", () => {
-  for (const c of doc.layers) {
-    it(`${c.spec.module}: ${c.name}`, async () => {
-      const m = build(c.spec);
-      if (c.spec.eval) m.eval();
-      try {
-        expect(Object.keys(m.stateDict())).toEqual(Object.keys(c.state));
-        // transformers stack many float32 sums: a little looser than a single layer
-        const tol = /Transformer/.test(c.spec.module) ? 1e-4 : 2e-5;
-        await torch.tidy(async () => {
-          m.loadStateDict(stateOf(c.state));
-          const inputs = c.inputs.map((s, i) => {
-            const t = makeInput(torch, s, "cpu");
-            return c.grads[i] ? t.requiresGrad_() : t;
-          });
-          const args: unknown[] = c.spec.call ? [...inputs, decode(c.spec.call)] : inputs;
-          const out = m.call(...args) as torch.Tensor;
-          await expectClose(out, c.output, "output", tol);
-          const state = m.stateDict();
-          for (const [name, want] of Object.entries(c.buffersAfter)) await expectClose(state[name]!, want, `${name} after the forward`, tol);
-          out.backward(makeInput(torch, c.cotangent, "cpu"));
-          for (const [name, p] of m.namedParameters()) {
-            const want = c.paramGrads[pytorchName(name)];
-            if (want === undefined) expect(p.grad, `${name} has no gradient in PyTorch`).toBeNull();
-            else await expectClose(p.grad, want, `gradient of ${name}`, tol);
-          }
-          for (let i = 0; i < inputs.length; i++) {
-            const want = c.inputGrads[i];
-            if (want) await expectClose(inputs[i]!.grad, want, `gradient of input ${i}`, tol);
-          }
-          m.zeroGrad();
-        });
-      } finally {
-        m.dispose();
-      }
-    });
-  }
-});
+moduleFixtureSuite("layers and losses with PyTorch's weights give PyTorch's outputs and gradients", doc.layers);
 
 describe("transformer decoder", () => {
   it("generateSquareSubsequentMask is PyTorch's (−∞ above the diagonal, 0 elsewhere)", async () => {

@@ -4,81 +4,19 @@
  * gradients and input gradients for PyTorch's weights; then what the fixture cannot show
  * (EmbeddingBag's maxNorm, option checking).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as torch from "../src/index.js";
-import { fixturesDir, makeInput, type TensorSpec } from "./helpers/fixtures.js";
-import { expectClose, expectNoLeaks, pytorchName, stateOf } from "./helpers/nn.js";
+import { moduleFixtureSuite, readModuleFixtures } from "./helpers/module_fixtures.js";
+import { expectNoLeaks } from "./helpers/nn.js";
 
 const nn = torch.nn;
 const F = torch.nn.functional;
-
-type Tagged = { $t: TensorSpec };
-type OptionValue = number | string | boolean | number[] | Tagged;
-interface Spec {
-  module: string;
-  args?: unknown[];
-  options?: Record<string, OptionValue>;
-  call?: Record<string, OptionValue>;
-}
-interface Case {
-  name: string;
-  spec: Spec;
-  state: Record<string, TensorSpec>;
-  inputs: TensorSpec[];
-  grads: boolean[];
-  output: TensorSpec;
-  cotangent: TensorSpec;
-  paramGrads: Record<string, TensorSpec>;
-  inputGrads: (TensorSpec | null)[];
-}
-const doc = JSON.parse(readFileSync(join(fixturesDir, "nn", "pooling.json"), "utf8")) as { layers: Case[] };
-
-const isTagged = (v: unknown): v is Tagged => typeof v === "object" && v !== null && "$t" in v;
-const decode = (o: Record<string, OptionValue>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k, isTagged(v) ? makeInput(torch, v.$t, "cpu") : v]));
-
-type Ctor = new (...a: unknown[]) => torch.nn.Module;
-const build = (spec: Spec): torch.nn.Module =>
-  new (nn as unknown as Record<string, Ctor>)[spec.module]!(...(spec.args ?? []), ...(spec.options ? [decode(spec.options)] : []));
 
 const values = (t: torch.Tensor): number[] => Array.from(t.dataSync() as ArrayLike<number>, Number);
 
 expectNoLeaks();
 
-describe("pooling, unpooling, fold and EmbeddingBag modules with PyTorch's weights give PyTorch's outputs and gradients", () => {
-  for (const c of doc.layers) {
-    it(`${c.spec.module}: ${c.name}`, async () => {
-      const m = build(c.spec);
-      try {
-        expect(Object.keys(m.stateDict())).toEqual(Object.keys(c.state));
-        await torch.tidy(async () => {
-          m.loadStateDict(stateOf(c.state));
-          const inputs = c.inputs.map((s, i) => {
-            const t = makeInput(torch, s, "cpu");
-            return c.grads[i] ? t.requiresGrad_() : t;
-          });
-          const out = m.call(...inputs, ...(c.spec.call ? [decode(c.spec.call)] : [])) as torch.Tensor;
-          await expectClose(out, c.output, "output");
-          out.backward(makeInput(torch, c.cotangent, "cpu"));
-          for (const [name, p] of m.namedParameters()) {
-            const want = c.paramGrads[pytorchName(name)];
-            if (want === undefined) expect(p.grad, `${name} has no gradient in PyTorch`).toBeNull();
-            else await expectClose(p.grad, want, `gradient of ${name}`);
-          }
-          for (let i = 0; i < inputs.length; i++) {
-            const want = c.inputGrads[i];
-            if (want) await expectClose(inputs[i]!.grad, want, `gradient of input ${i}`);
-          }
-          m.zeroGrad();
-        });
-      } finally {
-        m.dispose();
-      }
-    });
-  }
-});
+moduleFixtureSuite("pooling, unpooling, fold and EmbeddingBag modules with PyTorch's weights give PyTorch's outputs and gradients", readModuleFixtures("pooling.json").layers);
 
 describe("EmbeddingBag", () => {
   it("maxNorm renormalises the looked-up rows of weight in place, then reduces them", () => {

@@ -7,8 +7,8 @@ export * as utils from "./utils.js";
 export { Module, Parameter, type ForwardHook, type ForwardPreHook, type LoadResult } from "./module.js";
 export { Bilinear, Identity, Linear, type LinearOptions } from "./layers/linear.js";
 export {
-  BatchNorm1d, BatchNorm2d, Dropout, Embedding, Flatten, GroupNorm, LayerNorm, RMSNorm, Unflatten,
-  type BatchNormOptions, type EmbeddingOptions, type LayerNormOptions, type RMSNormOptions,
+  Dropout, Embedding, Flatten, GroupNorm, LayerNorm, RMSNorm, Unflatten,
+  type EmbeddingOptions, type LayerNormOptions, type RMSNormOptions,
 } from "./layers/basic.js";
 export * from "./layers/conv.js";
 export { EmbeddingBag, type EmbeddingBagCallOptions, type EmbeddingBagOptions } from "./layers/embedding_bag.js";

@@ -152,64 +152,6 @@ export class Unflatten extends Module {
   }
 }
 
-export interface BatchNormOptions extends FactoryOptions {
-  eps?: number;
-  momentum?: number;
-  affine?: boolean;
-  trackRunningStats?: boolean;
-}
-
-/**
- * BatchNorm1d/2d: normalises each channel (dim 1) over the batch (and spatial dims) while training,
- * updating runningMean/runningVar (momentum 0.1) and numBatchesTracked; uses the running statistics in eval.
- */
-function batchNorm(name: string, ranks: readonly number[]) {
-  const layer = class extends Module {
-    readonly numFeatures: number;
-    readonly eps: number;
-    readonly momentum: number;
-    weight: Parameter | null;
-    bias: Parameter | null;
-    declare runningMean: Tensor | null;
-    declare runningVar: Tensor | null;
-    declare numBatchesTracked: Tensor | null;
-
-    constructor(numFeatures: number, options?: BatchNormOptions) {
-      super();
-      const o = layerOptions<BatchNormOptions>(name, options, ["eps", "momentum", "affine", "trackRunningStats", "device", "dtype"]);
-      this.numFeatures = numFeatures;
-      this.eps = o.eps ?? 1e-5;
-      this.momentum = o.momentum ?? 0.1;
-      const affine = o.affine ?? true;
-      this.weight = affine ? new Parameter(ones([numFeatures], factory(o))) : null;
-      this.bias = affine ? new Parameter(zeros([numFeatures], factory(o))) : null;
-      const track = o.trackRunningStats ?? true;
-      this.registerBuffer("runningMean", track ? zeros([numFeatures], factory(o)) : null);
-      this.registerBuffer("runningVar", track ? ones([numFeatures], factory(o)) : null);
-      this.registerBuffer("numBatchesTracked", track ? zeros([], { dtype: "int64", ...(o.device ? { device: o.device } : {}) }) : null);
-    }
-
-    override forward(x: Tensor): Tensor {
-      if (!ranks.includes(x.ndim)) throw new ArgumentError(`${name}: expected a ${ranks.map((r) => `${r}-d`).join(" or ")} input, got [${x.shape.join(", ")}]`);
-      const batchStats = this.training || this.runningMean === null;
-      if (this.training && this.numBatchesTracked !== null) noGrad(() => this.numBatchesTracked!.add_(1));
-      return F.batchNorm(x, this.runningMean, this.runningVar, {
-        ...(this.weight ? { weight: this.weight } : {}), ...(this.bias ? { bias: this.bias } : {}),
-        training: batchStats, momentum: this.momentum, eps: this.eps,
-      });
-    }
-
-    override extraRepr(): string {
-      return `${this.numFeatures}, eps=${this.eps}, momentum=${this.momentum}, affine=${this.weight !== null}, trackRunningStats=${this.runningMean !== null}`;
-    }
-  };
-  Object.defineProperty(layer, "name", { value: name });
-  return layer;
-}
-
-export const BatchNorm1d = batchNorm("BatchNorm1d", [2, 3]);
-export const BatchNorm2d = batchNorm("BatchNorm2d", [4]);
-
 /** Normalises groups of channels per sample, then scales and shifts each channel. */
 export class GroupNorm extends Module {
   readonly numGroups: number;

@@ -1,21 +1,87 @@
 /**
- * @file InstanceNorm1d/2d/3d (affine and trackRunningStats both off by default, as in PyTorch) and
- * LocalResponseNorm.
+ * @file BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d (affine and trackRunningStats both off by default, as
+ * in PyTorch) and LocalResponseNorm.
  */
 import { ones, zeros } from "../../ops/creation/filled.js";
-import { ShapeError } from "../../runtime/errors.js";
+import { noGrad } from "../../autograd/grad_mode.js";
+import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as F from "../functional.js";
 import { Module, Parameter } from "../module.js";
 import { constructorOptions } from "./constructor_options.js";
 import { factory, type FactoryOptions } from "./options.js";
 
-export interface InstanceNormOptions extends FactoryOptions {
+export interface ChannelNormOptions extends FactoryOptions {
   eps?: number;
   momentum?: number;
   affine?: boolean;
   trackRunningStats?: boolean;
 }
+export type BatchNormOptions = ChannelNormOptions;
+export type InstanceNormOptions = ChannelNormOptions;
+
+/**
+ * What BatchNorm and InstanceNorm keep per channel: weight 1 and bias 0 (affine), and runningMean 0,
+ * runningVar 1 and numBatchesTracked (trackRunningStats). Constructed PyTorch's way: (numFeatures,
+ * eps = 1e-5, momentum = 0.1, affine, trackRunningStats), the options also by name with device and dtype.
+ */
+abstract class ChannelNorm extends Module {
+  readonly numFeatures: number;
+  readonly eps: number;
+  readonly momentum: number;
+  weight: Parameter | null;
+  bias: Parameter | null;
+  declare runningMean: Tensor | null;
+  declare runningVar: Tensor | null;
+  declare numBatchesTracked: Tensor | null;
+
+  constructor(name: string, numFeatures: number, args: readonly unknown[], defaults: { affine: boolean; trackRunningStats: boolean }) {
+    super();
+    const o = constructorOptions<ChannelNormOptions>(name, args, ["eps", "momentum", "affine", "trackRunningStats"], ["eps", "momentum", "affine", "trackRunningStats", "device", "dtype"]);
+    this.numFeatures = numFeatures;
+    this.eps = o.eps ?? 1e-5;
+    this.momentum = o.momentum ?? 0.1;
+    const affine = o.affine ?? defaults.affine;
+    this.weight = affine ? new Parameter(ones([numFeatures], factory(o))) : null;
+    this.bias = affine ? new Parameter(zeros([numFeatures], factory(o))) : null;
+    const track = o.trackRunningStats ?? defaults.trackRunningStats;
+    this.registerBuffer("runningMean", track ? zeros([numFeatures], factory(o)) : null);
+    this.registerBuffer("runningVar", track ? ones([numFeatures], factory(o)) : null);
+    this.registerBuffer("numBatchesTracked", track ? zeros([], { dtype: "int64", ...(o.device ? { device: o.device } : {}) }) : null);
+  }
+
+  override extraRepr(): string {
+    return `${this.numFeatures}, eps=${this.eps}, momentum=${this.momentum}, affine=${this.weight !== null}, trackRunningStats=${this.runningMean !== null}`;
+  }
+}
+
+/** A norm's weight and bias as F's options (absent when not affine). */
+const affineOf = (m: ChannelNorm): { weight?: Tensor; bias?: Tensor } => ({ ...(m.weight ? { weight: m.weight } : {}), ...(m.bias ? { bias: m.bias } : {}) });
+
+/**
+ * BatchNorm1d/2d/3d: normalises each channel (dim 1) over the batch (and spatial dims) while training,
+ * updating runningMean/runningVar and numBatchesTracked; uses the running statistics in eval.
+ */
+function batchNorm(name: string, ranks: readonly number[]) {
+  const layer = class extends ChannelNorm {
+    constructor(numFeatures: number, ...args: unknown[]) {
+      super(name, numFeatures, args, { affine: true, trackRunningStats: true });
+    }
+
+    override forward(x: Tensor): Tensor {
+      if (!ranks.includes(x.ndim)) throw new ArgumentError(`${name}: expected a ${ranks.map((r) => `${r}-d`).join(" or ")} input, got [${x.shape.join(", ")}]`);
+      const batchStats = this.training || this.runningMean === null;
+      if (this.training && this.numBatchesTracked !== null) noGrad(() => this.numBatchesTracked!.add_(1));
+      return F.batchNorm(x, this.runningMean, this.runningVar, { ...affineOf(this), training: batchStats, momentum: this.momentum, eps: this.eps });
+    }
+  };
+  Object.defineProperty(layer, "name", { value: name });
+  return layer;
+}
+
+export const BatchNorm1d = batchNorm("BatchNorm1d", [2, 3]);
+export const BatchNorm2d = batchNorm("BatchNorm2d", [4]);
+export const BatchNorm3d = batchNorm("BatchNorm3d", [5]);
 
 /**
  * InstanceNorm over inputs of rank `batched` ([N, C, *]) or `batched − 1` (unbatched [C, *]): each
@@ -23,30 +89,9 @@ export interface InstanceNormOptions extends FactoryOptions {
  * statistics are updated while training and used in eval.
  */
 function instanceNorm(name: string, batched: number) {
-  const layer = class extends Module {
-    readonly numFeatures: number;
-    readonly eps: number;
-    readonly momentum: number;
-    weight: Parameter | null;
-    bias: Parameter | null;
-    declare runningMean: Tensor | null;
-    declare runningVar: Tensor | null;
-    declare numBatchesTracked: Tensor | null;
-
-    /** (numFeatures, eps = 1e-5, momentum = 0.1, affine = false, trackRunningStats = false), the options also by name with device and dtype. */
+  const layer = class extends ChannelNorm {
     constructor(numFeatures: number, ...args: unknown[]) {
-      super();
-      const o = constructorOptions<InstanceNormOptions>(name, args, ["eps", "momentum", "affine", "trackRunningStats"], ["eps", "momentum", "affine", "trackRunningStats", "device", "dtype"]);
-      this.numFeatures = numFeatures;
-      this.eps = o.eps ?? 1e-5;
-      this.momentum = o.momentum ?? 0.1;
-      const affine = o.affine ?? false;
-      this.weight = affine ? new Parameter(ones([numFeatures], factory(o))) : null;
-      this.bias = affine ? new Parameter(zeros([numFeatures], factory(o))) : null;
-      const track = o.trackRunningStats ?? false;
-      this.registerBuffer("runningMean", track ? zeros([numFeatures], factory(o)) : null);
-      this.registerBuffer("runningVar", track ? ones([numFeatures], factory(o)) : null);
-      this.registerBuffer("numBatchesTracked", track ? zeros([], { dtype: "int64", ...(o.device ? { device: o.device } : {}) }) : null);
+      super(name, numFeatures, args, { affine: false, trackRunningStats: false });
     }
 
     override forward(x: Tensor): Tensor {
@@ -68,13 +113,8 @@ function instanceNorm(name: string, batched: number) {
 
     #normalize(x: Tensor): Tensor {
       return F.instanceNorm(x, this.runningMean, this.runningVar, {
-        ...(this.weight ? { weight: this.weight } : {}), ...(this.bias ? { bias: this.bias } : {}),
-        useInputStats: this.training || this.runningMean === null, momentum: this.momentum, eps: this.eps,
+        ...affineOf(this), useInputStats: this.training || this.runningMean === null, momentum: this.momentum, eps: this.eps,
       });
-    }
-
-    override extraRepr(): string {
-      return `${this.numFeatures}, eps=${this.eps}, momentum=${this.momentum}, affine=${this.weight !== null}, trackRunningStats=${this.runningMean !== null}`;
     }
   };
   Object.defineProperty(layer, "name", { value: name });

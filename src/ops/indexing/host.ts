@@ -135,17 +135,21 @@ export const unique = op(
   ({ input, returnInverse, returnCounts, dim: given }) => uniqueOf(input, given, returnInverse, returnCounts),
 );
 
+/** unique's and uniqueConsecutive's results for an input with no rows: no values, an empty inverse, no counts. */
+function noRows(t: Tracer, dim: number | null, returnInverse: boolean, returnCounts: boolean): Tracer[] {
+  const values = dim === null ? e.reshape(t, [0]) : t;
+  const inverse = e.full(0, "int64", dim === null ? t.shape : [0]);
+  return [values, ...(returnInverse ? [inverse] : []), ...(returnCounts ? [e.full(0, "int64", [0])] : [])];
+}
+
 function uniqueOf(input: Tensor, given: number | undefined, returnInverse: boolean, returnCounts: boolean): Tensor | Tensor[] {
   const dim = given === undefined ? null : normDim("unique", given, input.ndim);
   const rowsOf = input.numel() === 0 ? 0 : dim === null ? input.numel() : input.shape[dim]!;
   const n = rowsOf === 0 ? 0 : readCount(run("unique.count", [input], `${dim}`, ([x]) => e.reduce("sum", e.convert(sortedRuns(toRows(x as Tracer, dim)).starts, "int64"), [0])));
   const outs = runMany("unique", [input], `${dim}|${n}|${returnInverse}|${returnCounts}`, ([x]) => {
     const t = x!;
+    if (rowsOf === 0) return noRows(t, dim, returnInverse, returnCounts);
     const inverseShape = dim === null ? t.shape : [rowsOf];
-    if (rowsOf === 0) {
-      const empty = dim === null ? e.reshape(t, [0]) : t;
-      return [empty, ...(returnInverse ? [e.full(0, "int64", inverseShape)] : []), ...(returnCounts ? [e.full(0, "int64", [0])] : [])];
-    }
     const rows = toRows(t, dim);
     const { order, sorted, starts } = sortedRuns(rows);
     const [, firsts] = e.sortAlong([e.not(starts), e.iota("int64", [rowsOf], 0)], 0, false);
@@ -187,11 +191,8 @@ export const uniqueConsecutive = op(
     const n = rowsOf === 0 ? 0 : readCount(run("uniqueConsecutive.count", [input], `${dim}`, ([x]) => e.reduce("sum", e.convert(runStarts(toRows(x as Tracer, dim)), "int64"), [0])));
     const outs = runMany("uniqueConsecutive", [input], `${dim}|${n}|${returnInverse}|${returnCounts}`, ([x]) => {
       const t = x!;
+      if (rowsOf === 0) return noRows(t, dim, returnInverse, returnCounts);
       const inverseShape = dim === null ? t.shape : [rowsOf];
-      if (rowsOf === 0) {
-        const empty = dim === null ? e.reshape(t, [0]) : t;
-        return [empty, ...(returnInverse ? [e.full(0, "int64", inverseShape)] : []), ...(returnCounts ? [e.full(0, "int64", [0])] : [])];
-      }
       const rows = toRows(t, dim);
       const starts = runStarts(rows);
       const kept = e.indexSelect(rows, truePositions(starts, n), 0);

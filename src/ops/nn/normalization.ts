@@ -41,6 +41,15 @@ function checkParam(op: string, p: Tensor | null | undefined, name: string, shap
   if (!sameShape(p.shape, shape)) throw new ShapeError(`${op}: ${name} must have shape ${fmtShape(shape)}, got ${fmtShape(p.shape)}`);
 }
 
+/** C of a float [N, C, *] input whose per-channel tensors (those given) must be [C]. */
+function channelsOf(op: string, a: Tensor, perChannel: Record<string, Tensor | null | undefined>): number {
+  requireFloat(op, a);
+  if (a.ndim < 2) throw new ShapeError(`${op}: expected an input of at least 2 dimensions [N, C, *], got ${fmtShape(a.shape)}`);
+  const channels = a.shape[1]!;
+  for (const [name, p] of Object.entries(perChannel)) checkParam(op, p, name, [channels]);
+  return channels;
+}
+
 function checkNormalizedShape(op: string, a: Tensor, normalizedShape: number | readonly number[]): number[] {
   const ns = typeof normalizedShape === "number" ? [normalizedShape] : [...normalizedShape];
   if (ns.length === 0) throw new ShapeError(`${op}: normalizedShape must have at least one dimension`);
@@ -119,13 +128,7 @@ export const batchNorm = op(
   },
   ({ input: a, runningMean, runningVar, weight, bias, training, momentum, eps }) => {
     const op = "batchNorm";
-    requireFloat(op, a);
-    if (a.ndim < 2) throw new ShapeError(`${op}: expected an input of at least 2 dimensions [N, C, *], got ${fmtShape(a.shape)}`);
-    const channels = a.shape[1]!;
-    checkParam(op, runningMean, "runningMean", [channels]);
-    checkParam(op, runningVar, "runningVar", [channels]);
-    checkParam(op, weight, "weight", [channels]);
-    checkParam(op, bias, "bias", [channels]);
+    const channels = channelsOf(op, a, { runningMean, runningVar, weight, bias });
     if (!training && (!runningMean || !runningVar)) throw new ArgumentError(`${op}: runningMean and runningVar must be given in evaluation mode (training: false)`);
     const count = a.numel() / channels;
     if (training && count <= 1) throw new ShapeError(`${op}: expected more than 1 value per channel when training, got input of size ${fmtShape(a.shape)}`);
@@ -179,13 +182,7 @@ export const instanceNorm = op(
   },
   ({ input: a, runningMean, runningVar, weight, bias, useInputStats, momentum, eps }) => {
     const op = "instanceNorm";
-    requireFloat(op, a);
-    if (a.ndim < 2) throw new ShapeError(`${op}: expected an input of at least 2 dimensions [N, C, *], got ${fmtShape(a.shape)}`);
-    const channels = a.shape[1]!;
-    checkParam(op, runningMean, "runningMean", [channels]);
-    checkParam(op, runningVar, "runningVar", [channels]);
-    checkParam(op, weight, "weight", [channels]);
-    checkParam(op, bias, "bias", [channels]);
+    const channels = channelsOf(op, a, { runningMean, runningVar, weight, bias });
     const count = a.shape.slice(2).reduce((m, d) => m * d, 1);
     if (useInputStats && count === 1) throw new ShapeError(`${op}: expected more than 1 spatial element when using the input's statistics, got input of size ${fmtShape(a.shape)}`);
     if (!useInputStats && (!runningMean || !runningVar)) throw new ArgumentError(`${op}: runningMean and runningVar must be given when useInputStats is false`);
