@@ -204,7 +204,11 @@ function lpPool(op: string, n: number, input: Tensor, normType: number, kernelSi
     const y = inOpmath(x, (wide) => {
       const mean = windowMean(op, e.pow(wide, e.full(normType, wide.dtype, wide.shape)), g, true, undefined);
       const size = g.kernel.reduce((p, q) => p * q, 1);
-      return e.pow(e.mul(mean, e.full(size, wide.dtype, mean.shape)), e.full(1 / normType, wide.dtype, mean.shape));
+      const sum = e.mul(mean, e.full(size, wide.dtype, mean.shape));
+      // a window of zeros (common after a relu) has gradient 0, as PyTorch's: its root is taken of 1 instead
+      const nonzero = e.compare(sum, e.full(0, sum.dtype, sum.shape), "NE");
+      const root = e.pow(e.select(nonzero, sum, e.full(1, sum.dtype, sum.shape)), e.full(1 / normType, sum.dtype, sum.shape));
+      return e.select(nonzero, root, e.full(0 ** (1 / normType), sum.dtype, sum.shape));
     });
     return unbatch(y);
   });
