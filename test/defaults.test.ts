@@ -80,6 +80,20 @@ describe.skipIf(missing)("torch.setDefaultDtype", () => {
     for (const t of [ints, a, b]) t.dispose();
   });
 
+  it("cov and corrcoef of integers compute in the default dtype", () => {
+    torch.setDefaultDtype("float64");
+    torch.tidy(() => {
+      const x = torch.tensor([[1, 2, 3], [2, 5, 1]]);
+      const c = torch.cov(x);
+      expect(c.dtype).toBe("float64");
+      const expected = [[1, -0.5], [-0.5, 13 / 3]];
+      (c.tolist() as number[][]).forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i]![j]!, 12)));
+      const r = torch.corrcoef(x);
+      expect(r.dtype).toBe("float64");
+      expect((r.tolist() as number[][])[0]![1]).toBeCloseTo(-0.5 / Math.sqrt(13 / 3), 12);
+    });
+  });
+
   it("new modules' parameters take the default dtype", () => {
     torch.setDefaultDtype("float64");
     const layer = new torch.nn.Linear(2, 3);

@@ -12,6 +12,7 @@ import { fmtShape, sameShape } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import type { Histogram } from "../types.js";
+import { insertionPoint } from "./searching.js";
 import { run, runMany } from "../unit.js";
 
 /** `weights` (or ones of `dtype`) added up into `size` bins at the int64 `bins` ([n]); bins out of [0, size) are skipped. */
@@ -106,9 +107,8 @@ function evenEdges(left: number, right: number, count: number, dtype: DType): Tr
 function binAmong(x: Tracer, edges: Tracer): Tracer {
   const n = x.shape[0]!;
   const m = edges.shape[0]!;
-  const grid = [n, m];
-  const below = e.compare(e.broadcastInDim(edges, grid, [1]), e.broadcastInDim(x, grid, [0]), "LE");
-  const bin = e.min(e.sub(e.reduce("sum", e.convert(below, "int64"), [1]), e.full(1, "int64", [n])), e.full(m - 2, "int64", [n]));
+  const atOrBelow = insertionPoint(e.broadcastInDim(edges, [n, m], [1]), x, true, "int64");
+  const bin = e.min(e.sub(atOrBelow, e.full(1, "int64", [n])), e.full(m - 2, "int64", [n]));
   const first = e.reshape(e.slice(edges, [0], [1]), []), last = e.reshape(e.slice(edges, [m - 1], [m]), []);
   const inside = e.and(e.compare(x, e.broadcastInDim(first, [n], []), "GE"), e.compare(x, e.broadcastInDim(last, [n], []), "LE"));
   return e.select(inside, bin, e.full(m - 1, "int64", [n]));

@@ -13,6 +13,16 @@ import { op } from "../signature/op.js";
 import type { ScalarArg } from "../types.js";
 import { checkIndexDType, isScalar, run } from "../unit.js";
 
+/**
+ * How many of the sorted `bounds` (along their last dim) lie below each value of `values` (bounds'
+ * shape less that dim, one dtype), or at most it with `right`: the insertion point.
+ */
+export function insertionPoint(bounds: Tracer, values: Tracer, right: boolean, dtype: "int32" | "int64"): Tracer {
+  const r = values.ndim;
+  const vals = e.broadcastInDim(values, bounds.shape, values.shape.map((_, i) => i));
+  return e.reduce("sum", e.convert(e.compare(bounds, vals, right ? "LE" : "LT"), dtype), [r]);
+}
+
 /** Counts, for each value, the sequence entries below it (or at most it with `right`), along the last dim; `sorter` orders the sequence first. */
 function countBelow(name: string, seq: Tensor, values: Tensor | ScalarArg, right: boolean, outInt32: boolean, sorter?: Tensor): Tensor {
   if (seq.ndim === 0) throw new ShapeError(`${name}: the sorted sequence must have at least one dimension`);
@@ -31,12 +41,11 @@ function countBelow(name: string, seq: Tensor, values: Tensor | ScalarArg, right
     const m = seq.shape[seq.ndim - 1]!;
     const full = [...vShape, m];
     const r = vShape.length;
-    const vals = isScalar(v) ? e.full(v, dtype, full) : e.broadcastInDim(e.convert(v!, dtype), full, vShape.map((_, i) => i));
+    const vals = isScalar(v) ? e.full(v, dtype, vShape) : e.convert(v!, dtype);
     const seqDims = seq.ndim === 1 ? [r] : [...seq.shape.slice(0, -1).map((_, i) => i), r];
     const sorted = order === undefined ? (s as Tracer) : e.gatherAlong(s as Tracer, order as Tracer, seq.ndim - 1);
     const bounds = e.broadcastInDim(e.convert(sorted, dtype), full, seqDims);
-    const below = e.convert(e.compare(bounds, vals, right ? "LE" : "LT"), outInt32 ? "int32" : "int64");
-    return e.reduce("sum", below, [r]);
+    return insertionPoint(bounds, vals, right, outInt32 ? "int32" : "int64");
   });
 }
 

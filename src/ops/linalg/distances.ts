@@ -8,34 +8,11 @@ import type { Tracer } from "../../trace/tracer.js";
 import { inOpmath } from "../accumulate.js";
 import { broadcastShapes, fmtShape } from "../dims.js";
 import * as e from "../emit.js";
+import { vectorNorm } from "../reduction/norms.js";
 import { op } from "../signature/op.js";
 import { promote, run } from "../unit.js";
 
 type T = Tracer;
-
-/**
- * sum^(1/p) with PyTorch's gradient where sum = 0: zero, not the NaN of the root's infinite slope
- * times a zero cotangent (the root is taken of 1 there, and the result replaced by 0).
- */
-function root(sum: T, p: number): T {
-  const c = (v: number): T => e.full(v, sum.dtype, sum.shape);
-  const zero = e.compare(sum, c(0), "EQ");
-  const safe = e.select(zero, c(1), sum);
-  return e.select(zero, c(0), p === 2 ? e.sqrt(safe) : e.pow(safe, c(1 / p)));
-}
-
-/** The p-norm over `dims` of x − y (same dtype and shape, floating). */
-function normOfDifference(x: T, y: T, p: number, dims: readonly number[]): T {
-  const diff = e.sub(x, y);
-  const c = (v: number): T => e.full(v, diff.dtype, diff.shape);
-  if (p === 2) return root(e.reduce("sum", e.mul(diff, diff), dims), 2);
-  const d = e.abs(diff);
-  if (p === Infinity) return e.reduce("max", d, dims);
-  if (p === -Infinity) return e.reduce("min", d, dims);
-  if (p === 0) return e.reduce("sum", e.convert(e.compare(d, c(0), "NE"), d.dtype), dims);
-  if (p === 1) return e.reduce("sum", d, dims);
-  return root(e.reduce("sum", e.pow(d, c(p)), dims), p);
-}
 
 /**
  * PyTorch's matrix-product form of the Euclidean distances of the rows of x [..., P, M] and y
@@ -63,9 +40,9 @@ export const dist = op(
       if (dtypes[dtype].kind !== "float") throw new DTypeError(`dist: expects floating point inputs, got ${x.dtype} and ${y.dtype} (convert one with .float())`);
       const shape = broadcastShapes("dist", x.shape, y.shape);
       const n = shape.reduce((q, s) => q * s, 1);
-      if (n === 0 && Math.abs(p) === Infinity) throw new ShapeError(`dist: cannot compute the ${p} norm of empty tensors (shape ${fmtShape(shape)}): max and min have no identity`);
+      if (n === 0 && (p < 0 || p === Infinity)) throw new ShapeError(`dist: cannot compute the ${p} norm of empty tensors (shape ${fmtShape(shape)}): the reduction has no identity`);
       const flat = (v: T): T => e.reshape(e.broadcastTo(e.convert(v, dtype), shape), [n]);
-      return inOpmath(flat(x), (wx) => normOfDifference(wx, e.convert(flat(y), wx.dtype), p, [0]));
+      return inOpmath(flat(x), (wx) => vectorNorm(e.sub(wx, e.convert(flat(y), wx.dtype)), p, [0]));
     }),
 );
 
@@ -101,7 +78,7 @@ export const cdist = op(
       const nb = batch.length;
       const at = (v: T, rowDim: number): T => e.broadcastInDim(v, shape, [...v.shape.slice(0, -2).map((_, i) => nb - (v.ndim - 2) + i), rowDim, nb + 2]);
       // max over no columns: 0, as PyTorch gives
-      return inOpmath(at(x, nb), (wx) => normOfDifference(wx, e.convert(at(y, nb + 1), wx.dtype), m === 0 ? 1 : p, [nb + 2]));
+      return inOpmath(at(x, nb), (wx) => vectorNorm(e.sub(wx, e.convert(at(y, nb + 1), wx.dtype)), m === 0 ? 1 : p, [nb + 2]));
     });
   },
 );

@@ -4,7 +4,7 @@
  * and addr, tensordot and cross. Each is one dot_general (or a few pointwise prims) after the checks;
  * einsum is in einsum.ts, the distances dist and cdist in distances.ts.
  */
-import { type DType, dtypes, opmath } from "../../dtype.js";
+import { type DType, dtypes, opmath, promoteTypes } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
@@ -167,7 +167,8 @@ export const kron = op(
   ({ input, other }) =>
     two("kron", input, other, (x, y) => {
       const rank = Math.max(x.ndim, y.ndim);
-      const dtype = promote(x, y);
+      // a 0-d operand promotes as a tensor here (PyTorch's promote_types), not as a scalar
+      const dtype = promoteTypes(x.dtype, y.dtype);
       const padded = (v: T): number[] => [...new Array<number>(rank - v.ndim).fill(1), ...v.shape];
       const [a, b] = [padded(x), padded(y)];
       // dims interleaved: [a0, b0, a1, b1, …], each operand broadcast along the other's
@@ -310,7 +311,8 @@ export const addr = op(
       const [inp, x, y] = [i as T, a as T, b as T];
       checkRank("addr", "vec1", x, 1);
       checkRank("addr", "vec2", y, 1);
-      const dtype = promote(inp, x, y);
+      // a 0-d input promotes as a tensor here (PyTorch's promote_types), not as a scalar
+      const dtype = [inp, x, y].map((v) => v.dtype).reduce(promoteTypes);
       return scaledSum("addr", inp, outerBody(x, y, opmath(dtype)), checkScale("addr", "beta", beta, dtype), checkScale("addr", "alpha", alpha, dtype), dtype);
     }),
 );

@@ -4,7 +4,7 @@
  * observation per column (a 1-d input is one variable). float16/bfloat16 inputs are computed in
  * float32 and rounded once at the end.
  */
-import { dtypes, isFloating, resultType } from "../../dtype.js";
+import { defaultFloatDType, dtypes, isFloating, resultType } from "../../dtype.js";
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
@@ -17,19 +17,21 @@ import { opmath } from "../accumulate.js";
 /** The result dtype of cov/corrcoef: the input's promoted with the importance weights', at least floating. */
 function covDType(input: Tensor, aweights: Tensor | undefined): ReturnType<typeof resultType> {
   const promoted = aweights === undefined ? input.dtype : resultType({ dtype: input.dtype, ndim: 1 }, { dtype: aweights.dtype, ndim: 1 });
-  return isFloating(promoted) ? promoted : "float32";
+  return isFloating(promoted) ? promoted : defaultFloatDType;
 }
 
-/** PyTorch's checks of one weights tensor against `n` observations; its values are read on the host. */
-function checkWeights(name: string, which: "fweights" | "aweights", w: Tensor, n: number): void {
+/** PyTorch's checks of one weights tensor against `n` observations; its values are read on the host and returned. */
+function checkWeights(name: string, which: "fweights" | "aweights", w: Tensor, n: number): number[] {
   if (w.ndim > 1) throw new ShapeError(`${name}: ${which} must have one or fewer dimensions, got ${fmtShape(w.shape)}`);
   const kind = dtypes[w.dtype].kind;
   if (which === "fweights" && kind !== "int" && kind !== "uint") throw new DTypeError(`${name}: fweights must have an integer dtype, got ${w.dtype}`);
   if (which === "aweights" && kind !== "float") throw new DTypeError(`${name}: aweights must have a floating point dtype, got ${w.dtype}`);
   if (w.numel() !== n) throw new ShapeError(`${name}: ${which} must have one value per observation (${n}, the input's last dim), got ${w.numel()}`);
-  for (const v of Array.from(w.dataSync() as ArrayLike<number | bigint>)) {
+  const values = Array.from(w.dataSync() as ArrayLike<number | bigint>, Number);
+  for (const v of values) {
     if (v < 0) throw new ShapeError(`${name}: ${which} cannot be negative, got ${v}`);
   }
+  return values;
 }
 
 /**
@@ -66,17 +68,17 @@ function covUnit(name: string, { input, correction, fweights, aweights }: CovArg
   if (input.dtype === "bool") throw new DTypeError(`${name}: bool inputs are not supported; convert to a number dtype first`);
   const n = input.ndim === 2 ? input.shape[1]! : input.numel();
   const vars = input.ndim === 2 ? input.shape[0]! : 1;
-  if (fweights !== undefined) checkWeights(name, "fweights", fweights, n);
-  if (aweights !== undefined) checkWeights(name, "aweights", aweights, n);
+  const weightValues = [
+    ...(fweights === undefined ? [] : [checkWeights(name, "fweights", fweights, n)]),
+    ...(aweights === undefined ? [] : [checkWeights(name, "aweights", aweights, n)]),
+  ];
+  if (weightValues.length > 0) {
+    const products = weightValues.reduce((a, b) => a.map((v, i) => v * b[i]!));
+    if (products.reduce((a, v) => a + v, 0) === 0) throw new ShapeError(`${name}: the weights sum to zero, so the covariance cannot be normalized`);
+  }
   const dtype = covDType(input, aweights);
   const wide = opmath(dtype);
   const inputs = [input, ...(fweights === undefined ? [] : [fweights]), ...(aweights === undefined ? [] : [aweights])];
-  if (fweights !== undefined || aweights !== undefined) {
-    const sum = runMany(`${name}.weights`, inputs.slice(1), "", (ws) => [e.reduce("sum", ws.map((t) => e.convert(e.reshape(t, [n]), wide)).reduce((a, b) => e.mul(a, b)), [0])])[0]!;
-    const total = Number(sum.item());
-    sum.dispose();
-    if (total === 0) throw new ShapeError(`${name}: the weights sum to zero, so the covariance cannot be normalized`);
-  }
   const statics = `${correction}|${fweights !== undefined}|${aweights !== undefined}`;
   return runMany(name, inputs, statics, ([x, ...ws]) => {
     const xs = e.convert(e.reshape(x!, [vars, n]), wide);

@@ -3,12 +3,12 @@
  */
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
-import type { Tracer } from "../../trace/tracer.js";
+import { bind1, type Tracer } from "../../trace/tracer.js";
 import { fmtShape } from "../dims.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-import { sliceDim, unary } from "./common.js";
+import { unary } from "./common.js";
 
 function checkVector(name: string, x: Tensor): void {
   if (x.ndim !== 1) throw new ShapeError(`${name}: expects 1-d tensors, got shape ${fmtShape(x.shape)}`);
@@ -37,12 +37,22 @@ export const cartesianProd = op(
   },
 );
 
-/** n choose k. */
-function binomial(n: number, k: number): number {
-  if (k < 0 || k > n) return 0;
-  let c = 1;
-  for (let i = 1; i <= k; i++) c = (c * (n - k + i)) / i;
-  return Math.round(c);
+/** The positions of each r-combination of n (increasing, or non-decreasing with replacement), in lexicographic order, flat. */
+function positionTuples(n: number, r: number, withReplacement: boolean): number[] {
+  const out: number[] = [];
+  const tuple = new Array<number>(r);
+  const fill = (k: number, from: number): void => {
+    if (k === r) {
+      out.push(...tuple);
+      return;
+    }
+    for (let i = from; i < n; i++) {
+      tuple[k] = i;
+      fill(k + 1, withReplacement ? i : i + 1);
+    }
+  };
+  fill(0, 0);
+  return out;
 }
 
 export const combinations = op(
@@ -51,21 +61,13 @@ export const combinations = op(
   ({ input, r, withReplacement }) => {
     checkVector("combinations", input);
     if (r < 0) throw new ArgumentError(`combinations: r must be non-negative, got ${r}`);
-    const n = input.shape[0]!;
-    const count = withReplacement ? binomial(n + r - 1, r) : binomial(n, r);
     return unary("combinations", input, `${r},${withReplacement}`, (x) => {
       const zero = x.dtype === "bool" ? false : 0;
       if (r === 0) return e.full(zero, x.dtype, [0]);
-      if (count === 0) return e.full(zero, x.dtype, [0, r]);
-      // every r-tuple of positions; the increasing (or non-decreasing) ones, in order, are sorted to the front
-      const shape = new Array<number>(r).fill(n);
-      const positions = shape.map((_, k) => e.iota("int32", shape, k));
-      let keep = e.full(true, "bool", shape);
-      for (let k = 0; k + 1 < r; k++) keep = e.and(keep, e.compare(positions[k]!, positions[k + 1]!, withReplacement ? "LE" : "LT"));
-      const key = e.select(keep, e.full(0, "int32", shape), e.full(1, "int32", shape));
-      const flat = (t: Tracer): Tracer => e.reshape(t, [n ** r]);
-      const [, ...sorted] = e.sortAlong([flat(key), ...shape.map((_, k) => flat(e.broadcastInDim(x, shape, [k])))], 0, false);
-      return columns(sorted.map((v) => sliceDim(v, 0, 0, count)));
+      const tuples = positionTuples(x.shape[0]!, r, withReplacement);
+      if (tuples.length === 0) return e.full(zero, x.dtype, [0, r]);
+      const positions = bind1("constant", [], { value: tuples, dtype: "int32", shape: [tuples.length] });
+      return e.reshape(e.indexSelect(x, positions, 0), [tuples.length / r, r]);
     });
   },
 );

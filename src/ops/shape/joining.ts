@@ -75,7 +75,7 @@ export const hstack = op(
   ({ tensors }) => {
     nonEmpty("hstack", tensors);
     return run("hstack", tensors, "", (xs) => {
-      const ts = (xs as Tracer[]).map((x) => (x.ndim === 0 ? e.reshape(x, [1]) : x));
+      const ts = (xs as Tracer[]).map((x) => atLeast(x, 1));
       return catChecked("hstack", ts, ts[0]!.ndim === 1 ? 0 : 1);
     });
   },
@@ -87,8 +87,7 @@ export const vstack = op(
   ({ tensors }) => {
     nonEmpty("vstack", tensors);
     return run("vstack", tensors, "", (xs) => {
-      const ts = (xs as Tracer[]).map((x) => (x.ndim === 0 ? e.reshape(x, [1, 1]) : x.ndim === 1 ? e.reshape(x, [1, x.shape[0]!]) : x));
-      return catChecked("vstack", ts, 0);
+      return catChecked("vstack", (xs as Tracer[]).map((x) => atLeast(x, 2)), 0);
     });
   },
 );
