@@ -373,6 +373,21 @@ describe("second order: Hessian-vector products against central differences of g
   }
 });
 
+describe("igamma / igammac gradients (PyTorch's formula; its values, float64)", () => {
+  it("gives x ±e^−x·x^(a−1)/Γ(a), and a none (null or zeros)", () => {
+    torch.tidy(() => {
+      const want = [0.3032653298563167, 0.09730434665928296, 0.0024036692578521374, 0.053990966513188056];
+      for (const [fn, sign] of [[torch.igamma, 1], [torch.igammac, -1]] as const) {
+        const a = f64([2, 1.5, 1e4, 0.5]);
+        const x = f64([0.5, 3, 1.01e4, 2]);
+        const [ga, gx] = torch.autograd.grad([fn(a, x).sum()], [a, x], { allowUnused: true });
+        if (ga !== null) close(list(ga), [0, 0, 0, 0]);
+        close(list(gx!), want.map((v) => sign * v), 1e-12);
+      }
+    });
+  });
+});
+
 afterEach(() => {
   expect(torch.memory().numTensors, "tensors left alive").toBe(before);
 });

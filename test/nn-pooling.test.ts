@@ -42,6 +42,30 @@ describe("EmbeddingBag", () => {
     }
   });
 
+  it("forward takes (input, offsets, perSampleWeights) positionally and by name in a trailing options object", () => {
+    const bag = new nn.EmbeddingBag(5, 3, { mode: "sum" });
+    try {
+      torch.tidy(() => {
+        const ids = torch.tensor([0, 2, 2, 4], { dtype: "int64" });
+        const offsets = torch.tensor([0, 1], { dtype: "int64" });
+        const perSampleWeights = torch.tensor([0.5, -1, 2, 3]);
+        const want = values(F.embeddingBag(ids, bag.weight, { offsets, mode: "sum", perSampleWeights }));
+        for (const out of [
+          bag.call(ids, offsets, perSampleWeights), bag.call(ids, offsets, { perSampleWeights }), bag.call(ids, { offsets, perSampleWeights }),
+        ] as torch.Tensor[]) {
+          expect(values(out)).toEqual(want);
+        }
+        const plain = values(F.embeddingBag(ids, bag.weight, { offsets, mode: "sum" }));
+        expect(values(bag.call(ids, offsets, null) as torch.Tensor)).toEqual(plain);
+        expect(values(bag.call(ids.view([2, 2]), null, null) as torch.Tensor)).toEqual(values(F.embeddingBag(ids.view([2, 2]), bag.weight, { mode: "sum" })));
+        expect(() => bag.call(ids, offsets, { weights: perSampleWeights })).toThrow(torch.ArgumentError);
+        expect(() => bag.call(ids, offsets, perSampleWeights, perSampleWeights)).toThrow(torch.ArgumentError);
+      });
+    } finally {
+      bag.dispose();
+    }
+  });
+
   it("starts normal(0, 1) with the paddingIdx row zero, keeps PyTorch's key, checks its options", () => {
     const bag = new nn.EmbeddingBag(4, 2, { paddingIdx: -1 });
     try {

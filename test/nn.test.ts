@@ -298,6 +298,25 @@ describe("Module", () => {
     }
   });
 
+  it("BatchNorm with momentum null keeps a cumulative average of the batch statistics (float64 reference); eps null is an error", () => {
+    const batches = [[[1], [2], [6]], [[-3], [0], [0.5], [4.5]]];
+    // the mean and the unbiased variance of each batch, averaged (factor 1/1, then 1/2)
+    const mean = (b: number[][]): number => b.reduce((a, [v]) => a + v!, 0) / b.length;
+    const unbiased = (b: number[][]): number => b.reduce((a, [v]) => a + (v! - mean(b)) ** 2, 0) / (b.length - 1);
+    const want = [(mean(batches[0]!) + mean(batches[1]!)) / 2, (unbiased(batches[0]!) + unbiased(batches[1]!)) / 2];
+    for (const bn of [new nn.BatchNorm1d(1, { momentum: null, dtype: "float64" }), new nn.BatchNorm1d(1, 1e-5, null, { dtype: "float64" })]) {
+      try {
+        for (const b of batches) torch.tidy(() => void bn.call(torch.tensor(b, { dtype: "float64" })));
+        const got = [bn.runningMean!.item() as number, bn.runningVar!.item() as number];
+        got.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThan(1e-12));
+        expect(bn.numBatchesTracked!.item()).toBe(2);
+      } finally {
+        bn.dispose();
+      }
+    }
+    expect(() => new nn.BatchNorm1d(1, null)).toThrow(torch.ArgumentError);
+  });
+
   it("zeroGrad frees gradients or zeroes them; requiresGrad_ freezes", () => {
     const m = new nn.Linear(2, 1);
     try {

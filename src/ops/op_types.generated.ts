@@ -2176,9 +2176,9 @@ export interface OpTypes {
     /** In place: x = lcm(x, other) (integer tensors); returns x. */
     (input: Tensor, other: Tensor): Tensor;
   };
-  /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). */
+  /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). A float input with an integer other is scaled exactly (one rounding); otherwise 2^other is rounded to other's float dtype first, as PyTorch. */
   ldexp: {
-    /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). */
+    /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). A float input with an integer other is scaled exactly (one rounding); otherwise 2^other is rounded to other's float dtype first, as PyTorch. */
     (input: Tensor, other: Tensor): Tensor;
   };
   /** In place: x = x × 2^other (float tensors); returns x. */
@@ -5732,7 +5732,7 @@ export interface TensorMethods {
   lcm(other: Tensor): Tensor;
   /** In place: x = lcm(x, other) (integer tensors); returns x. */
   lcm_(other: Tensor): Tensor;
-  /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). */
+  /** input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). A float input with an integer other is scaled exactly (one rounding); otherwise 2^other is rounded to other's float dtype first, as PyTorch. */
   ldexp(other: Tensor): Tensor;
   /** In place: x = x × 2^other (float tensors); returns x. */
   ldexp_(other: Tensor): Tensor;

@@ -10,7 +10,7 @@ import type { Tensor } from "../../tensor.js";
 import * as F from "../functional.js";
 import { Module, Parameter } from "../module.js";
 import { constructorOptions } from "./constructor_options.js";
-import { factory, type FactoryOptions, layerOptions } from "./options.js";
+import { factory, type FactoryOptions } from "./options.js";
 
 type Unary = (x: Tensor, options?: never) => Tensor;
 
@@ -20,10 +20,7 @@ function activation<O extends object>(name: string, fn: Unary, positional: reado
     readonly options: Partial<O>;
     constructor(...args: unknown[]) {
       super();
-      const last = args.at(-1);
-      const named = last !== null && typeof last === "object" ? (args.pop() as O) : undefined;
-      const given = Object.fromEntries(args.map((v, i) => [positional[i] ?? `argument ${i}`, v]));
-      this.options = layerOptions<O>(name, { ...given, ...named } as O, positional);
+      this.options = constructorOptions<O>(name, args, positional);
     }
     override forward(x: Tensor): Tensor {
       return Object.keys(this.options).length === 0 ? fn(x) : fn(x, this.options as never);

@@ -2,8 +2,8 @@
  * @file The channel and alpha dropout modules: Dropout1d/2d/3d, AlphaDropout, FeatureAlphaDropout,
  * each (p = 0.5, inplace = false) and active only while training, as PyTorch's.
  */
-import { ArgumentError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
+import { checkP } from "../../ops/nn/dropout.js";
 import * as F from "../functional.js";
 import { Module } from "../module.js";
 import { constructorOptions } from "./constructor_options.js";
@@ -25,7 +25,7 @@ function dropoutLayer(name: string, fn: DropoutFn) {
       const o = constructorOptions<DropoutOptions>(name, args, ["p", "inplace"]);
       this.p = o.p ?? 0.5;
       this.inplace = o.inplace ?? false;
-      if (!(this.p >= 0 && this.p <= 1)) throw new ArgumentError(`${name}: dropout probability has to be between 0 and 1, but got ${String(this.p)}`);
+      checkP(name, this.p);
     }
     override forward(x: Tensor): Tensor {
       return fn(x, this.p, this.training, this.inplace);

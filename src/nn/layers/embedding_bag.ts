@@ -4,10 +4,11 @@
 import { noGrad } from "../../autograd/grad_mode.js";
 import { empty } from "../../ops/creation/filled.js";
 import { ArgumentError } from "../../runtime/errors.js";
-import { Tensor } from "../../tensor.js";
+import type { Tensor } from "../../tensor.js";
 import * as F from "../functional.js";
 import { normal_ } from "../init.js";
 import { Module, Parameter } from "../module.js";
+import { constructorOptions } from "./constructor_options.js";
 import { factory, type FactoryOptions, layerOptions } from "./options.js";
 
 export interface EmbeddingBagOptions extends FactoryOptions {
@@ -20,10 +21,10 @@ export interface EmbeddingBagOptions extends FactoryOptions {
   paddingIdx?: number;
 }
 
-/** What forward takes besides the input (PyTorch's offsets and per_sample_weights). */
+/** What forward takes besides the input (PyTorch's offsets and per_sample_weights; null is PyTorch's None). */
 export interface EmbeddingBagCallOptions {
-  offsets?: Tensor;
-  perSampleWeights?: Tensor;
+  offsets?: Tensor | null;
+  perSampleWeights?: Tensor | null;
 }
 
 const known = ["maxNorm", "normType", "scaleGradByFreq", "mode", "sparse", "includeLastOffset", "paddingIdx", "device", "dtype"] as const;
@@ -58,13 +59,13 @@ export class EmbeddingBag extends Module {
     if (pad !== undefined) noGrad(() => this.weight.setIndex(pad, 0));
   }
 
-  /** forward(input, offsets?, perSampleWeights?), or forward(input, { offsets, perSampleWeights }). */
-  override forward(input: Tensor, offsets?: Tensor | EmbeddingBagCallOptions, perSampleWeights?: Tensor): Tensor {
-    const call = offsets === undefined || offsets instanceof Tensor ? { offsets, perSampleWeights } : offsets;
+  /** forward(input, offsets?, perSampleWeights?) in PyTorch's order, either also by name in one trailing options object. */
+  override forward(input: Tensor, ...args: (Tensor | null | EmbeddingBagCallOptions | undefined)[]): Tensor {
+    const { offsets, perSampleWeights } = constructorOptions<EmbeddingBagCallOptions>("EmbeddingBag.forward", args, ["offsets", "perSampleWeights"]);
     return F.embeddingBag(input, this.weight, {
       ...this.options,
-      ...(call.offsets === undefined ? {} : { offsets: call.offsets }),
-      ...(call.perSampleWeights === undefined ? {} : { perSampleWeights: call.perSampleWeights }),
+      ...(offsets ? { offsets } : {}),
+      ...(perSampleWeights ? { perSampleWeights } : {}),
     });
   }
 

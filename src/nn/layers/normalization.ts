@@ -13,7 +13,8 @@ import { factory, type FactoryOptions } from "./options.js";
 
 export interface ChannelNormOptions extends FactoryOptions {
   eps?: number;
-  momentum?: number;
+  /** null: BatchNorm keeps a cumulative average (factor 1 / numBatchesTracked); InstanceNorm then leaves the running statistics as they are */
+  momentum?: number | null;
   affine?: boolean;
   trackRunningStats?: boolean;
 }
@@ -24,11 +25,12 @@ export type InstanceNormOptions = ChannelNormOptions;
  * What BatchNorm and InstanceNorm keep per channel: weight 1 and bias 0 (affine), and runningMean 0,
  * runningVar 1 and numBatchesTracked (trackRunningStats). Constructed PyTorch's way: (numFeatures,
  * eps = 1e-5, momentum = 0.1, affine, trackRunningStats), the options also by name with device and dtype.
+ * momentum null is PyTorch's None.
  */
 abstract class ChannelNorm extends Module {
   readonly numFeatures: number;
   readonly eps: number;
-  readonly momentum: number;
+  readonly momentum: number | null;
   weight: Parameter | null;
   bias: Parameter | null;
   declare runningMean: Tensor | null;
@@ -39,8 +41,9 @@ abstract class ChannelNorm extends Module {
     super();
     const o = constructorOptions<ChannelNormOptions>(name, args, ["eps", "momentum", "affine", "trackRunningStats"], ["eps", "momentum", "affine", "trackRunningStats", "device", "dtype"]);
     this.numFeatures = numFeatures;
+    if (o.eps === null) throw new ArgumentError(`${name}: eps must be a number, got null`);
     this.eps = o.eps ?? 1e-5;
-    this.momentum = o.momentum ?? 0.1;
+    this.momentum = o.momentum === undefined ? 0.1 : o.momentum;
     const affine = o.affine ?? defaults.affine;
     this.weight = affine ? new Parameter(ones([numFeatures], factory(o))) : null;
     this.bias = affine ? new Parameter(zeros([numFeatures], factory(o))) : null;
@@ -71,8 +74,13 @@ function batchNorm(name: string, ranks: readonly number[]) {
     override forward(x: Tensor): Tensor {
       if (!ranks.includes(x.ndim)) throw new ArgumentError(`${name}: expected a ${ranks.map((r) => `${r}-d`).join(" or ")} input, got [${x.shape.join(", ")}]`);
       const batchStats = this.training || this.runningMean === null;
-      if (this.training && this.numBatchesTracked !== null) noGrad(() => this.numBatchesTracked!.add_(1));
-      return F.batchNorm(x, this.runningMean, this.runningVar, { ...affineOf(this), training: batchStats, momentum: this.momentum, eps: this.eps });
+      let momentum = this.momentum ?? 0;
+      if (this.training && this.numBatchesTracked !== null) {
+        noGrad(() => this.numBatchesTracked!.add_(1));
+        // momentum null: a cumulative average, read on the host as PyTorch does
+        if (this.momentum === null) momentum = 1 / Number(this.numBatchesTracked.item());
+      }
+      return F.batchNorm(x, this.runningMean, this.runningVar, { ...affineOf(this), training: batchStats, momentum, eps: this.eps });
     }
   };
   Object.defineProperty(layer, "name", { value: name });
@@ -113,7 +121,7 @@ function instanceNorm(name: string, batched: number) {
 
     #normalize(x: Tensor): Tensor {
       return F.instanceNorm(x, this.runningMean, this.runningVar, {
-        ...affineOf(this), useInputStats: this.training || this.runningMean === null, momentum: this.momentum, eps: this.eps,
+        ...affineOf(this), useInputStats: this.training || this.runningMean === null, momentum: this.momentum ?? 0, eps: this.eps,
       });
     }
   };

@@ -2,8 +2,9 @@
  * @file Activation functions of torch.nn.functional (relu6, leakyRelu, elu, selu, celu, gelu, silu,
  * mish, softplus, softsign, hardtanh, hardsigmoid, hardswish, glu, logsigmoid, threshold, hardshrink,
  * softshrink, tanhshrink, prelu, rrelu, softmin). Float ones compute float16 and bfloat16 in float32 and round
- * once, as PyTorch's CPU kernels do. PyTorch's `inplace` is supported where its signature has it
- * for these last ones (threshold, rrelu: the input is rebound to the result); the earlier ones do not take it.
+ * once, as PyTorch's CPU kernels do. PyTorch's `inplace` is supported for threshold and rrelu
+ * (the input is rebound to the result); PyTorch's other activations that take `inplace` (relu6, elu,
+ * selu, celu, leaky_relu, hardtanh, silu, mish, hardsigmoid, hardswish) have no such option here: it is rejected.
  */
 import { defaultFloatDType, dtypeInfo, isFloating } from "../../dtype.js";
 import { uniform } from "../../random/distributions.js";
@@ -78,8 +79,8 @@ export const elu = op(
   ({ input, alpha }) => floatUnit("elu", input, String(alpha), (x) => nonPositiveOr(x, (v) => e.mul(c(v, alpha), expm1(v)))),
 );
 
-const SELU_ALPHA = 1.6732632423543772848170429916717;
-const SELU_SCALE = 1.0507009873554804934193349852946;
+export const SELU_ALPHA = 1.6732632423543772848170429916717;
+export const SELU_SCALE = 1.0507009873554804934193349852946;
 
 export const selu = op(
   "selu(input: Tensor) -> Tensor",

@@ -8,7 +8,8 @@ import { broadcastShapes, fmtShape, normDim } from "../dims.js";
 import { op } from "../signature/op.js";
 import { absExtreme, powAbsOrZero, rootOrZero, sqrtOrZero } from "../reduction/norms.js";
 import { promote, run } from "../unit.js";
-import { c, matrix, type T } from "./emitters.js";
+import { prefix } from "../reduction/cumulative.js";
+import { c, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
 
 /** x summed over `dims` with those dims kept as size 1. */
@@ -89,6 +90,20 @@ export const normalize = op(
   },
 );
 
+/** The pairs i < j of `n` (≥ 2) rows in row-major order, as two int64 index vectors [n·(n − 1)/2] built in the graph. */
+function pairs(n: number): [T, T] {
+  const count = (n * (n - 1)) / 2;
+  const int = (v: number, shape: readonly number[]): T => e.full(v, "int64", shape);
+  // row i's pairs start at s(i) = i·n − i·(i + 1)/2
+  const start = (i: T): T => e.sub(e.mul(i, int(n, i.shape)), e.div(e.mul(i, e.add(i, int(1, i.shape))), int(2, i.shape)));
+  // the first row of pair q: how many rows 1 … n − 2 start at or before q (a prefix sum of marks at their starts)
+  const later = e.add(e.iota("int64", [n - 1], 0), int(1, [n - 1]));
+  const marks = e.indexScatter(int(0, [count]), 0, start(later), int(1, [n - 1]), "add");
+  const first = e.reduceWindow("sum", marks, prefix(marks, 0));
+  const second = e.add(e.sub(e.iota("int64", [count], 0), start(first)), e.add(first, int(1, [count])));
+  return [first, second];
+}
+
 export const pdist = op(
   "pdist(input: Tensor, p: float = 2) -> Tensor",
   { doc: "The p-norm distances between the rows of [N, M], for every pair i < j in row-major order: [N·(N − 1)/2] (float tensors, p ≥ 0)." },
@@ -98,20 +113,13 @@ export const pdist = op(
     if (input.ndim !== 2) throw new ShapeError(`${op}: only supports 2-d tensors [N, M], got ${fmtShape(input.shape)}`);
     if (!(p >= 0)) throw new ArgumentError(`${op}: only supports non-negative p values, got ${String(p)}`);
     const [n, m] = input.shape as [number, number];
-    const first: number[] = [];
-    const second: number[] = [];
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        first.push(i);
-        second.push(j);
-      }
-    }
+    const count = (n * (n - 1)) / 2;
     return run(op, [input], String(p), ([x]) => {
       const t = e.convert(x as T, opmath((x as T).dtype));
-      const rows = (idx: number[]) => e.indexSelect(t, e.reshape(matrix(idx, 1, idx.length, "int64"), [idx.length]), 0);
-      const diff = e.sub(rows(first), rows(second));
-      const d = m === 0 ? e.full(0, t.dtype, [first.length, 1]) : vectorNorm(diff, p, 1);
-      return e.convert(e.reshape(d, [first.length]), (x as T).dtype);
+      if (count === 0 || m === 0) return e.full(0, (x as T).dtype, [count]);
+      const [first, second] = pairs(n);
+      const diff = e.sub(e.indexSelect(t, first, 0), e.indexSelect(t, second, 0));
+      return e.convert(e.reshape(vectorNorm(diff, p, 1), [count]), (x as T).dtype);
     });
   },
 );

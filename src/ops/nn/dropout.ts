@@ -16,8 +16,9 @@ import { assignInPlace } from "../pointwise/in_place.js";
 import { draw } from "../random/draw.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
+import { SELU_ALPHA, SELU_SCALE } from "./activations.js";
 
-const checkP = (op: string, p: number): void => {
+export const checkP = (op: string, p: number): void => {
   if (!(p >= 0 && p <= 1)) throw new ArgumentError(`${op}: dropout probability has to be between 0 and 1, but got ${String(p)}`);
 };
 
@@ -44,8 +45,8 @@ export function dropoutTraced(key: Tracer, x: Tracer, p: number): Tracer {
   return e.mul(x, scale);
 }
 
-/** SELU's negative saturation is −ALPHA (scale × alpha of selu). */
-const ALPHA = 1.7580993408473766;
+/** SELU's negative saturation is −ALPHA. */
+const ALPHA = SELU_SCALE * SELU_ALPHA;
 
 /** Which values share one keep/drop draw: each element, the channels of [N, C, *], or the channels of unbatched [C, *]. */
 type Noise = "element" | "channel" | "unbatched-channel";

@@ -32,7 +32,11 @@ function reflect(x: Tracer, low: number, high: number): Tracer {
 /** The input position (in elements) of normalized coordinates `g` along a dim of `size`, after the padding mode. */
 function sourceIndex(g: Tracer, size: number, padding: Padding, alignCorners: boolean): Tracer {
   const pos = alignCorners ? e.mul(e.add(g, c(g, 1)), c(g, (size - 1) / 2)) : e.div(e.sub(e.mul(e.add(g, c(g, 1)), c(g, size)), c(g, 1)), c(g, 2));
-  const clip = (x: Tracer): Tracer => e.clamp(c(x, 0), x, c(x, size - 1));
+  // as PyTorch's clip_coordinates_set_grad: no gradient at or beyond the bounds
+  const clip = (x: Tracer): Tracer => {
+    const inside = e.and(e.compare(x, c(x, 0), "GT"), e.compare(x, c(x, size - 1), "LT"));
+    return e.select(inside, x, e.stopGradient(e.clamp(c(x, 0), x, c(x, size - 1))));
+  };
   if (padding === "border") return clip(pos);
   if (padding === "reflection") return clip(alignCorners ? reflect(pos, 0, size - 1) : reflect(pos, -0.5, size - 0.5));
   return pos;
@@ -129,19 +133,15 @@ export const affineGrid = op(
       throw new ShapeError(`${op}: for size ${fmtShape(size)}, theta must be a batch of affine matrices [${size[0]}, ${n}, ${n + 1}], got ${fmtShape(theta.shape)}`);
     }
     const spatial = size.slice(2);
-    if (spatial.some((d) => !Number.isInteger(d) || d < 0)) throw new ShapeError(`${op}: size ${fmtShape(size)} must be non-negative integers`);
+    if (size.some((d) => !Number.isInteger(d) || d <= 0)) throw new ShapeError(`${op}: expected a positive output size, got ${fmtShape(size)}`);
     const corners = alignCorners ?? false;
     return run(op, [theta], `${fmtShape(size)}|${corners}`, ([ti]) => {
       const t = ti as Tracer;
       const points = spatial.reduce((p, q) => p * q, 1);
-      // the base grid [points, n + 1]: (x, y[, z], 1) per output point, x along the last dim
-      const axes = spatial.map((d) => baseCoords(d, corners));
-      const base: number[] = [];
-      for (let q = 0; q < points; q++) {
-        const at = spatial.map((_, d) => Math.floor(q / spatial.slice(d + 1).reduce((p, r) => p * r, 1)) % spatial[d]!);
-        base.push(...at.map((i, d) => axes[d]![i]!).reverse(), 1);
-      }
-      const b = bind1("constant", [], { value: base, dtype: t.dtype, shape: [points, n + 1] });
+      // the base grid [points, n + 1]: (x, y[, z], 1) per output point, x along the last dim, from each dim's 1-d coordinates
+      const column = (v: Tracer): Tracer => e.reshape(v, [points, 1]);
+      const axes = spatial.map((d, k) => column(e.broadcastInDim(bind1("constant", [], { value: baseCoords(d, corners), dtype: t.dtype, shape: [d] }), spatial, [k])));
+      const b = e.concatenate([...axes.reverse(), e.full(1, t.dtype, [points, 1])], 1);
       const grid = e.dotGeneral(t, b, [], [], [2], [1]); // [N, n, points]
       return e.reshape(e.transpose(grid, [0, 2, 1]), [t.shape[0]!, ...spatial, n]);
     });

@@ -3,7 +3,8 @@
  * torch.special.i0) and torch.special's i0e, i1, i1e (the "e" forms scaled by e^−|x|); torch.special's
  * besselJ0, besselJ1, besselY0, besselY1 (first and second kind) and sphericalBesselJ0 (sin x / x).
  * All but the last are a power series near 0 and an asymptotic (Hankel) expansion beyond, with the
- * term counts that converge there, so gradients come from the composition (PyTorch has none for
+ * term counts that converge there (float32 J and Y: Taylor polynomials in between, from 3 to 8), so
+ * gradients come from the composition (PyTorch has none for
  * the J and Y functions). At ±inf they give PyTorch's values: NaN for i0, i1, J and Y (inf − inf or
  * cos(inf)), 0 for the scaled forms. Integer and bool inputs give float32; float16/bfloat16 compute
  * in float32.
@@ -19,8 +20,61 @@ type Order = 0 | 1;
 
 /** Where the power series stops (|x| ≤ near) and how many terms each series takes, converged to the dtype there. */
 const planI = (d: DType) => (d === "float64" ? { near: 20, series: 36, asymptotic: 24 } : { near: 12, series: 20, asymptotic: 10 });
-// J's series alternates: it loses digits as |x| grows (~1e-12 in float64 at 12, ~3e-6 in float32 at 7, absolute)
-const planJ = (d: DType) => (d === "float64" ? { near: 12, series: 40, asymptotic: 26 } : { near: 7, series: 20, asymptotic: 12 });
+// J's series alternates: it loses digits as |x| grows (~1e-12 in float64 at 12, absolute). In float32 it
+// stops at 3 and the Hankel expansion starts at 8 (`mid`); between them, a Taylor polynomial (besselMiddle)
+const planJ = (d: DType) =>
+  d === "float64" ? { near: 12, mid: 12, series: 40, asymptotic: 26 } : { near: 3, mid: 8, series: 14, asymptotic: 12 };
+
+// J and Y of orders 0 and 1 at the Taylor centres, [J0, J1] and [Y0, Y1] (mpmath, rounded to float64)
+const CENTRES = [3.5, 4.5, 5.5, 6.5, 7.5];
+const AT_CENTRES = {
+  J: [[-0.3801277399872634, 0.1373775273623272], [-0.32054250898512143, -0.23106043192337064], [-0.006843869417819197, -0.34143821542904335], [0.2600946055816064, -0.15384130140997185], [0.2663396578803784, 0.1352484275797055]],
+  Y: [[0.1890219439208265, 0.41018841788751187], [-0.19470500862950454, 0.3009973230696546], [-0.339480592881911, -0.023758238956389618], [-0.17324243491898234, -0.27409127395927546], [0.11731328614820863, -0.25912851048611624]],
+} as const;
+const TAYLOR_DEGREE = 10; // |x − centre| ≤ ½: the terms fall below float32's rounding well before
+
+/**
+ * The Taylor coefficients about c of the solution of Bessel's equation x²y'' + xy' + (x² − ν²)y = 0
+ * with this value and slope at c: with x = c + t, c²(n+1)(n+2)a_{n+2} = −(c(n+1)(2n+1)a_{n+1} +
+ * (n² − ν² + c²)a_n + 2c·a_{n−1} + a_{n−2}).
+ */
+function besselTaylor(c: number, nu: Order, value: number, slope: number): number[] {
+  const a = [value, slope];
+  const at = (i: number) => (i >= 0 ? a[i]! : 0);
+  for (let n = 0; n + 2 <= TAYLOR_DEGREE; n++) {
+    a.push(-(c * (n + 1) * (2 * n + 1) * a[n + 1]! + (n * n - nu * nu + c * c) * a[n]! + 2 * c * at(n - 1) + at(n - 2)) / (c * c * (n + 1) * (n + 2)));
+  }
+  return a;
+}
+
+/**
+ * J_ν(x) or Y_ν(x) (`second`) for 3 ≤ x ≤ 8, where in float32 the series has lost digits and the Hankel
+ * expansion has not converged: the Taylor polynomial about the nearest centre (~1.5e-7 absolute).
+ * The slopes: J0' = −J1, J1' = J0 − J1/x, and the same for Y.
+ */
+function besselMiddle(x: T, nu: Order, second: boolean): T {
+  const polynomials = CENTRES.map((centre, i) => {
+    const [f0, f1] = AT_CENTRES[second ? "Y" : "J"][i]!;
+    return nu === 0 ? besselTaylor(centre, 0, f0, -f1) : besselTaylor(centre, 1, f1, f0 - f1 / centre);
+  });
+  const index = e.floor(e.sub(x, c(x, CENTRES[0]! - 0.5)));
+  // the value for the nearest centre: the last centre whose index x has reached
+  const pick = (values: readonly number[]): T =>
+    values.slice(1).reduce((acc, v, i) => e.select(e.compare(index, c(x, i + 1), "GE"), c(x, v), acc), c(x, values[0]!));
+  const t = e.sub(x, pick(CENTRES));
+  let sum = pick(polynomials.map((a) => a[TAYLOR_DEGREE]!));
+  for (let n = TAYLOR_DEGREE - 1; n >= 0; n--) sum = e.add(e.mul(sum, t), pick(polynomials.map((a) => a[n]!)));
+  return sum;
+}
+
+/** Beyond `near`: besselMiddle up to `mid` (float32), the Hankel expansion beyond; for a = |x| (or x > near for Y). */
+function besselBeyond(a: T, nu: Order, second: boolean): T {
+  const p = planJ(a.dtype);
+  const far = e.not(e.compare(a, c(a, p.mid), "LE")); // NaN included
+  const hankelValue = hankel(e.select(far, a, c(a, 2 * p.mid)), nu, p.asymptotic, second);
+  if (p.mid === p.near) return hankelValue;
+  return e.select(far, hankelValue, besselMiddle(e.clamp(c(a, p.near), a, c(a, p.mid)), nu, second));
+}
 
 /** I_ν(x) = Σ_k (x/2)^(2k+ν) / (k! (k+ν)!) (positive terms), or J_ν(x), the same with alternating signs; odd in x for ν = 1. */
 function powerSeries(x: T, nu: Order, terms: number, alternating = false): T {
@@ -89,7 +143,7 @@ function besselJ(x: T, nu: Order): T {
   const p = planJ(x.dtype);
   const near = e.compare(e.abs(x), c(x, p.near), "LE");
   const series = powerSeries(e.select(near, x, c(x, 0)), nu, p.series, true);
-  let far = hankel(e.select(near, c(x, 2 * p.near), e.abs(x)), nu, p.asymptotic, false);
+  let far = besselBeyond(e.abs(x), nu, false);
   if (nu === 1) far = e.mul(far, e.sign(x));
   return e.select(near, series, far);
 }
@@ -123,7 +177,7 @@ function besselY(x: T, nu: Order): T {
   const near = e.compare(x, c(x, p.near), "LE");
   const positive = e.compare(x, c(x, 0), "GT");
   const series = besselYSeries(e.select(e.and(near, positive), x, c(x, 1)), nu, p.series);
-  const far = hankel(e.select(near, c(x, 2 * p.near), x), nu, p.asymptotic, true);
+  const far = besselBeyond(x, nu, true);
   const edge = e.select(e.compare(x, c(x, 0), "EQ"), c(x, -Infinity), c(x, NaN));
   return e.select(positive, e.select(near, series, far), edge);
 }

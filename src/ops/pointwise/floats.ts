@@ -3,7 +3,7 @@
  * ldexp (scaling by powers of two) and frexp (mantissa and exponent). Worked on the bits through
  * an integer view of the same width; integer and bool inputs of copysign and ldexp give float32.
  */
-import { type DType, defaultFloatDType, isFloating } from "../../dtype.js";
+import { isFloating } from "../../dtype.js";
 import { type FloatDType, floatFormats } from "../../dtype_info.js";
 import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
@@ -11,10 +11,9 @@ import { bind1 } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import type { MantissaExponent } from "../types.js";
-import { promote, run, runMany } from "../unit.js";
-import { bitsOf, c, computeDType, fromBits, isNanT, none, prepare, type T } from "./operands.js";
-
-const floatResult = (dtype: DType): DType => (isFloating(dtype) ? dtype : defaultFloatDType);
+import { broadcastShapes } from "../dims.js";
+import { lift, promote, run, runMany } from "../unit.js";
+import { bitsOf, c, computeDType, floatDType, fromBits, isNanT, none, prepare, type T } from "./operands.js";
 
 /**
  * |x| with the sign bit of y, with PyTorch's gradient g · result / x: 0 at x = ±0 (abs's), NaN at
@@ -33,7 +32,7 @@ export const copysign = op(
   { doc: "|input| with the sign of other (the sign bit: −0 and −NaN count as negative), elementwise with broadcasting; integer and bool inputs give float32.", method: true },
   ({ input, other }) =>
     run("copysign", [input, other], "", ([x, y]) => {
-      const [p, q] = prepare("copysign", x!, y!, floatResult(promote(x!, y!)));
+      const [p, q] = prepare("copysign", x!, y!, floatDType(promote(x!, y!)));
       return copysignT(p, q);
     }),
 );
@@ -71,17 +70,21 @@ export const nextafter = op(
 
 export const ldexp = op(
   "ldexp(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error).", method: true },
+  { doc: "input × 2^other, elementwise with broadcasting, in the promoted float dtype (integer inputs give float32; a bool other is an error). A float input with an integer other is scaled exactly (one rounding); otherwise 2^other is rounded to other's float dtype first, as PyTorch.", method: true },
   ({ input, other }) =>
     run("ldexp", [input, other], "", ([x, y]) => {
-      const exponent = y as T;
+      const [base, exponent] = [x as T, y as T];
       if (exponent.dtype === "bool") throw new DTypeError("ldexp: not implemented for a bool exponent (other); convert it to an integer dtype");
-      const dtype = floatResult(promote(x!, exponent));
+      const dtype = floatDType(promote(base, exponent));
+      if (isFloating(base.dtype) && !isFloating(exponent.dtype)) {
+        const shape = broadcastShapes("ldexp", base.shape, exponent.shape);
+        return e.convert(scaleByPowerOfTwo(lift(base, computeDType(dtype), shape), lift(exponent, exponent.dtype, shape)), dtype);
+      }
       // as PyTorch: 2^other rounded to other's float dtype (float32 for integers), then the product in the result's
-      const scaleDType = floatResult(exponent.dtype);
+      const scaleDType = floatDType(exponent.dtype);
       const q = e.convert(exponent, computeDType(scaleDType));
       const scale = e.convert(e.pow(c(q, 2), q), scaleDType);
-      const [p, s] = prepare("ldexp", x!, scale, computeDType(dtype));
+      const [p, s] = prepare("ldexp", base, scale, computeDType(dtype));
       return e.convert(e.mul(p, s), dtype);
     }),
 );
@@ -113,6 +116,25 @@ function frexpT(x: T): [T, T] {
   const half = shr(exponent, c(exponent, 1));
   const mantissa = e.mul(e.mul(x, powerOfTwo(e.neg(half), dtype)), powerOfTwo(e.sub(half, exponent), dtype));
   return [mantissa, e.convert(exponent, "int32")];
+}
+
+/**
+ * x · 2^k for a float x and integer k, rounded once (PyTorch's ldexp with an integer exponent):
+ * x = m · 2^ex (frexp) and m · 2^(ex + k) as m times two exact normal powers of two, the larger first
+ * so that only the last product can leave the normal range.
+ */
+function scaleByPowerOfTwo(x: T, k: T): T {
+  const dtype = x.dtype as FloatDType;
+  const { maxExponent } = floatFormats[dtype];
+  const int = dtype === "float64" ? "int64" : "int32";
+  const wide = e.convert(k, "int64");
+  const bounded = e.convert(e.clamp(c(wide, -4 * maxExponent), wide, c(wide, 4 * maxExponent)), int);
+  const [mantissa, ex] = frexpT(x);
+  const total = e.add(e.convert(ex, int), bounded);
+  // beyond these m · 2^total is 0 or inf anyway, and each half stays within the normal exponents
+  const clamped = e.clamp(c(total, 4 - 2 * maxExponent), total, c(total, 2 * maxExponent));
+  const first = e.neg(shr(e.neg(clamped), c(clamped, 1))); // ⌈total / 2⌉
+  return e.mul(e.mul(mantissa, powerOfTwo(first, dtype)), powerOfTwo(e.sub(clamped, first), dtype));
 }
 
 export const frexp = op(

@@ -9,8 +9,9 @@ import type { Tensor } from "../../tensor.js";
 import { bind1 } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
+import type { TensorOrScalar } from "../types.js";
 import { promote, run } from "../unit.js";
-import { c, computeDType, none, prepare, type T } from "./operands.js";
+import { c, computeDType, floatDType, none, prepare, type T } from "./operands.js";
 
 /** fn of `a` in its own float dtype (integers and bool in float32); the body of exp, log, … and of exp_, log_, …. */
 export function floatMath(name: string, a: Tensor, fn: (x: T) => T): Tensor {
@@ -24,7 +25,7 @@ export function floatMath(name: string, a: Tensor, fn: (x: T) => T): Tensor {
 export function floatOpmath(name: string, a: Tensor, fn: (x: T) => T, statics = ""): Tensor {
   return run(name, [a], statics, ([x]) => {
     const t = x as T;
-    const out = isFloating(t.dtype) ? t.dtype : defaultFloatDType;
+    const out = floatDType(t.dtype);
     return e.convert(fn(e.convert(t, computeDType(out))), out);
   });
 }
@@ -129,14 +130,15 @@ export const atan = op("atan(input: Tensor) -> Tensor", { doc: "Arctangent (radi
 );
 
 /**
- * A binary float op of two tensors, computed in float32 for half dtypes; integer inputs give float32,
- * or a DTypeError where PyTorch has no integer kernel (`floatsOnly`).
+ * A binary float op of two operands (tensors or scalars) promoted and broadcast together, computed in
+ * float32 for half dtypes; integer and bool inputs give float32, or a DTypeError where PyTorch has no
+ * integer kernel (`floatsOnly`).
  */
-const floatBinary = (name: string, input: Tensor, other: Tensor, fn: (a: T, b: T) => T, floatsOnly = false): Tensor =>
+export const floatBinary = (name: string, input: TensorOrScalar, other: TensorOrScalar, fn: (a: T, b: T) => T, floatsOnly = false): Tensor =>
   run(name, [input, other], "", ([x, y]) => {
-    let dtype: DType = promote(x!, y!);
-    if (!isFloating(dtype) && floatsOnly) throw new DTypeError(`${name}: not implemented for ${dtype} inputs (PyTorch has no integer kernel); convert to a floating dtype first`);
-    if (!isFloating(dtype)) dtype = defaultFloatDType;
+    const promoted = promote(x!, y!);
+    if (!isFloating(promoted) && floatsOnly) throw new DTypeError(`${name}: not implemented for ${promoted} inputs (PyTorch has no integer kernel); convert to a floating dtype first`);
+    const dtype = floatDType(promoted);
     const [p, q] = prepare(name, x!, y!, computeDType(dtype));
     return e.convert(fn(p, q), dtype);
   });
@@ -187,13 +189,7 @@ function xlogyT(x: T, y: T): T {
 export const xlogy = op(
   "xlogy(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor",
   { doc: "input × log(other), 0 where input is 0 (unless other is NaN), elementwise with broadcasting; either may be a scalar; integer and bool inputs give float32.", method: true },
-  ({ input, other }) =>
-    run("xlogy", [input, other], "", ([x, y]) => {
-      let dtype: DType = promote(x!, y!);
-      if (!isFloating(dtype)) dtype = defaultFloatDType;
-      const [p, q] = prepare("xlogy", x!, y!, computeDType(dtype));
-      return e.convert(xlogyT(p, q), dtype);
-    }),
+  ({ input, other }) => floatBinary("xlogy", input, other, xlogyT),
 );
 
 /** √(a² + b²) as m·√(1 + (n/m)²), m = max(|a|, |b|), n = min: no overflow or underflow on the way; 0 where both are 0. */

@@ -2,7 +2,7 @@
  * @file What the pointwise ops share: operands promoted and broadcast together, constants shaped
  * like a tracer, and the compute dtype of float16/bfloat16 math.
  */
-import { type DType, dtypes } from "../../dtype.js";
+import { type DType, defaultFloatDType, dtypes, isFloating } from "../../dtype.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import { broadcastShapes } from "../dims.js";
 import * as e from "../emit.js";
@@ -22,6 +22,9 @@ export function prepare(op: string, a: Operand, b: Operand, dtype: DType): [T, T
 export const c = (x: T, v: number | bigint | boolean): T => e.full(v, x.dtype, x.shape);
 
 export const kind = (d: DType) => dtypes[d].kind;
+
+/** A float op's result dtype: a float keeps its own, integers and bool give float32 (PyTorch's default). */
+export const floatDType = (d: DType): DType => (isFloating(d) ? d : defaultFloatDType);
 
 /** float16/bfloat16 compute in float32 (as PyTorch's CPU kernels do), then round back. */
 export const computeDType = (d: DType): DType => (d === "float16" || d === "bfloat16" ? "float32" : d);
