@@ -388,6 +388,44 @@ describe("igamma / igammac gradients (PyTorch's formula; its values, float64)", 
   });
 });
 
+describe("zeta's gradient (none for input, as in PyTorch)", () => {
+  it("throws ArgumentError when input needs a gradient, and gives other's when input is detached", () => {
+    torch.tidy(() => {
+      const x = f64([2, 3.5, 1.5]);
+      const q = f64([1, 0.5, 2.25]);
+      const y = torch.special.zeta(x, q).sum(); // the forward runs; backward throws, as PyTorch's does
+      expect(() => y.backward()).toThrow(torch.ArgumentError);
+      expect(() => y.backward()).toThrow(/zeta: no gradient with respect to input .*detach it/);
+      const compiled = torch.compile((a: torch.Tensor, b: torch.Tensor) => torch.special.zeta(a, b).sum());
+      const z = compiled(x, q);
+      expect(() => z.backward()).toThrow(/zeta: no gradient with respect to input/);
+      torch.special.zeta(x.detach(), q).sum().backward();
+      // torch.special.zeta(x, q).sum().backward() with x = [2, 3.5, 1.5] detached, q = [1, 0.5, 2.25] (float64)
+      close(list(q.grad), [-2.404113806319188, -79.8370970114494, -0.41252782868660953], 1e-12);
+    });
+  });
+
+  it("gives other's gradient through torch.cond and torch.whileLoop when input needs none", () => {
+    torch.tidy(() => {
+      const x = torch.tensor(Float64Array.from([2, 3.5]));
+      const q = f64([1, 0.5]);
+      const zeta = (a: torch.Tensor, b: torch.Tensor) => torch.special.zeta(a, b);
+      const branch = torch.compile((p: torch.Tensor, a: torch.Tensor, b: torch.Tensor) => (torch.cond(p, zeta, (_a: torch.Tensor, b2: torch.Tensor) => b2, [a, b]) as torch.Tensor).sum());
+      branch(torch.tensor(true), x, q).backward();
+      // torch.special.zeta(x, q).sum().backward() with x = [2, 3.5], q = [1, 0.5] (float64)
+      close(list(q.grad), [-2.404113806319188, -79.8370970114494], 1e-12);
+      q.grad = null;
+      const looped = torch.compile((a: torch.Tensor, b: torch.Tensor) => {
+        const [, , , acc] = torch.whileLoop((i) => i.lt(3), (i, a2, b2, s) => [i.add(1), a2, b2.add(1), s.add(zeta(a2, b2))], [torch.tensor(0), a, b, torch.zerosLike(b)]);
+        return acc!.sum();
+      });
+      looped(x, q).backward();
+      // the sum over k = 0, 1, 2 of torch.special.zeta(x, q + k), backward, same x and q
+      close(list(q.grad), [-2.962341418957565, -80.5548805852041], 1e-12);
+    });
+  });
+});
+
 afterEach(() => {
   expect(torch.memory().numTensors, "tensors left alive").toBe(before);
 });

@@ -36,7 +36,7 @@ function ruleCts<P extends Prim>(prim: P, rule: VjpRule<P>, inputs: torch.Tensor
       const ins = ts.slice(0, inputs.length);
       let k = inputs.length;
       const ctTracers = cts.map((c) => (c === null ? null : ts[k++]!));
-      const got = rule({ inputs: ins, outputs: bind(prim, ins, params), cts: ctTracers, params });
+      const got = rule({ inputs: ins, outputs: bind(prim, ins, params), cts: ctTracers, needed: ins.map(() => true), params });
       gotNull = ins.map((_, i) => got[i] == null);
       return ins.map((x, i): Tracer => got[i] ?? x);
     });

@@ -61,7 +61,7 @@ function ruleCts<P extends Prim>(prim: P, rule: VjpRule<P>, inputs: torch.Tensor
     const outs = runMany(`vjpWindowTest.${prim}`, [...inputs, ...given], `${JSON.stringify(params)}|${ruleRuns++}`, (ts) => {
       const ins = ts.slice(0, inputs.length);
       let k = inputs.length;
-      const got = rule({ inputs: ins, outputs: bind(prim, ins, params), cts: cts.map((c) => (c === null ? null : ts[k++]!)), params });
+      const got = rule({ inputs: ins, outputs: bind(prim, ins, params), cts: cts.map((c) => (c === null ? null : ts[k++]!)), needed: ins.map(() => true), params });
       gotNull = ins.map((_, i) => got[i] == null);
       return ins.map((x, i): Tracer => got[i] ?? x);
     });
@@ -270,7 +270,7 @@ function vjpUnit<P extends Prim>(prim: P, rule: VjpRule<P>, params: PrimParams[P
     runMany(`vjpWindowXla.${prim}`, inputs, JSON.stringify(params, (_, v) => (typeof v === "bigint" ? `${v}n` : v)), (ins) => {
       const outs = bind(prim, ins, params);
       const cts = outs.map((o) => (o.dtype === "float32" ? e.full(1, o.dtype, o.shape) : null));
-      const got = rule({ inputs: ins, outputs: outs, cts, params });
+      const got = rule({ inputs: ins, outputs: outs, cts, needed: ins.map((_, i) => wrt.includes(i)), params });
       return wrt.map((i) => got[i]!);
     });
 }

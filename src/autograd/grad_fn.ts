@@ -188,14 +188,20 @@ function neededInputs(entry: UnitInfo, wrt: readonly boolean[]): readonly number
   if (needed !== undefined) return needed;
   const primals = entry.graph.inputs;
   const outs = entry.outputs.filter(isFloat);
-  const { graph } = trace([...primals, ...outs], (tracers) => {
-    let k = primals.length;
-    const cts = entry.outputs.map((o) => (isFloat(o) ? tracers[k++]! : null));
-    const grads = graphVjp(entry.graph, tracers.slice(0, primals.length), cts, wrt);
-    return primals.flatMap((a, i) => (wrt[i] ? [grads[i] ?? e.full(0, a.dtype, a.shape)] : []));
-  });
-  const used = new Set<number>([...graph.outputs, ...graph.nodes.flatMap((n) => n.inputs)]);
-  needed = primals.map((_, i) => i).filter((i) => used.has(i));
+  try {
+    const { graph } = trace([...primals, ...outs], (tracers) => {
+      let k = primals.length;
+      const cts = entry.outputs.map((o) => (isFloat(o) ? tracers[k++]! : null));
+      const grads = graphVjp(entry.graph, tracers.slice(0, primals.length), cts, wrt);
+      return primals.flatMap((a, i) => (wrt[i] ? [grads[i] ?? e.full(0, a.dtype, a.shape)] : []));
+    });
+    const used = new Set<number>([...graph.outputs, ...graph.nodes.flatMap((n) => n.inputs)]);
+    needed = primals.map((_, i) => i).filter((i) => used.has(i));
+  } catch (err) {
+    // a rule refusing a needed gradient (zeta's input): PyTorch raises at backward, so keep every input and let backward throw
+    if (!(err instanceof ArgumentError)) throw err;
+    needed = primals.map((_, i) => i);
+  }
   plans.set(key, needed);
   return needed;
 }

@@ -103,6 +103,7 @@ export function graphVjp(graph: Graph, inputs: readonly Tracer[], cts: readonly 
       inputs: node.inputs.map((id) => values[id]!),
       outputs: node.outputs.map((_, k) => values[first + k]!),
       cts: outCts,
+      needed: node.inputs.map((id) => needs[id] === true),
       params: node.params as never,
     });
     node.inputs.forEach((id, j) => {

@@ -17,6 +17,7 @@
  * - floor, ceil, round, sign, comparisons, integer and bitwise primitives: no gradient (zeros).
  */
 import { dtypes, opmath } from "../dtype.js";
+import { ArgumentError } from "../runtime/errors.js";
 import { bind1, type Tracer } from "../trace/tracer.js";
 import * as e from "./emit.js";
 import type { Aval, Prim, PrimParams } from "./prims.js";
@@ -245,8 +246,11 @@ const rules = {
   lgamma: unary((x, _y, ct) => e.mul(ct, e.digamma(x))),
   digamma: unary((x, _y, ct) => e.mul(ct, e.polygamma(scalar(1, x), x))),
   polygamma: binary((n, x, _y, ct) => [null, e.mul(ct, e.polygamma(e.add(n, scalar(1, n)), x))]),
-  // ∂/∂q ζ(x, q) = −x ζ(x + 1, q); none for x (as in PyTorch)
-  zeta: binary((x, q, _y, ct) => [null, e.mul(ct, e.neg(e.mul(x, e.zeta(e.add(x, scalar(1, x)), q))))]),
+  // ∂/∂q ζ(x, q) = −x ζ(x + 1, q); none for x: an error when x needs one (as in PyTorch)
+  zeta: ({ inputs: [x, q], cts: [ct], needed }) => {
+    if (needed[0]) throw new ArgumentError("zeta: no gradient with respect to input (PyTorch has none either); detach it");
+    return [null, e.mul(ct!, e.neg(e.mul(x!, e.zeta(e.add(x!, scalar(1, x!)), q!))))];
+  },
   sqrt: unary((_x, y, ct) => e.div(ct, e.mul(scalar(2, y), y))),
   rsqrt: unary((_x, y, ct) => e.mul(e.mul(scalar(-0.5, y), ct), e.mul(y, e.mul(y, y)))),
   cbrt: unary((_x, y, ct) => e.div(ct, e.mul(scalar(3, y), e.mul(y, y)))),

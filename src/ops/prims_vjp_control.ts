@@ -14,7 +14,7 @@
  *   That costs about 2n + n·⌈n/K⌉/2 body evaluations: linear up to K trips.
  */
 import { dtypes } from "../dtype.js";
-import { graphVjp, replay } from "../autograd/graph_vjp.js";
+import { graphVjp, outputsReachedFrom, replay } from "../autograd/graph_vjp.js";
 import type { Graph } from "../trace/graph.js";
 import { bind, trace, type Tracer } from "../trace/tracer.js";
 import * as e from "./emit.js";
@@ -50,8 +50,8 @@ function loop(state: readonly Tracer[], cond: (s: Tracer[]) => Tracer, body: (s:
 }
 
 export const controlVjps = {
-  case: ({ inputs: [index, ...xs], cts, params: { branches } }) => {
-    const wrt = xs.map(isFloat);
+  case: ({ inputs: [index, ...xs], cts, needed, params: { branches } }) => {
+    const wrt = xs.map((x, i) => isFloat(x) && needed[i + 1] === true);
     const given = cts.filter((c): c is NonNullable<Cotangent> => c !== null);
     const vjpBranches = branches.map(
       (branch) =>
@@ -66,8 +66,14 @@ export const controlVjps = {
     let k = 0;
     return [null, ...wrt.map((w) => (w ? grads[k++]! : null))];
   },
-  while: ({ inputs: state, cts, params: { cond, body } }) => {
-    const wrt = state.map(isFloat);
+  while: ({ inputs: state, cts, needed, params: { cond, body } }) => {
+    // the carried values a gradient flows to: the needed ones and, step by step, those the body makes from them
+    let wrt = state.map((x, i) => isFloat(x) && needed[i] === true);
+    for (let more = true; more; ) {
+      const reached = outputsReachedFrom(body, wrt);
+      more = reached.some((r, i) => r && !wrt[i]);
+      wrt = wrt.map((w, i) => w || reached[i]!);
+    }
     const floats = state.flatMap((_, i) => (wrt[i] ? [i] : []));
     const zerosOf = (i: number) => e.full(0, state[i]!.dtype, state[i]!.shape);
     const step = (s: readonly Tracer[]) => apply(body, s);

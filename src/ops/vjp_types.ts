@@ -13,6 +13,8 @@ export interface VjpArgs<P extends Prim> {
   readonly outputs: readonly Tracer[];
   /** One per output, with the output's shape and dtype; null where no gradient reaches it (at least one is not null). */
   readonly cts: readonly Cotangent[];
+  /** One per input: whether a gradient flows to it (a rule for an input with no gradient in PyTorch throws when it is needed). */
+  readonly needed: readonly boolean[];
   readonly params: PrimParams[P];
 }
 

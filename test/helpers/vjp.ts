@@ -45,7 +45,7 @@ export function checkVjp<P extends Prim>(prim: P, rule: VjpRule<P>, inputs: torc
       const outTracers = bind(prim, ins, params);
       let k = n;
       const ctTracers = cts.map((c) => (c === undefined ? null : ts[k++]!));
-      const got = rule({ inputs: ins, outputs: outTracers, cts: ctTracers, params });
+      const got = rule({ inputs: ins, outputs: outTracers, cts: ctTracers, needed: ins.map((_, i) => wrt.includes(i)), params });
       return wrt.map((i): Tracer => got[i] ?? e.full(0, ins[i]!.dtype, ins[i]!.shape));
     });
     const ctValues = cts.map((c) => (c === undefined ? undefined : (c.dataSync() as Float64Array)));

@@ -1,8 +1,10 @@
 /**
  * @file In-place forms of indexing ops, Tensor methods only (`x.put_(index, source)`): each computes
- * the result as a new tensor and rebinds `x` to it, as src/ops/pointwise/in_place.ts describes.
+ * the result as a new tensor and rebinds `x` to it, as src/ops/pointwise/in_place.ts describes. Their
+ * results have x's dtype; a mask that would broadcast x to a larger shape is checked before running.
  */
-import { assignInPlace } from "../pointwise/in_place.js";
+import { broadcastShapes } from "../dims.js";
+import { assignInPlace, checkInPlace } from "../pointwise/in_place.js";
 import { op } from "../signature/op.js";
 import { indexReduce, maskedScatter, put } from "./gather_scatter.js";
 
@@ -15,7 +17,10 @@ export const put_ = op(
 export const maskedScatter_ = op(
   "maskedScatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor",
   { doc: "In place: maskedScatter (the positions where `mask`, broadcast to x's shape, is true filled by source's first elements); returns x.", method: true },
-  ({ input, mask, source }) => assignInPlace("maskedScatter_", input, maskedScatter(input, mask, source)),
+  ({ input, mask, source }) => {
+    checkInPlace("maskedScatter_", input, input.dtype, broadcastShapes("maskedScatter_", input.shape, mask.shape));
+    return assignInPlace("maskedScatter_", input, maskedScatter(input, mask, source));
+  },
 );
 
 export const indexReduce_ = op(

@@ -12,7 +12,7 @@
 import type { DType } from "../../dtype.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
-import { assignInPlace } from "./in_place.js";
+import { elementwiseInPlace } from "./in_place.js";
 import { floatOpmath } from "./math.js";
 import { c, type T } from "./operands.js";
 
@@ -191,7 +191,7 @@ export const i0 = op(
 );
 
 export const i0_ = op("i0_(input: Tensor) -> Tensor", { doc: "In place: x = i0(x) (float tensors); returns x.", method: true }, ({ input }) =>
-  assignInPlace("i0_", input, floatOpmath("i0", input, i0T)),
+  elementwiseInPlace("i0_", "float", input, [], () => floatOpmath("i0", input, i0T)),
 );
 
 export const i0e = op(

@@ -11,7 +11,7 @@ import type { Tensor } from "../../tensor.js";
 import { bind, trace } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
-import { assignInPlace } from "./in_place.js";
+import { elementwiseInPlace } from "./in_place.js";
 import { floatBinary, floatOpmath, log1pp } from "./math.js";
 import { c, type T } from "./operands.js";
 
@@ -86,11 +86,11 @@ export const mvlgamma = op(
 );
 
 export const lgamma_ = op("lgamma_(input: Tensor) -> Tensor", { doc: "In place: x = lgamma(x) (float tensors); returns x.", method: true }, ({ input }) =>
-  assignInPlace("lgamma_", input, floatOpmath("lgamma", input, e.lgamma)),
+  elementwiseInPlace("lgamma_", "float", input, [], () => floatOpmath("lgamma", input, e.lgamma)),
 );
 
 export const digamma_ = op("digamma_(input: Tensor) -> Tensor", { doc: "In place: x = digamma(x) (float tensors); returns x.", method: true }, ({ input }) =>
-  assignInPlace("digamma_", input, floatOpmath("digamma", input, digammaT)),
+  elementwiseInPlace("digamma_", "float", input, [], () => floatOpmath("digamma", input, digammaT)),
 );
 
 export const polygamma_ = op(
@@ -98,7 +98,7 @@ export const polygamma_ = op(
   { doc: "In place: x = polygamma(n, x) (float tensors); returns x.", method: true },
   ({ input, n }) => {
     checkOrder("polygamma_", n);
-    return assignInPlace("polygamma_", input, floatOpmath("polygamma", input, (x) => polygammaT(n, x), String(n)));
+    return elementwiseInPlace("polygamma_", "float", input, [], () => floatOpmath("polygamma", input, (x) => polygammaT(n, x), String(n)));
   },
 );
 
@@ -107,7 +107,7 @@ export const mvlgamma_ = op(
   { doc: "In place: x = mvlgamma(x, p) (float tensors); returns x.", method: true },
   ({ input, p }) => {
     checkDimension("mvlgamma_", p);
-    return assignInPlace("mvlgamma_", input, floatOpmath("mvlgamma", input, (x) => mvlgammaT(x, p), String(p)));
+    return elementwiseInPlace("mvlgamma_", "float", input, [], () => floatOpmath("mvlgamma", input, (x) => mvlgammaT(x, p), String(p)));
   },
 );
 
@@ -245,9 +245,9 @@ export const igammac = op(
 );
 
 export const igamma_ = op("igamma_(input: Tensor, other: Tensor) -> Tensor", { doc: "In place: x = igamma(x, other) (float tensors); returns x.", method: true }, ({ input, other }) =>
-  assignInPlace("igamma_", input, igammaUnit("igamma", input, other, false)),
+  elementwiseInPlace("igamma_", "float", input, [other], () => igammaUnit("igamma", input, other, false)),
 );
 
 export const igammac_ = op("igammac_(input: Tensor, other: Tensor) -> Tensor", { doc: "In place: x = igammac(x, other) (float tensors); returns x.", method: true }, ({ input, other }) =>
-  assignInPlace("igammac_", input, igammaUnit("igammac", input, other, true)),
+  elementwiseInPlace("igammac_", "float", input, [other], () => igammaUnit("igammac", input, other, true)),
 );

@@ -1,8 +1,9 @@
 /**
  * @file In-place forms of the elementwise ops and of PyTorch's aliases (`x.sin_()`, `x.gt_(0)`,
- * `x.arccos_()`, `x.clampMin_(0)`), Tensor methods only: each computes the op and assigns the
- * result to x with assignInPlace (src/ops/pointwise/in_place.ts: x keeps its dtype and shape, a
- * result that cannot be cast back is a DTypeError).
+ * `x.arccos_()`, `x.clampMin_(0)`), Tensor methods only: each checks its result's dtype and shape
+ * before running and then assigns the result to x (elementwiseInPlace in src/ops/pointwise/in_place.ts:
+ * x keeps its dtype and shape, a result that cannot be cast back is a DTypeError). Most are rows
+ * of the tables below, one row per op.
  */
 import { DTypeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
@@ -15,7 +16,7 @@ import { nanToNum } from "./classification.js";
 import { compare } from "./comparison.js";
 import { clampTo } from "./extremes.js";
 import { copysign, ldexp, nextafter } from "./floats.js";
-import { assignInPlace } from "./in_place.js";
+import { elementwiseInPlace, type ResultKind } from "./in_place.js";
 import { gcd, lcm } from "./integers.js";
 import { logicalAnd, logicalNot, logicalOr, logicalXor } from "./logical.js";
 import {
@@ -23,329 +24,143 @@ import {
 } from "./math.js";
 import { ceil, fix, floor, frac, round, trunc } from "./rounding.js";
 
-const unary = (name: string, fn: (x: Tensor) => Tensor) => ({ input }: { input: Tensor }) => assignInPlace(name, input, fn(input));
+const unary = (name: string, fn: (x: Tensor) => Tensor, kind: ResultKind) => ({ input }: { input: Tensor }) => elementwiseInPlace(name, kind, input, [], () => fn(input));
 
 const binary =
-  <O extends TensorOrScalar>(name: string, fn: (x: Tensor, other: O) => Tensor) =>
+  <O extends TensorOrScalar>(name: string, kind: ResultKind, fn: (x: Tensor, other: O) => Tensor) =>
   ({ input, other }: { input: Tensor; other: O }) =>
-    assignInPlace(name, input, fn(input, other));
-
-const compared = (name: string, direction: CompareDirection) => binary(name, (x, other: TensorOrScalar) => compare(name.slice(0, -1), direction, x, other));
-
-// --- unary --------------------------------------------------------------------------------------------
-
-export const absolute_ = op("absolute_(input: Tensor) -> Tensor", { doc: "In place: x = |x| (alias of abs_); returns x.", method: true }, unary("absolute_", abs));
-
-export const negative_ = op("negative_(input: Tensor) -> Tensor", { doc: "In place: x = −x (alias of neg_); returns x.", method: true }, unary("negative_", negate));
-
-export const sgn_ = op("sgn_(input: Tensor) -> Tensor", { doc: "In place: x = sgn(x); returns x.", method: true }, unary("sgn_", sgn));
-
-export const sign_ = op("sign_(input: Tensor) -> Tensor", { doc: "In place: x = sign(x); returns x.", method: true }, unary("sign_", sign));
-
-export const square_ = op("square_(input: Tensor) -> Tensor", { doc: "In place: x = x × x; returns x.", method: true }, unary("square_", square));
-
-export const reciprocal_ = op(
-  "reciprocal_(input: Tensor) -> Tensor",
-  { doc: "In place: x = 1 / x (float tensors); returns x.", method: true },
-  unary("reciprocal_", reciprocal),
-);
-
-export const rsqrt_ = op("rsqrt_(input: Tensor) -> Tensor", { doc: "In place: x = 1 / sqrt(x) (float tensors); returns x.", method: true }, unary("rsqrt_", rsqrt));
-
-export const exp2_ = op("exp2_(input: Tensor) -> Tensor", { doc: "In place: x = 2^x (float tensors); returns x.", method: true }, unary("exp2_", exp2));
-
-export const expm1_ = op("expm1_(input: Tensor) -> Tensor", { doc: "In place: x = e^x − 1 (float tensors); returns x.", method: true }, unary("expm1_", expm1));
-
-export const log2_ = op("log2_(input: Tensor) -> Tensor", { doc: "In place: x = log2(x) (float tensors); returns x.", method: true }, unary("log2_", log2));
-
-export const log10_ = op("log10_(input: Tensor) -> Tensor", { doc: "In place: x = log10(x) (float tensors); returns x.", method: true }, unary("log10_", log10));
-
-export const log1p_ = op("log1p_(input: Tensor) -> Tensor", { doc: "In place: x = log(1 + x) (float tensors); returns x.", method: true }, unary("log1p_", log1p));
-
-export const sin_ = op("sin_(input: Tensor) -> Tensor", { doc: "In place: x = sin(x) (float tensors); returns x.", method: true }, unary("sin_", sin));
-
-export const cos_ = op("cos_(input: Tensor) -> Tensor", { doc: "In place: x = cos(x) (float tensors); returns x.", method: true }, unary("cos_", cos));
-
-export const tan_ = op("tan_(input: Tensor) -> Tensor", { doc: "In place: x = tan(x) (float tensors); returns x.", method: true }, unary("tan_", tan));
-
-export const asin_ = op("asin_(input: Tensor) -> Tensor", { doc: "In place: x = asin(x) (float tensors); returns x.", method: true }, unary("asin_", asin));
-
-export const acos_ = op("acos_(input: Tensor) -> Tensor", { doc: "In place: x = acos(x) (float tensors); returns x.", method: true }, unary("acos_", acos));
-
-export const atan_ = op("atan_(input: Tensor) -> Tensor", { doc: "In place: x = atan(x) (float tensors); returns x.", method: true }, unary("atan_", atan));
-
-export const arcsin_ = op("arcsin_(input: Tensor) -> Tensor", { doc: "In place: x = arcsin(x) (float tensors); returns x.", method: true }, unary("arcsin_", asin));
-
-export const arccos_ = op("arccos_(input: Tensor) -> Tensor", { doc: "In place: x = arccos(x) (float tensors); returns x.", method: true }, unary("arccos_", acos));
-
-export const arctan_ = op("arctan_(input: Tensor) -> Tensor", { doc: "In place: x = arctan(x) (float tensors); returns x.", method: true }, unary("arctan_", atan));
-
-export const sinh_ = op("sinh_(input: Tensor) -> Tensor", { doc: "In place: x = sinh(x) (float tensors); returns x.", method: true }, unary("sinh_", sinh));
-
-export const cosh_ = op("cosh_(input: Tensor) -> Tensor", { doc: "In place: x = cosh(x) (float tensors); returns x.", method: true }, unary("cosh_", cosh));
-
-export const asinh_ = op("asinh_(input: Tensor) -> Tensor", { doc: "In place: x = asinh(x) (float tensors); returns x.", method: true }, unary("asinh_", asinh));
-
-export const acosh_ = op("acosh_(input: Tensor) -> Tensor", { doc: "In place: x = acosh(x) (float tensors); returns x.", method: true }, unary("acosh_", acosh));
-
-export const atanh_ = op("atanh_(input: Tensor) -> Tensor", { doc: "In place: x = atanh(x) (float tensors); returns x.", method: true }, unary("atanh_", atanh));
-
-export const arcsinh_ = op("arcsinh_(input: Tensor) -> Tensor", { doc: "In place: x = arcsinh(x) (float tensors); returns x.", method: true }, unary("arcsinh_", asinh));
-
-export const arccosh_ = op("arccosh_(input: Tensor) -> Tensor", { doc: "In place: x = arccosh(x) (float tensors); returns x.", method: true }, unary("arccosh_", acosh));
-
-export const arctanh_ = op("arctanh_(input: Tensor) -> Tensor", { doc: "In place: x = arctanh(x) (float tensors); returns x.", method: true }, unary("arctanh_", atanh));
-
-export const deg2rad_ = op(
-  "deg2rad_(input: Tensor) -> Tensor",
-  { doc: "In place: degrees to radians (float tensors); returns x.", method: true },
-  unary("deg2rad_", deg2rad),
-);
-
-export const rad2deg_ = op(
-  "rad2deg_(input: Tensor) -> Tensor",
-  { doc: "In place: radians to degrees (float tensors); returns x.", method: true },
-  unary("rad2deg_", rad2deg),
-);
-
-export const sinc_ = op("sinc_(input: Tensor) -> Tensor", { doc: "In place: x = sinc(x) (float tensors); returns x.", method: true }, unary("sinc_", sinc));
-
-export const floor_ = op("floor_(input: Tensor) -> Tensor", { doc: "In place: x rounded down; returns x.", method: true }, unary("floor_", floor));
-
-export const ceil_ = op("ceil_(input: Tensor) -> Tensor", { doc: "In place: x rounded up; returns x.", method: true }, unary("ceil_", ceil));
-
-export const trunc_ = op("trunc_(input: Tensor) -> Tensor", { doc: "In place: x rounded toward zero; returns x.", method: true }, unary("trunc_", trunc));
-
-export const fix_ = op("fix_(input: Tensor) -> Tensor", { doc: "In place: x rounded toward zero (alias of trunc_); returns x.", method: true }, unary("fix_", fix));
-
-export const frac_ = op("frac_(input: Tensor) -> Tensor", { doc: "In place: x = x − trunc(x) (float tensors); returns x.", method: true }, unary("frac_", frac));
-
-export const logicalNot_ = op(
-  "logicalNot_(input: Tensor) -> Tensor",
-  { doc: "In place: x = not x, as 1 or 0 in x's dtype; returns x.", method: true },
-  unary("logicalNot_", logicalNot),
-);
-
-export const bitwiseNot_ = op(
-  "bitwiseNot_(input: Tensor) -> Tensor",
-  { doc: "In place: x = ~x (integer and bool tensors); returns x.", method: true },
-  unary("bitwiseNot_", bitwiseNot),
-);
-
-// --- binary -------------------------------------------------------------------------------------------
-
-export const atan2_ = op(
-  "atan2_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = atan2(x, other) (float tensors); returns x.", method: true },
-  binary("atan2_", atan2),
-);
-
-export const arctan2_ = op(
-  "arctan2_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = arctan2(x, other) (float tensors); returns x.", method: true },
-  binary("arctan2_", atan2),
-);
-
-export const hypot_ = op(
-  "hypot_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = hypot(x, other) (float tensors); returns x.", method: true },
-  binary("hypot_", hypot),
-);
-
-export const xlogy_ = op(
-  "xlogy_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = xlogy(x, other) (float tensors); returns x.", method: true },
-  binary("xlogy_", xlogy),
-);
-
-export const copysign_ = op(
-  "copysign_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = copysign(x, other) (float tensors); returns x.", method: true },
-  binary("copysign_", copysign),
-);
-
-export const nextafter_ = op(
-  "nextafter_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = nextafter(x, other) (float tensors); returns x.", method: true },
-  binary("nextafter_", nextafter),
-);
-
-export const ldexp_ = op(
-  "ldexp_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = x × 2^other (float tensors); returns x.", method: true },
-  binary("ldexp_", ldexp),
-);
-
-export const gcd_ = op(
-  "gcd_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = gcd(x, other) (integer tensors); returns x.", method: true },
-  binary("gcd_", gcd),
-);
-
-export const lcm_ = op(
-  "lcm_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = lcm(x, other) (integer tensors); returns x.", method: true },
-  binary("lcm_", lcm),
-);
-
-export const multiply_ = op(
-  "multiply_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x ×= other (alias of mul_); returns x.", method: true },
-  binary("multiply_", multiply),
-);
-
-export const floorDivide_ = op(
-  "floorDivide_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = x // other, rounded down; returns x.", method: true },
-  binary("floorDivide_", floorDivide),
-);
-
-export const fmod_ = op(
-  "fmod_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = fmod(x, other); returns x.", method: true },
-  binary("fmod_", fmod),
-);
-
-export const remainder_ = op(
-  "remainder_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = remainder(x, other); returns x.", method: true },
-  binary("remainder_", remainder),
-);
-
-export const logicalAnd_ = op(
-  "logicalAnd_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = x and other, as 1 or 0 in x's dtype; returns x.", method: true },
-  binary("logicalAnd_", logicalAnd),
-);
-
-export const logicalOr_ = op(
-  "logicalOr_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = x or other, as 1 or 0 in x's dtype; returns x.", method: true },
-  binary("logicalOr_", logicalOr),
-);
-
-export const logicalXor_ = op(
-  "logicalXor_(input: Tensor, other: Tensor) -> Tensor",
-  { doc: "In place: x = x xor other, as 1 or 0 in x's dtype; returns x.", method: true },
-  binary("logicalXor_", logicalXor),
-);
-
-export const bitwiseAnd_ = op(
-  "bitwiseAnd_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x &= other (integer and bool tensors); returns x.", method: true },
-  binary("bitwiseAnd_", bitwiseAnd),
-);
-
-export const bitwiseOr_ = op(
-  "bitwiseOr_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x |= other (integer and bool tensors); returns x.", method: true },
-  binary("bitwiseOr_", bitwiseOr),
-);
-
-export const bitwiseXor_ = op(
-  "bitwiseXor_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x ^= other (integer and bool tensors); returns x.", method: true },
-  binary("bitwiseXor_", bitwiseXor),
-);
-
-export const bitwiseLeftShift_ = op(
-  "bitwiseLeftShift_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x <<= other (integer tensors); returns x.", method: true },
-  binary("bitwiseLeftShift_", bitwiseLeftShift),
-);
-
-export const bitwiseRightShift_ = op(
-  "bitwiseRightShift_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x >>= other (integer tensors); returns x.", method: true },
-  binary("bitwiseRightShift_", bitwiseRightShift),
-);
-
-// --- comparisons: x becomes 1 or 0 in its own dtype -----------------------------------------------------
-
-export const eq_ = op(
-  "eq_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x == other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("eq_", "EQ"),
-);
-
-export const ne_ = op(
-  "ne_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x != other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("ne_", "NE"),
-);
-
-export const lt_ = op(
-  "lt_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x < other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("lt_", "LT"),
-);
-
-export const le_ = op(
-  "le_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x <= other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("le_", "LE"),
-);
-
-export const gt_ = op(
-  "gt_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x > other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("gt_", "GT"),
-);
-
-export const ge_ = op(
-  "ge_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x >= other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("ge_", "GE"),
-);
-
-export const greater_ = op(
-  "greater_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x > other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("greater_", "GT"),
-);
-
-export const greaterEqual_ = op(
-  "greaterEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x >= other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("greaterEqual_", "GE"),
-);
-
-export const less_ = op(
-  "less_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x < other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("less_", "LT"),
-);
-
-export const lessEqual_ = op(
-  "lessEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x <= other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("lessEqual_", "LE"),
-);
-
-export const notEqual_ = op(
-  "notEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor",
-  { doc: "In place: x = (x != other), as 1 or 0 in x's dtype; returns x.", method: true },
-  compared("notEqual_", "NE"),
-);
+    elementwiseInPlace(name, kind, input, [other], () => fn(input, other));
+
+/**
+ * op() for the rows of the tables below, whose signatures are built from each row's name (their
+ * types are checked against the generated ones by test/generated.test.ts and test/signatures.test.ts).
+ */
+const define = op as unknown as (signature: string, options: { doc: string; method: true }, body: (args: never) => Tensor) => unknown;
+
+// --- unary: [name, op, doc] ------------------------------------------------------------------------------
+
+/** Ops whose result keeps x's dtype. */
+const unaryOps: readonly [string, (x: Tensor) => Tensor, string][] = [
+  ["absolute_", abs, "In place: x = |x| (alias of abs_); returns x."],
+  ["negative_", negate, "In place: x = −x (alias of neg_); returns x."],
+  ["sgn_", sgn, "In place: x = sgn(x); returns x."],
+  ["sign_", sign, "In place: x = sign(x); returns x."],
+  ["square_", square, "In place: x = x × x; returns x."],
+  ["floor_", floor, "In place: x rounded down; returns x."],
+  ["ceil_", ceil, "In place: x rounded up; returns x."],
+  ["trunc_", trunc, "In place: x rounded toward zero; returns x."],
+  ["fix_", fix, "In place: x rounded toward zero (alias of trunc_); returns x."],
+  ["frac_", frac, "In place: x = x − trunc(x) (float tensors); returns x."],
+  ["logicalNot_", logicalNot, "In place: x = not x, as 1 or 0 in x's dtype; returns x."],
+  ["bitwiseNot_", bitwiseNot, "In place: x = ~x (integer and bool tensors); returns x."],
+];
+
+/** Ops whose result is float (an integer or bool x is a DTypeError, as its float result cannot be cast back). */
+const floatUnaryOps: readonly [string, (x: Tensor) => Tensor, string][] = [
+  ["reciprocal_", reciprocal, "In place: x = 1 / x (float tensors); returns x."],
+  ["rsqrt_", rsqrt, "In place: x = 1 / sqrt(x) (float tensors); returns x."],
+  ["exp2_", exp2, "In place: x = 2^x (float tensors); returns x."],
+  ["expm1_", expm1, "In place: x = e^x − 1 (float tensors); returns x."],
+  ["log2_", log2, "In place: x = log2(x) (float tensors); returns x."],
+  ["log10_", log10, "In place: x = log10(x) (float tensors); returns x."],
+  ["log1p_", log1p, "In place: x = log(1 + x) (float tensors); returns x."],
+  ["sin_", sin, "In place: x = sin(x) (float tensors); returns x."],
+  ["cos_", cos, "In place: x = cos(x) (float tensors); returns x."],
+  ["tan_", tan, "In place: x = tan(x) (float tensors); returns x."],
+  ["asin_", asin, "In place: x = asin(x) (float tensors); returns x."],
+  ["acos_", acos, "In place: x = acos(x) (float tensors); returns x."],
+  ["atan_", atan, "In place: x = atan(x) (float tensors); returns x."],
+  ["arcsin_", asin, "In place: x = arcsin(x) (float tensors); returns x."],
+  ["arccos_", acos, "In place: x = arccos(x) (float tensors); returns x."],
+  ["arctan_", atan, "In place: x = arctan(x) (float tensors); returns x."],
+  ["sinh_", sinh, "In place: x = sinh(x) (float tensors); returns x."],
+  ["cosh_", cosh, "In place: x = cosh(x) (float tensors); returns x."],
+  ["asinh_", asinh, "In place: x = asinh(x) (float tensors); returns x."],
+  ["acosh_", acosh, "In place: x = acosh(x) (float tensors); returns x."],
+  ["atanh_", atanh, "In place: x = atanh(x) (float tensors); returns x."],
+  ["arcsinh_", asinh, "In place: x = arcsinh(x) (float tensors); returns x."],
+  ["arccosh_", acosh, "In place: x = arccosh(x) (float tensors); returns x."],
+  ["arctanh_", atanh, "In place: x = arctanh(x) (float tensors); returns x."],
+  ["deg2rad_", deg2rad, "In place: degrees to radians (float tensors); returns x."],
+  ["rad2deg_", rad2deg, "In place: radians to degrees (float tensors); returns x."],
+  ["sinc_", sinc, "In place: x = sinc(x) (float tensors); returns x."],
+];
+
+for (const [name, fn, doc] of unaryOps) define(`${name}(input: Tensor) -> Tensor`, { doc, method: true }, unary(name, fn, "promoted"));
+for (const [name, fn, doc] of floatUnaryOps) define(`${name}(input: Tensor) -> Tensor`, { doc, method: true }, unary(name, fn, "float"));
+
+// --- binary: [name, result dtype, op, doc] ----------------------------------------------------------------
+
+/** Ops whose other operand is a tensor or a scalar. */
+const binaryOps: readonly [string, ResultKind, (x: Tensor, other: TensorOrScalar) => Tensor, string][] = [
+  ["xlogy_", "float", xlogy, "In place: x = xlogy(x, other) (float tensors); returns x."],
+  ["copysign_", "float", copysign, "In place: x = copysign(x, other) (float tensors); returns x."],
+  ["multiply_", "promoted", multiply, "In place: x ×= other (alias of mul_); returns x."],
+  ["floorDivide_", "promoted", floorDivide, "In place: x = x // other, rounded down; returns x."],
+  ["fmod_", "promoted", fmod, "In place: x = fmod(x, other); returns x."],
+  ["remainder_", "promoted", remainder, "In place: x = remainder(x, other); returns x."],
+  ["bitwiseAnd_", "promoted", bitwiseAnd, "In place: x &= other (integer and bool tensors); returns x."],
+  ["bitwiseOr_", "promoted", bitwiseOr, "In place: x |= other (integer and bool tensors); returns x."],
+  ["bitwiseXor_", "promoted", bitwiseXor, "In place: x ^= other (integer and bool tensors); returns x."],
+  ["bitwiseLeftShift_", "promoted", bitwiseLeftShift, "In place: x <<= other (integer tensors); returns x."],
+  ["bitwiseRightShift_", "promoted", bitwiseRightShift, "In place: x >>= other (integer tensors); returns x."],
+];
+
+/** Ops whose other operand is a tensor. */
+const tensorBinaryOps: readonly [string, ResultKind, (x: Tensor, other: Tensor) => Tensor, string][] = [
+  ["atan2_", "float", atan2, "In place: x = atan2(x, other) (float tensors); returns x."],
+  ["arctan2_", "float", atan2, "In place: x = arctan2(x, other) (float tensors); returns x."],
+  ["hypot_", "float", hypot, "In place: x = hypot(x, other) (float tensors); returns x."],
+  ["nextafter_", "float", nextafter, "In place: x = nextafter(x, other) (float tensors); returns x."],
+  ["ldexp_", "float", ldexp, "In place: x = x × 2^other (float tensors); returns x."],
+  ["gcd_", "promoted", gcd, "In place: x = gcd(x, other) (integer tensors); returns x."],
+  ["lcm_", "promoted", lcm, "In place: x = lcm(x, other) (integer tensors); returns x."],
+  ["logicalAnd_", "bool", logicalAnd, "In place: x = x and other, as 1 or 0 in x's dtype; returns x."],
+  ["logicalOr_", "bool", logicalOr, "In place: x = x or other, as 1 or 0 in x's dtype; returns x."],
+  ["logicalXor_", "bool", logicalXor, "In place: x = x xor other, as 1 or 0 in x's dtype; returns x."],
+];
+
+for (const [name, kind, fn, doc] of binaryOps) define(`${name}(input: Tensor, other: Tensor | Scalar) -> Tensor`, { doc, method: true }, binary(name, kind, fn));
+for (const [name, kind, fn, doc] of tensorBinaryOps) define(`${name}(input: Tensor, other: Tensor) -> Tensor`, { doc, method: true }, binary(name, kind, fn));
+
+// --- comparisons, x becoming 1 or 0 in its own dtype: [name, direction, doc] ------------------------------
+
+const comparisonOps: readonly [string, CompareDirection, string][] = [
+  ["eq_", "EQ", "In place: x = (x == other), as 1 or 0 in x's dtype; returns x."],
+  ["ne_", "NE", "In place: x = (x != other), as 1 or 0 in x's dtype; returns x."],
+  ["lt_", "LT", "In place: x = (x < other), as 1 or 0 in x's dtype; returns x."],
+  ["le_", "LE", "In place: x = (x <= other), as 1 or 0 in x's dtype; returns x."],
+  ["gt_", "GT", "In place: x = (x > other), as 1 or 0 in x's dtype; returns x."],
+  ["ge_", "GE", "In place: x = (x >= other), as 1 or 0 in x's dtype; returns x."],
+  ["greater_", "GT", "In place: x = (x > other), as 1 or 0 in x's dtype; returns x."],
+  ["greaterEqual_", "GE", "In place: x = (x >= other), as 1 or 0 in x's dtype; returns x."],
+  ["less_", "LT", "In place: x = (x < other), as 1 or 0 in x's dtype; returns x."],
+  ["lessEqual_", "LE", "In place: x = (x <= other), as 1 or 0 in x's dtype; returns x."],
+  ["notEqual_", "NE", "In place: x = (x != other), as 1 or 0 in x's dtype; returns x."],
+];
+
+for (const [name, direction, doc] of comparisonOps) {
+  define(`${name}(input: Tensor, other: Tensor | Scalar) -> Tensor`, { doc, method: true }, binary(name, "bool", (x, other: TensorOrScalar) => compare(name.slice(0, -1), direction, x, other)));
+}
 
 // --- with more parameters ---------------------------------------------------------------------------------
 
 export const divide_ = op(
   'divide_(input: Tensor, other: Tensor | Scalar, *, roundingMode?: "trunc" | "floor") -> Tensor',
   { doc: "In place: x /= other (alias of div_); returns x.", method: true },
-  ({ input, other, roundingMode }) => assignInPlace("divide_", input, divide(input, other, roundingMode ?? null)),
+  ({ input, other, roundingMode }) => elementwiseInPlace("divide_", roundingMode ? "promoted" : "float", input, [other], () => divide(input, other, roundingMode ?? null)),
 );
 
 export const trueDivide_ = op(
   "trueDivide_(input: Tensor, other: Tensor | Scalar) -> Tensor",
   { doc: "In place: x /= other, true division (float tensors); returns x.", method: true },
-  binary("trueDivide_", (x, other: TensorOrScalar) => divide(x, other, null)),
+  binary("trueDivide_", "float", (x, other: TensorOrScalar) => divide(x, other, null)),
 );
 
 export const subtract_ = op(
   "subtract_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor",
   { doc: "In place: x −= alpha × other (alias of sub_); returns x.", method: true },
-  ({ input, other, alpha }) => assignInPlace("subtract_", input, addSub("sub", input, other, alpha)),
+  ({ input, other, alpha }) => elementwiseInPlace("subtract_", "promoted", input, [other], () => addSub("sub", input, other, alpha)),
 );
 
 export const floatPower_ = op(
@@ -355,60 +170,60 @@ export const floatPower_ = op(
     if (input.dtype !== "float64") {
       throw new DTypeError(`floatPower_: the base has dtype ${input.dtype} but the result is float64; use the out-of-place floatPower or convert with .to("float64") first`);
     }
-    return assignInPlace("floatPower_", input, floatPower(input, exponent));
+    return elementwiseInPlace("floatPower_", "promoted", input, [exponent], () => floatPower(input, exponent));
   },
 );
 
 export const heaviside_ = op(
   "heaviside_(input: Tensor, values: Tensor) -> Tensor",
   { doc: "In place: x = heaviside(x, values); returns x.", method: true },
-  ({ input, values }) => assignInPlace("heaviside_", input, heaviside(input, values)),
+  ({ input, values }) => elementwiseInPlace("heaviside_", "promoted", input, [values], () => heaviside(input, values)),
 );
 
 export const clip_ = op(
   "clip_(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor",
   { doc: "In place: x clamped to [min, max] (alias of clamp_); returns x.", method: true },
-  ({ input, min, max }) => assignInPlace("clip_", input, clampTo("clip", input, min ?? null, max ?? null)),
+  ({ input, min, max }) => elementwiseInPlace("clip_", "promoted", input, [min, max], () => clampTo("clip", input, min ?? null, max ?? null)),
 );
 
 export const clampMin_ = op(
   "clampMin_(input: Tensor, min: Tensor | Scalar) -> Tensor",
   { doc: "In place: x = max(x, min); returns x.", method: true },
-  ({ input, min }) => assignInPlace("clampMin_", input, clampTo("clampMin", input, min, null)),
+  ({ input, min }) => elementwiseInPlace("clampMin_", "promoted", input, [min], () => clampTo("clampMin", input, min, null)),
 );
 
 export const clampMax_ = op(
   "clampMax_(input: Tensor, max: Tensor | Scalar) -> Tensor",
   { doc: "In place: x = min(x, max); returns x.", method: true },
-  ({ input, max }) => assignInPlace("clampMax_", input, clampTo("clampMax", input, null, max)),
+  ({ input, max }) => elementwiseInPlace("clampMax_", "promoted", input, [max], () => clampTo("clampMax", input, null, max)),
 );
 
 export const round_ = op(
   "round_(input: Tensor, *, decimals: int = 0) -> Tensor",
   { doc: "In place: x rounded half to even (to `decimals` places); returns x.", method: true },
-  ({ input, decimals }) => assignInPlace("round_", input, round(input, { decimals })),
+  ({ input, decimals }) => elementwiseInPlace("round_", "promoted", input, [], () => round(input, { decimals })),
 );
 
 export const nanToNum_ = op(
   "nanToNum_(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor",
   { doc: "In place: NaN and ±inf replaced as by nanToNum; returns x.", method: true },
-  ({ input, nan, posinf, neginf }) => assignInPlace("nanToNum_", input, nanToNum(input, nan, posinf ?? null, neginf ?? null)),
+  ({ input, nan, posinf, neginf }) => elementwiseInPlace("nanToNum_", "promoted", input, [], () => nanToNum(input, nan, posinf ?? null, neginf ?? null)),
 );
 
 export const lerp_ = op(
   "lerp_(input: Tensor, end: Tensor, weight: Tensor | float) -> Tensor",
   { doc: "In place: x = x + weight × (end − x) (float tensors); returns x.", method: true },
-  ({ input, end, weight }) => assignInPlace("lerp_", input, lerp(input, end, weight)),
+  ({ input, end, weight }) => elementwiseInPlace("lerp_", "promoted", input, [end, weight], () => lerp(input, end, weight)),
 );
 
 export const addcmul_ = op(
   "addcmul_(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Scalar = 1) -> Tensor",
   { doc: "In place: x += value × tensor1 × tensor2; returns x.", method: true },
-  ({ input, tensor1, tensor2, value }) => assignInPlace("addcmul_", input, addcmul(input, tensor1, tensor2, { value })),
+  ({ input, tensor1, tensor2, value }) => elementwiseInPlace("addcmul_", "promoted", input, [tensor1, tensor2], () => addcmul(input, tensor1, tensor2, { value })),
 );
 
 export const addcdiv_ = op(
   "addcdiv_(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Scalar = 1) -> Tensor",
   { doc: "In place: x += value × tensor1 / tensor2 (float tensors); returns x.", method: true },
-  ({ input, tensor1, tensor2, value }) => assignInPlace("addcdiv_", input, addcdiv(input, tensor1, tensor2, { value })),
+  ({ input, tensor1, tensor2, value }) => elementwiseInPlace("addcdiv_", "promoted", input, [tensor1, tensor2], () => addcdiv(input, tensor1, tensor2, { value })),
 );
