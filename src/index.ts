@@ -7,6 +7,7 @@ export { Tensor, type NestedArray, type Scalar } from "./tensor.js";
 export * from "./ops/index.js";
 export * as nn from "./nn/index.js";
 export * as special from "./ops/special/index.js";
+export * as linalg from "./ops/linalg_namespace/index.js";
 export * as optim from "./optim/index.js";
 export * as safetensors from "./io/safetensors.js";
 export { cond, whileLoop } from "./compile/control_flow.js";

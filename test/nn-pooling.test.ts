@@ -19,6 +19,18 @@ expectNoLeaks();
 moduleFixtureSuite("pooling, unpooling, fold and EmbeddingBag modules with PyTorch's weights give PyTorch's outputs and gradients", readModuleFixtures("pooling.json").layers);
 
 describe("EmbeddingBag", () => {
+  it("decreasing offsets are an ArgumentError in every mode (PyTorch's CPU kernel reads past a bag's end there)", () => {
+    torch.tidy(() => {
+      const weight = torch.ones([4, 2]);
+      const ids = torch.tensor([0, 1, 2, 3], { dtype: "int64" });
+      const offsets = torch.tensor([0, 3, 1], { dtype: "int64" });
+      for (const mode of ["sum", "mean", "max"] as const) {
+        expect(() => F.embeddingBag(ids, weight, { offsets, mode })).toThrow(torch.ArgumentError);
+        expect(() => F.embeddingBag(ids, weight, { offsets, mode })).toThrow(/offsets/);
+      }
+    });
+  });
+
   it("maxNorm renormalises the looked-up rows of weight in place, then reduces them", () => {
     const bag = new nn.EmbeddingBag(5, 3, { mode: "sum", maxNorm: 1 });
     try {

@@ -168,7 +168,7 @@ function unneeded(signatures: readonly Signature[], pt: PtOp, entry: Known): str
   });
 }
 
-const names = pytorchNames(opTable(), { torch, "torch.nn.functional": torch.nn.functional, "torch.special": torch.special });
+const names = pytorchNames(opTable(), { torch, "torch.nn.functional": torch.nn.functional, "torch.special": torch.special, "torch.linalg": torch.linalg });
 
 describe(`signatures match PyTorch ${fixture.torch} (test/fixtures/signatures.json)`, () => {
   for (const n of names) {

@@ -35,6 +35,7 @@ export { diff } from "./shape/differences.js";
 export { tril, triu, diagonal, diag, diagEmbed, diagflat } from "./shape/diagonals.js";
 export { matmul, mm, bmm, mv, dot, vdot, inner, outer, ger, kron, trace, addmm, baddbmm, addmv, addbmm, addr, tensordot, cross, type TensordotDims } from "./linalg/products.js";
 export { dist, cdist } from "./linalg/distances.js";
+export { matrixPower } from "./linalg_namespace/products.js";
 export { all, any, countNonzero } from "./reduction/logical.js";
 export { variance as var, std, varMean, stdMean } from "./reduction/statistics.js";
 export { norm, renorm } from "./reduction/norms.js";

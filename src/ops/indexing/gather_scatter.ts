@@ -249,14 +249,18 @@ export const indexFill = op(
 );
 
 
-/** The values of a small integer `index` read back to the host, each checked to lie in [-size, size) (or [0, size) without `negative`). */
-function checkIndicesOnHost(name: string, index: Tensor, size: number, negative: boolean): void {
-  for (const raw of Array.from(index.dataSync() as ArrayLike<number | bigint>)) {
-    const v = Number(raw);
-    if (v >= size || v < (negative ? -size : 0)) {
-      throw new ShapeError(`${name}: index ${v} is out of range for ${negative ? `${size} elements (indices in [${-size}, ${size}))` : `a dimension of size ${size}`}`);
-    }
-  }
+/**
+ * The values of a small integer `index` read back to the host, each checked to lie in [-size, size) (or [0, size) without
+ * `negative`); the error names the first offending value, its position in `index`, and what the range is (`range`).
+ */
+export function checkIndicesOnHost(name: string, index: Tensor, size: number, negative: boolean, range = negative ? `${size} elements` : `a dimension of size ${size}`): void {
+  const values = Array.from(index.dataSync() as ArrayLike<number | bigint>, Number);
+  const lo = negative ? -size : 0;
+  const at = values.findIndex((v) => v < lo || v >= size);
+  if (at < 0) return;
+  const position = index.shape.map(() => 0);
+  for (let d = index.shape.length - 1, rest = at; d >= 0; d--) [position[d], rest] = [rest % index.shape[d]!, Math.floor(rest / index.shape[d]!)];
+  throw new ShapeError(`${name}: index ${values[at]} at position ${fmtShape(position)} is out of range for ${range} (valid indices are in [${lo}, ${size}))`);
 }
 
 export const put = op(

@@ -2,8 +2,9 @@
  * @file nn.functional.embedding: the rows of `weight` at each index, as one gather; embeddingBag:
  * those rows summed, averaged or maxed per bag with one scatter.
  *
- * Differences from PyTorch: indices may be any integer dtype; an index outside [0, num_embeddings)
- * is not an error (the device cannot raise one) but clamps into range, like our other gathers.
+ * Differences from PyTorch: embedding's indices may be any integer dtype; an index outside
+ * [0, num_embeddings) is not an error (the device cannot raise one) but clamps into range, like our
+ * other gathers. embeddingBag reads its indices and offsets back to the host and raises, as PyTorch does.
  * `paddingIdx` keeps the gradient from the padding row, as in PyTorch; `scaleGradByFreq` divides each
  * looked-up row's gradient by its index's count in input; `sparse` is checked and otherwise has no
  * effect (gradients are dense). `maxNorm` renormalises
@@ -12,10 +13,11 @@
 import { noGrad } from "../../autograd/grad_mode.js";
 import { isFloating } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
-import { rebind } from "../../tensor.js";
+import { rebind, type Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { fmtShape } from "../dims.js";
+import { checkIndicesOnHost } from "../indexing/gather_scatter.js";
 import { op } from "../signature/op.js";
 import { prefix } from "../reduction/cumulative.js";
 import { checkIndexDType, run, runMany } from "../unit.js";
@@ -106,10 +108,20 @@ function reduceBags(rows: Tracer, bag: Tracer, bags: number, mode: "sum" | "mean
   return e.select(e.compare(counts, c(counts, 0), "GT"), e.gatherAlong(rows, first, 0), c(counts, 0));
 }
 
+/** Bag starts read back to the host: PyTorch requires them to start at 0, never decrease, and stay within the input's length m. */
+function checkOffsets(offsets: Tensor, m: number): void {
+  const starts = Array.from(offsets.dataSync() as ArrayLike<number | bigint>, Number);
+  if (starts.length > 0 && starts[0] !== 0) throw new ArgumentError(`embeddingBag: offsets[0] must be 0 (the first bag starts at the input's start), got ${starts[0]}`);
+  const down = starts.findIndex((s, i) => i > 0 && s < starts[i - 1]!);
+  if (down > 0) throw new ArgumentError(`embeddingBag: offsets must not decrease, got offsets[${down - 1}] = ${starts[down - 1]} > offsets[${down}] = ${starts[down]}`);
+  const last = starts[starts.length - 1];
+  if (last !== undefined && last > m) throw new ArgumentError(`embeddingBag: offsets must not pass the input's length ${m}, got offsets[${starts.length - 1}] = ${last}`);
+}
+
 export const embeddingBag = op(
   'embeddingBag(input: Tensor, weight: Tensor, offsets?: Tensor, maxNorm?: float, normType: float = 2, scaleGradByFreq: bool = false, mode: "sum" | "mean" | "max" = "mean", sparse: bool = false, perSampleWeights?: Tensor, includeLastOffset: bool = false, paddingIdx?: int) -> Tensor',
   {
-    doc: "Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. Offsets are not checked (PyTorch requires offsets[0] = 0 and ascending offsets). maxNorm renormalises the looked-up rows of weight in place, as in embedding.",
+    doc: "Sums, means or maxima of bags of embeddings: weight's rows at input [B, L] (one bag per row), or at a 1-d input cut into bags at offsets (the last bag runs to the end, or with includeLastOffset offsets' last entry ends the last bag) → [bags, dim]. perSampleWeights (mode sum) weights each index; paddingIdx entries are left out of their bag; empty bags give 0. input and offsets are read back to the host and checked, as in PyTorch: indices lie in [0, num_embeddings), offsets start at 0, never decrease and do not pass input's length. maxNorm renormalises the looked-up rows of weight in place, as in embedding.",
   },
   ({ input, weight, offsets, maxNorm, normType, scaleGradByFreq, mode, perSampleWeights, includeLastOffset, paddingIdx }) => {
     const op = "embeddingBag";
@@ -139,6 +151,8 @@ export const embeddingBag = op(
     // a 1-d input's bags: one per offset, or one fewer when the last offset only ends the last bag
     const bags = input.ndim === 2 ? input.shape[0]! : offsets!.shape[0]! - (includeLastOffset ? 1 : 0);
     if (bags < 0) throw new ShapeError(`${op}: includeLastOffset needs at least one offset`);
+    if (offsets) checkOffsets(offsets, m);
+    checkIndicesOnHost(op, input, rows, false, `weight's ${rows} rows`);
     // renormalises weight's looked-up rows in place, outside autograd (as PyTorch's embedding_renorm_ under no_grad)
     if (maxNorm !== undefined) noGrad(() => embedding(input, weight, { maxNorm, normType }).dispose());
     const pad = paddingIdx === undefined ? undefined : paddingIdx < 0 ? paddingIdx + rows : paddingIdx;
@@ -150,7 +164,7 @@ export const embeddingBag = op(
       if (!offsets) {
         bag = e.div(position, e.full(input.shape[1]!, "int64", [m]));
       } else {
-        // bag of position j: the number of bag starts at or before j (a prefix sum of the starts, those outside [0, m) dropped), less one;
+        // bag of position j: the number of bag starts at or before j (a prefix sum of the starts; a start at m, an empty last bag, drops out), less one;
         // past the end offset (includeLastOffset), none
         const starts = e.convert(xs[2] as Tracer, "int64");
         const count = starts.shape[0]!;

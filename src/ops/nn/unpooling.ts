@@ -1,16 +1,15 @@
 /**
  * @file maxUnpool1d/2d/3d (nn.functional): the partial inverse of max pooling. Each input value is
  * written at its index (a flat position in its channel's output plane, as max pooling returns them)
- * into zeros, with one scatter.
- *
- * Difference from PyTorch: an index outside the output plane is skipped, not an error (the device
- * cannot raise one).
+ * into zeros, with one scatter. The indices are read back to the host first: one outside the output
+ * plane is an error, as in PyTorch.
  */
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import * as e from "../emit.js";
 import { fmtShape } from "../dims.js";
+import { checkIndicesOnHost } from "../indexing/gather_scatter.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 import { floating } from "./opmath.js";
@@ -50,11 +49,15 @@ function maxUnpool(op: string, n: number, a: UnpoolArgs): Tensor {
   if (indices.shape.length !== input.shape.length || indices.shape.some((d, i) => d !== input.shape[i])) {
     throw new ShapeError(`${op}: indices ${fmtShape(indices.shape)} must have the input's shape ${fmtShape(input.shape)}`);
   }
+  if (input.ndim !== n + 1 && input.ndim !== n + 2) {
+    throw new ShapeError(`${op}: expected a ${n + 1}-d (unbatched) or ${n + 2}-d (batched) input, got shape ${fmtShape(input.shape)}`);
+  }
+  floating(op, input.dtype);
+  const out = outputPlane(op, input.shape.slice(-n), a);
+  checkIndicesOnHost(op, indices, out.reduce((p, q) => p * q, 1), false, `an output plane of ${out.join("x")}`);
   return run(op, [input, indices], JSON.stringify([a.kernelSize, a.stride ?? null, a.padding, a.outputSize ?? null]), ([xi, ii]) => {
     const { x, unbatch } = batched(op, xi as Tracer, n);
-    floating(op, x.dtype);
     const idx = batched(op, ii as Tracer, n).x;
-    const out = outputPlane(op, x.shape.slice(2), a);
     const [batch, channels] = [x.shape[0]!, x.shape[1]!];
     const length = x.shape.slice(2).reduce((p, q) => p * q, 1);
     const zeros = e.full(0, x.dtype, [batch, channels, out.reduce((p, q) => p * q, 1)]);
@@ -64,7 +67,7 @@ function maxUnpool(op: string, n: number, a: UnpoolArgs): Tensor {
 }
 
 const unpoolDoc = (n: number, layout: string): string =>
-  `Partial inverse of maxPool${n}d: input ${layout} and its indices (from maxPool${n}d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. Out-of-range indices are skipped.`;
+  `Partial inverse of maxPool${n}d: input ${layout} and its indices (from maxPool${n}d with returnIndices) → zeros with each value at its index. stride defaults to kernelSize; outputSize picks among the sizes that pool to the input's. The indices are read back to the host to check that each lies in its output plane.`;
 
 export const maxUnpool1d = op(
   "maxUnpool1d(input: Tensor, indices: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, outputSize?: int[]) -> Tensor",

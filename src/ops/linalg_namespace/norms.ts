@@ -1,0 +1,85 @@
+/**
+ * @file torch.linalg.vectorNorm and matrixNorm. The orders that need singular values (matrix 2, −2
+ * and "nuc") are not supported yet. float16/bfloat16 inputs are computed in float32 and rounded once.
+ */
+import { type DType, isFloating, promoteTypes } from "../../dtype.js";
+import { ArgumentError, DTypeError, NotSupportedError, ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
+import type { Tracer } from "../../trace/tracer.js";
+import { opmath } from "../accumulate.js";
+import { fmtShape, normDim, normDims } from "../dims.js";
+import * as e from "../emit.js";
+import { absExtreme, vectorNorm as vectorNormOver } from "../reduction/norms.js";
+import { dimKey, keep } from "../reduction/keep.js";
+import { op } from "../signature/op.js";
+import { run } from "../unit.js";
+
+/** The dtype a norm computes and returns in: `dtype` when given (floating, no narrowing), else the input's (floating). */
+function normDType(op: string, x: Tensor, dtype: DType | undefined): DType {
+  if (!isFloating(x.dtype)) throw new DTypeError(`${op}: expected a floating point input, got ${x.dtype} (convert first, e.g. x.to("float32"))`);
+  if (dtype !== undefined && (!isFloating(dtype) || promoteTypes(x.dtype, dtype) !== dtype)) {
+    throw new DTypeError(`${op}: the input's dtype ${x.dtype} cannot be converted without narrowing to dtype ${dtype}`);
+  }
+  return dtype ?? x.dtype;
+}
+
+export const vectorNorm = op(
+  "vectorNorm(input: Tensor, ord: float = 2, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
+  {
+    doc: "The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's.",
+  },
+  ({ input, ord, dim, keepdim, dtype }) => {
+    const out = normDType("linalg.vectorNorm", input, dtype);
+    const dims = normDims("linalg.vectorNorm", dim, input.ndim);
+    if ((ord < 0 || ord === Infinity) && dims.reduce((n, d) => n * input.shape[d]!, 1) === 0) {
+      throw new ShapeError(`linalg.vectorNorm: cannot compute the ${ord} norm over no elements (shape ${fmtShape(input.shape)}): the reduction has no identity`);
+    }
+    return run("linalg.vectorNorm", [input], `${ord}|${dimKey(dims, keepdim)}|${out}`, ([t0]) => {
+      const t = e.convert(t0 as Tracer, opmath(out));
+      return e.convert(keep(vectorNormOver(t, ord, dims), t, dims, keepdim), out);
+    });
+  },
+);
+
+/** The max (min) over `outer` of the sums of |A| over `inner`: the 1-norm (inner = rows) and inf-norm (inner = columns). */
+function absSumExtreme(a: Tracer, kind: "max" | "min", inner: number, outer: number): Tracer {
+  const sums = e.reduce("sum", e.abs(a), [inner]);
+  const at = outer > inner ? outer - 1 : outer;
+  // no columns (rows) to take the max over: PyTorch gives 0, the max of no non-negative sums
+  if (sums.shape[at] === 0) return e.full(0, a.dtype, sums.shape.filter((_, i) => i !== at));
+  return absExtreme(kind, sums, [at]);
+}
+
+export const matrixNorm = op(
+  'matrixNorm(input: Tensor, ord: float | "fro" | "nuc" = "fro", dim?: int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor',
+  {
+    doc: 'The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet.',
+  },
+  ({ input: A, ord, dim = [-2, -1], keepdim, dtype }) => {
+    const out = normDType("linalg.matrixNorm", A, dtype);
+    if (A.ndim < 2) throw new ShapeError(`linalg.matrixNorm: the input A must have at least 2 dimensions, got shape ${fmtShape(A.shape)}`);
+    if (dim.length !== 2) throw new ShapeError(`linalg.matrixNorm: dim must be a list of 2 dims, got [${dim.join(", ")}]`);
+    const [d0, d1] = dim.map((d) => normDim("linalg.matrixNorm", d, A.ndim)) as [number, number];
+    if (d0 === d1) throw new ShapeError(`linalg.matrixNorm: the two dims must be different, got [${dim.join(", ")}]`);
+    if (ord === "nuc" || ord === 2 || ord === -2) {
+      throw new NotSupportedError(`linalg.matrixNorm: ord = ${JSON.stringify(ord)} is not supported yet: it needs the singular values (torch.linalg.svdvals)`);
+    }
+    if (ord !== "fro" && ![1, -1, Infinity, -Infinity].includes(ord)) {
+      throw new ArgumentError(`linalg.matrixNorm: order ${ord} is not supported: use "fro", 1, -1, Infinity or -Infinity`);
+    }
+    // the min over an empty set of column (row) sums has no identity
+    const outer = ord === -1 ? d1 : d0;
+    if (ord !== "fro" && ord < 0 && A.shape[outer] === 0) {
+      throw new ShapeError(`linalg.matrixNorm: cannot compute the ${ord} norm of matrices with no ${ord === -1 ? "columns" : "rows"} (shape ${fmtShape(A.shape)})`);
+    }
+    return run("linalg.matrixNorm", [A], `${ord}|${d0},${d1}|${keepdim ? 1 : 0}|${out}`, ([a0]) => {
+      const a = e.convert(a0 as Tracer, opmath(out));
+      const dims = [d0, d1].sort((p, q) => p - q);
+      let r: Tracer;
+      if (ord === "fro") r = vectorNormOver(a, 2, dims);
+      else if (Math.abs(ord) === 1) r = absSumExtreme(a, ord > 0 ? "max" : "min", d0, d1);
+      else r = absSumExtreme(a, ord > 0 ? "max" : "min", d1, d0);
+      return e.convert(keep(r, a, dims, keepdim), out);
+    });
+  },
+);
