@@ -2,26 +2,15 @@
  * @file torch.linalg.vectorNorm and matrixNorm. The orders that need singular values (matrix 2, −2
  * and "nuc") are not supported yet. float16/bfloat16 inputs are computed in float32 and rounded once.
  */
-import { type DType, isFloating, promoteTypes } from "../../dtype.js";
-import { ArgumentError, DTypeError, NotSupportedError, ShapeError } from "../../runtime/errors.js";
-import type { Tensor } from "../../tensor.js";
+import { ArgumentError, NotSupportedError, ShapeError } from "../../runtime/errors.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { opmath } from "../accumulate.js";
 import { fmtShape, normDim, normDims } from "../dims.js";
 import * as e from "../emit.js";
-import { absExtreme, vectorNorm as vectorNormOver } from "../reduction/norms.js";
-import { dimKey, keep } from "../reduction/keep.js";
+import { absExtreme, normDType, vectorNorm as vectorNormOver, vectorNormOf } from "../reduction/norms.js";
+import { keep } from "../reduction/keep.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
-
-/** The dtype a norm computes and returns in: `dtype` when given (floating, no narrowing), else the input's (floating). */
-function normDType(op: string, x: Tensor, dtype: DType | undefined): DType {
-  if (!isFloating(x.dtype)) throw new DTypeError(`${op}: expected a floating point input, got ${x.dtype} (convert first, e.g. x.to("float32"))`);
-  if (dtype !== undefined && (!isFloating(dtype) || promoteTypes(x.dtype, dtype) !== dtype)) {
-    throw new DTypeError(`${op}: the input's dtype ${x.dtype} cannot be converted without narrowing to dtype ${dtype}`);
-  }
-  return dtype ?? x.dtype;
-}
 
 export const vectorNorm = op(
   "vectorNorm(input: Tensor, ord: float = 2, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor",
@@ -29,15 +18,8 @@ export const vectorNorm = op(
     doc: "The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's.",
   },
   ({ input, ord, dim, keepdim, dtype }) => {
-    const out = normDType("linalg.vectorNorm", input, dtype);
-    const dims = normDims("linalg.vectorNorm", dim, input.ndim);
-    if ((ord < 0 || ord === Infinity) && dims.reduce((n, d) => n * input.shape[d]!, 1) === 0) {
-      throw new ShapeError(`linalg.vectorNorm: cannot compute the ${ord} norm over no elements (shape ${fmtShape(input.shape)}): the reduction has no identity`);
-    }
-    return run("linalg.vectorNorm", [input], `${ord}|${dimKey(dims, keepdim)}|${out}`, ([t0]) => {
-      const t = e.convert(t0 as Tracer, opmath(out));
-      return e.convert(keep(vectorNormOver(t, ord, dims), t, dims, keepdim), out);
-    });
+    const out = normDType("linalg.vectorNorm", input.dtype, dtype);
+    return vectorNormOf("linalg.vectorNorm", input, ord, normDims("linalg.vectorNorm", dim, input.ndim), keepdim, out);
   },
 );
 
@@ -56,7 +38,7 @@ export const matrixNorm = op(
     doc: 'The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet.',
   },
   ({ input: A, ord, dim = [-2, -1], keepdim, dtype }) => {
-    const out = normDType("linalg.matrixNorm", A, dtype);
+    const out = normDType("linalg.matrixNorm", A.dtype, dtype);
     if (A.ndim < 2) throw new ShapeError(`linalg.matrixNorm: the input A must have at least 2 dimensions, got shape ${fmtShape(A.shape)}`);
     if (dim.length !== 2) throw new ShapeError(`linalg.matrixNorm: dim must be a list of 2 dims, got [${dim.join(", ")}]`);
     const [d0, d1] = dim.map((d) => normDim("linalg.matrixNorm", d, A.ndim)) as [number, number];

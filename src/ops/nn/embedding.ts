@@ -23,7 +23,7 @@ import { prefix } from "../reduction/cumulative.js";
 import { checkIndexDType, run, runMany } from "../unit.js";
 import { vectorNorm } from "./distance.js";
 import { c } from "./emitters.js";
-import { opmath } from "./opmath.js";
+import { opmath, requireFloat } from "./opmath.js";
 
 /**
  * `looked` [m, dim], the rows of a weight with `rows` rows at `ids` [m], with its gradient divided by
@@ -126,7 +126,7 @@ export const embeddingBag = op(
   ({ input, weight, offsets, maxNorm, normType, scaleGradByFreq, mode, perSampleWeights, includeLastOffset, paddingIdx }) => {
     const op = "embeddingBag";
     if (input.dtype !== "int64" && input.dtype !== "int32") throw new DTypeError(`${op}: input must be an int64 or int32 tensor of indices, got ${input.dtype}`);
-    if (!isFloating(weight.dtype)) throw new DTypeError(`${op}: weight must be a floating tensor, got ${weight.dtype}`);
+    requireFloat(op, weight, "weight");
     if (weight.ndim !== 2) throw new ShapeError(`${op}: weight must be 2-d [num_embeddings, embedding_dim], got ${fmtShape(weight.shape)}`);
     if (input.ndim === 2 && offsets) throw new ArgumentError(`${op}: a 2-d input is a batch of fixed-length bags: pass offsets only with a 1-d input`);
     if (input.ndim === 1 && !offsets) throw new ArgumentError(`${op}: a 1-d input needs offsets (a 1-d tensor of bag starts)`);

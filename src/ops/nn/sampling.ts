@@ -14,7 +14,7 @@ import { fmtShape } from "../dims.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 import { c } from "./emitters.js";
-import { floating, opmath } from "./opmath.js";
+import { floating, opmath, requireFloat } from "./opmath.js";
 
 type Padding = "zeros" | "border" | "reflection";
 
@@ -128,7 +128,7 @@ export const affineGrid = op(
     const op = "affineGrid";
     if (size.length !== 4 && size.length !== 5) throw new ShapeError(`${op}: size must have 4 ([N, C, H, W]) or 5 ([N, C, D, H, W]) entries, got ${fmtShape(size)}`);
     const n = size.length - 2;
-    if (!["float16", "bfloat16", "float32", "float64"].includes(theta.dtype)) throw new DTypeError(`${op}: theta must be a floating tensor, got ${theta.dtype}`);
+    requireFloat(op, theta, "theta");
     if (theta.ndim !== 3 || theta.shape[0] !== size[0] || theta.shape[1] !== n || theta.shape[2] !== n + 1) {
       throw new ShapeError(`${op}: for size ${fmtShape(size)}, theta must be a batch of affine matrices [${size[0]}, ${n}, ${n + 1}], got ${fmtShape(theta.shape)}`);
     }

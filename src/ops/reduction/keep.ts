@@ -20,7 +20,7 @@ export function keep(r: Tracer, x: Tracer, dims: readonly number[], keepdim: boo
 export const isNonzero = (x: Tracer): Tracer => (x.dtype === "bool" ? x : e.compare(x, e.full(0, x.dtype, x.shape), "NE"));
 
 /** The number of elements reduced over `dims`. */
-export const countOver = (x: Tracer, dims: readonly number[]): number => dims.reduce((n, d) => n * x.shape[d]!, 1);
+export const countOver = (x: { readonly shape: readonly number[] }, dims: readonly number[]): number => dims.reduce((n, d) => n * x.shape[d]!, 1);
 
 /** ShapeError when a reduction without an identity would reduce an empty dim. */
 export function nonEmpty(op: string, x: Tracer, dims: readonly number[]): void {

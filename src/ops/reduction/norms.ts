@@ -5,6 +5,7 @@
  */
 import { type DType, isFloating, promoteTypes } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
+import type { Tensor } from "../../tensor.js";
 import type { Tracer } from "../../trace/tracer.js";
 import { fmtShape, normDim, normDims } from "../dims.js";
 import * as e from "../emit.js";
@@ -66,6 +67,26 @@ export function vectorNorm(t: Tracer, p: number, dims: readonly number[]): Trace
   return rootOrZero(e.reduce("sum", powAbsOrZero(abs, p), dims), p);
 }
 
+/** The dtype a norm computes and returns in: `dtype` when given (floating, no narrowing), else the input's (floating). */
+export function normDType(op: string, input: DType, dtype: DType | undefined): DType {
+  if (!isFloating(input)) throw new DTypeError(`${op}: expected a floating point input, got ${input} (convert first, e.g. x.to("float32"))`);
+  if (dtype !== undefined && (!isFloating(dtype) || promoteTypes(input, dtype) !== dtype)) {
+    throw new DTypeError(`${op}: the input's dtype ${input} cannot be converted without narrowing to dtype ${dtype}`);
+  }
+  return dtype ?? input;
+}
+
+/** The `order`-norm of `input` over `dims` (normalised), computed in opmath(out) and returned in `out`: torch.norm's and torch.linalg.vectorNorm's unit. */
+export function vectorNormOf(op: string, input: Tensor, order: number, dims: readonly number[], keepdim: boolean, out: DType): Tensor {
+  if ((order < 0 || order === Infinity) && countOver(input, dims) === 0) {
+    throw new ShapeError(`${op}: cannot compute the ${order} norm over no elements (shape ${fmtShape(input.shape)}): the reduction has no identity`);
+  }
+  return run(op, [input], `${order}|${dimKey(dims, keepdim)}|${out}`, ([x]) => {
+    const t = e.convert(x as Tracer, opmath(out));
+    return e.convert(keep(vectorNorm(t, order, dims), t, dims, keepdim), out);
+  });
+}
+
 export const norm = op(
   'norm(input: Tensor, p?: float | "fro" | "nuc", dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor',
   {
@@ -74,24 +95,11 @@ export const norm = op(
   },
   ({ input, p = 2, dim, keepdim, dtype }) => {
     if (p === "nuc") throw new ArgumentError('norm: p = "nuc" (the nuclear norm) is not supported yet: it needs a singular value decomposition');
-    return run("norm", [input], `${p}|${dimKey(dim, keepdim)}|${dtype ?? ""}`, ([x]) => {
-      const t0 = x as Tracer;
-      if (!isFloating(t0.dtype)) throw new DTypeError(`norm: expected a floating point input, got ${t0.dtype} (convert first, e.g. x.to("float32"))`);
-      if (dtype !== undefined && (!isFloating(dtype) || promoteTypes(t0.dtype, dtype) !== dtype)) {
-        throw new DTypeError(`norm: the input's dtype ${t0.dtype} cannot be converted without narrowing to dtype ${dtype}`);
-      }
-      const out: DType = dtype ?? t0.dtype;
-      if (p === "fro" && Array.isArray(dim) && dim.length > 2) {
-        throw new ShapeError(`norm: p = "fro" takes at most two dims, got [${dim.join(", ")}] (use p = 2 for a vector norm over more)`);
-      }
-      const order = p === "fro" ? 2 : p;
-      const dims = normDims("norm", dim, t0.ndim);
-      if ((order < 0 || order === Infinity) && countOver(t0, dims) === 0) {
-        throw new ShapeError(`norm: cannot compute the ${order} norm over no elements (shape ${fmtShape(t0.shape)}): the reduction has no identity`);
-      }
-      const t = e.convert(t0, opmath(out));
-      return e.convert(keep(vectorNorm(t, order, dims), t, dims, keepdim), out);
-    });
+    const out = normDType("norm", input.dtype, dtype);
+    if (p === "fro" && Array.isArray(dim) && dim.length > 2) {
+      throw new ShapeError(`norm: p = "fro" takes at most two dims, got [${dim.join(", ")}] (use p = 2 for a vector norm over more)`);
+    }
+    return vectorNormOf("norm", input, p === "fro" ? 2 : p, normDims("norm", dim, input.ndim), keepdim, out);
   },
 );
 
@@ -102,7 +110,7 @@ export const renorm = op(
     method: true,
   },
   ({ input, p, dim, maxnorm }) => {
-    if (!isFloating(input.dtype)) throw new DTypeError(`renorm: expected a floating point input, got ${input.dtype} (convert first, e.g. x.to("float32"))`);
+    normDType("renorm", input.dtype, undefined);
     if (input.ndim < 2) throw new ShapeError(`renorm: the input needs at least 2 dimensions, got ${fmtShape(input.shape)}`);
     if (!(p > 0)) throw new ArgumentError(`renorm: p must be positive, got ${p}`);
     if (!(maxnorm >= 0)) throw new ArgumentError(`renorm: maxnorm must be >= 0, got ${maxnorm}`);
