@@ -107,7 +107,11 @@ void* allocateBlock(size_t bytes) {
       return block;
     }
   }
-  auto fresh = [bytes] { return bytes >= kHugePageMin ? hugePageBlock(bytes) : std::malloc(bytes); };
+  auto fresh = [bytes] {
+    if (bytes >= kHugePageMin) return hugePageBlock(bytes);
+    if (bytes >= kAlignedBlockMin) return std::aligned_alloc(kCacheLine, (bytes + kCacheLine - 1) / kCacheLine * kCacheLine);
+    return std::malloc(bytes);
+  };
   void* block = fresh();
   if (!block && emptyCache()) block = fresh();
   if (!block) fail("out of memory: could not allocate " + byteCount(bytes), ErrorCode::ResourceExhausted);

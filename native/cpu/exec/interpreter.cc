@@ -281,14 +281,14 @@ class Evaluator {
     }
     const size_t slotBytes = size_t(std::min(g.count, kFusedTile)) * kWidestElement;
     parallelRange(g.count, kParallelElements, [&](int64_t begin, int64_t end) {
-      std::unique_ptr<uint8_t[]> scratch(new uint8_t[std::max<size_t>(g.slots * slotBytes, 1)]);
+      const ScratchBlock scratch(g.slots * slotBytes);
       auto at = [&](const FusedGroup::Source& s, int64_t offset, bool& splat) -> uint8_t* {
         splat = false;
         switch (s.kind) {
           case FusedGroup::Source::Kind::Input:
             splat = inputs[s.index].width == 0;
             return const_cast<uint8_t*>(inputs[s.index].base) + size_t(offset) * inputs[s.index].width;
-          case FusedGroup::Source::Kind::Slot: return scratch.get() + s.index * slotBytes;
+          case FusedGroup::Source::Kind::Slot: return scratch.as<uint8_t>() + s.index * slotBytes;
           case FusedGroup::Source::Kind::Output:
             return outBase[s.index] + size_t(offset) * byteWidth(g.outputTypes[s.index].element);
           case FusedGroup::Source::Kind::Row: break;  // read run by run (runByRows)

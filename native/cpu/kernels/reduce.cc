@@ -78,8 +78,8 @@ void foldColumns(const S* x, S init, const FoldShape& f, S* out) {
   const int64_t width = (run + pieces - 1) / pieces;
   const int64_t perPiece = std::max<int64_t>(1, width * int64_t(f.reducedOffsets.size()));
   parallelRange(runs * pieces, std::max<int64_t>(1, kParallelElements / perPiece), [&](int64_t begin, int64_t end) {
-    std::unique_ptr<C[]> buffer(new C[size_t(width)]);
-    C* acc = buffer.get();
+    const ScratchBlock buffer(size_t(width) * sizeof(C));
+    C* acc = buffer.as<C>();
     for (int64_t unit = begin; unit < end; ++unit) {
       const int64_t lane = unit / pieces, first = unit % pieces * width, n = std::min(width, run - first);
       std::fill_n(acc, n, Num<S>::load(init));

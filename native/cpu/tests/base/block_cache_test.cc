@@ -78,6 +78,20 @@ TEST(large_blocks_are_whole_huge_pages) {
   }
 }
 
+TEST(blocks_from_256_bytes_start_on_a_cache_line) {
+  for (size_t size : {kAlignedBlockMin, size_t(1000), kCachedBlockMin + 8, size_t(1) << 20, kHugePageMin - 4}) {
+    for (int i = 0; i < 4; ++i) {  // several, so that malloc's own 16-byte alignment would show
+      void* block = allocateBlock(size);
+      CHECK(reinterpret_cast<uintptr_t>(block) % kCacheLine == 0);
+      static_cast<uint8_t*>(block)[size - 1] = 1;
+      releaseBlock(block, size);
+    }
+  }
+  const ScratchBlock scratch(24);  // below the minimum: given kAlignedBlockMin bytes, aligned too
+  CHECK(reinterpret_cast<uintptr_t>(scratch.as<float>()) % kCacheLine == 0);
+  scratch.as<uint8_t>()[kAlignedBlockMin - 1] = 1;
+}
+
 // 2^48 bytes (256 TiB) is more than a process can map (x86-64 gives it 2^47), whatever the system's
 // overcommit policy: the allocation fails with RESOURCE_EXHAUSTED naming the size, after giving the
 // cache's blocks back, and the process lives on.
