@@ -1,17 +1,18 @@
 /**
  * @file Writes docs/api.md from the signature table: every op under the name PyTorch gives it and
  * the name and signature it has here, as a function (torch.*, torch.nn.functional.*) and as a
- * Tensor method. Run by test/generated.test.ts (`npm run generate` rewrites the file).
+ * Tensor method; an op whose signature names a namespace (`linalg.norm(…)`) only there. Run by
+ * test/generated.test.ts (`npm run generate` rewrites the file).
  */
 import type { OpEntry } from "../../src/ops/signature/op.js";
-import type { Signature } from "../../src/ops/signature/parse.js";
+import { bareName, namespaceOf, type Signature } from "../../src/ops/signature/parse.js";
 
 /** PyTorch names with an underscore camelCase cannot keep (before a digit). */
 const digitUnderscores: Readonly<Record<string, string>> = { atleast1d: "atleast_1d", atleast2d: "atleast_2d", atleast3d: "atleast_3d" };
 
-/** PyTorch's spelling of a camelCase name: logSoftmax → log_softmax, smoothL1Loss → smooth_l1_loss; a last capital stays (mT). */
+/** PyTorch's spelling of a camelCase name: logSoftmax → log_softmax, smoothL1Loss → smooth_l1_loss, chebyshevPolynomialT → chebyshev_polynomial_t; a short name stays (mT, T). */
 export const snake = (name: string): string =>
-  digitUnderscores[name] ?? name.replace(/([a-z0-9])([A-Z])(?!$)/g, "$1_$2").replace(/[A-Z](?!$)/g, (c) => c.toLowerCase());
+  digitUnderscores[name] ?? (name.length <= 2 ? name : name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[A-Z]/g, (c) => c.toLowerCase()));
 
 interface Row {
   pytorch: string;
@@ -55,9 +56,12 @@ export function pytorchNames(table: readonly OpEntry[], namespaces: Namespaces):
   }
   const out: PytorchName[] = [];
   for (const entry of table) {
+    const namespace = namespaceOf(entry.name);
     for (const path of exported.get(entry.fn) ?? []) {
       const prefix = path.slice(0, path.lastIndexOf("."));
-      out.push({ pytorch: `${prefix}.${snake(entry.name)}`, section: prefix, ours: path, entry, signatures: entry.signatures, property: false });
+      // linalg.norm is torch.linalg.norm only: exported elsewhere it would claim torch.norm's row
+      if (namespace !== undefined && prefix !== `torch.${namespace}`) throw new Error(`op ${entry.name} is exported as ${path}, outside torch.${namespace}`);
+      out.push({ pytorch: `${prefix}.${snake(bareName(entry.name))}`, section: prefix, ours: path, entry, signatures: entry.signatures, property: false });
     }
     const method = entry.method;
     if (method === undefined) continue;

@@ -1,8 +1,9 @@
 /**
  * @file Writes src/ops/op_types.generated.ts from the signature table: each op's call forms
  * (OpTypes), what each signature's body receives (OpBodies) and the Tensor methods
- * (TensorMethods), with the op's doc on every form. Run by test/generated.test.ts
- * (`npm run generate` rewrites the file).
+ * (TensorMethods), with the op's doc on every form. OpTypes is keyed by the signature's name,
+ * namespace included (`sum`, `"linalg.norm"`), as op() looks its type up. Run by
+ * test/generated.test.ts (`npm run generate` rewrites the file).
  */
 import { atomImports } from "../../src/ops/signature/atoms.js";
 import type { OpEntry } from "../../src/ops/signature/op.js";

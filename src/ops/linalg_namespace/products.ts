@@ -1,5 +1,5 @@
 /**
- * @file torch.linalg's products: vecdot, multiDot (in the cheapest order of the chain) and
+ * @file torch.linalg's products: vecdot, cross, multiDot (in the cheapest order of the chain) and
  * matrixPower (n ≥ 0, by repeated squaring; also torch.matrixPower and x.matrixPower).
  */
 import { isFloating } from "../../dtype.js";
@@ -14,7 +14,7 @@ import { run } from "../unit.js";
 type T = Tracer;
 
 export const vecdot = op(
-  "vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor",
+  "linalg.vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor",
   { doc: "The dot products of the vectors along `dim` of x and y (shapes broadcast): (x * y).sum(dim). Floating inputs of one dtype." },
   ({ x, y, dim }) =>
     run("linalg.vecdot", [x, y], String(dim), ([a, b]) => {
@@ -26,6 +26,36 @@ export const vecdot = op(
       const batch = shape.map((_, i) => i).filter((i) => i !== d);
       return e.dotGeneral(e.broadcastTo(p, shape), e.broadcastTo(q, shape), batch, batch, [d], [d]);
     }),
+);
+
+/** Component i of x along its dim d. */
+function component(x: T, d: number, i: number): T {
+  const start = x.shape.map((_, k) => (k === d ? i : 0));
+  const limit = x.shape.map((n, k) => (k === d ? i + 1 : n));
+  return e.slice(x, start, limit);
+}
+
+export const cross = op(
+  "linalg.cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor",
+  { doc: "The cross products of the 3-vectors along `dim` (size 3 in both) of input and other; the other dims broadcast (both of one rank). Inputs of one dtype." },
+  ({ input, other, dim }) => {
+    if (input.ndim !== other.ndim) {
+      throw new ShapeError(`linalg.cross: inputs must have the same number of dimensions, got shapes ${fmtShape(input.shape)} and ${fmtShape(other.shape)}`);
+    }
+    const d = normDim("linalg.cross", dim, input.ndim);
+    if (input.shape[d] !== 3 || other.shape[d] !== 3) {
+      throw new ShapeError(`linalg.cross: inputs must have length 3 in dim ${dim}, got ${input.shape[d]} and ${other.shape[d]} (shapes ${fmtShape(input.shape)} and ${fmtShape(other.shape)})`);
+    }
+    const shape = broadcastShapes("linalg.cross", input.shape, other.shape);
+    return run("linalg.cross", [input, other], String(d), ([a, b]) => {
+      checkProductDTypes("linalg.cross", a as T, b as T);
+      const [x, y] = [e.broadcastTo(a as T, shape), e.broadcastTo(b as T, shape)];
+      const [x0, x1, x2] = [0, 1, 2].map((i) => component(x, d, i)) as [T, T, T];
+      const [y0, y1, y2] = [0, 1, 2].map((i) => component(y, d, i)) as [T, T, T];
+      const minor = (p: T, q: T, r: T, s: T): T => e.sub(e.mul(p, q), e.mul(r, s));
+      return e.concatenate([minor(x1, y2, x2, y1), minor(x2, y0, x0, y2), minor(x0, y1, x1, y0)], d);
+    });
+  },
 );
 
 /** The matrix product of [..., n, k] and [..., k, m] (the same batch dims). */
@@ -58,7 +88,7 @@ function chainProduct(ms: readonly T[]): T {
 }
 
 export const multiDot = op(
-  "multiDot(tensors: Tensor[]) -> Tensor",
+  "linalg.multiDot(tensors: Tensor[]) -> Tensor",
   {
     doc: "The product of two or more matrices, multiplied in the order that needs the fewest scalar multiplications. The first may be a 1-d row vector and the last a 1-d column vector (those dims are dropped from the result); all of one dtype.",
   },

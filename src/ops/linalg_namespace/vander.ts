@@ -10,7 +10,7 @@ import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 
 export const vander = op(
-  "vander(x: Tensor, *, N?: int) -> Tensor",
+  "linalg.vander(x: Tensor, *, N?: int) -> Tensor",
   {
     doc: "The Vandermonde matrices of the vectors in the last dim of x (a 0-d x is one element): shape [..., n, N] with columns x^0, x^1, …, x^(N−1); N defaults to n and must be at least 2. float32/float64 or integer inputs (integers give int64).",
   },

@@ -2,13 +2,15 @@
  * @file op(): an API op defined in one place from its PyTorch signature(s), its doc and its body.
  * The function it returns binds every call with the one binder (bind.ts); `method` also makes it a
  * Tensor method (`x.sum(1)` is `torch.sum(x, 1)`). Every op lands in one table, from which the
- * TypeScript declarations (src/ops/op_types.generated.ts) and docs/api.md are generated.
+ * TypeScript declarations (src/ops/op_types.generated.ts) and docs/api.md are generated. The table
+ * is keyed by the signature's name, namespace included: `linalg.norm(…)` (torch.linalg.norm) and
+ * `norm(…)` (torch.norm) are two ops.
  */
 import { DisposedError } from "../../runtime/errors.js";
 import { Tensor } from "../../tensor.js";
 import type { OpBodies, OpTypes } from "../op_types.generated.js";
 import { bindCall, bindOne, type Bound } from "./bind.js";
-import { makeSignature, objectBuilder, parseSignature, type Signature } from "./parse.js";
+import { makeSignature, namespaceOf, objectBuilder, parseSignature, type Signature } from "./parse.js";
 
 export interface OpOptions {
   /** What the op does, in a sentence or two (shown in editors and docs/api.md). */
@@ -28,6 +30,7 @@ export interface MethodEntry {
 }
 
 export interface OpEntry {
+  /** The signature's name: `sum`, or `linalg.norm` for an op of a namespace. */
   readonly name: string;
   readonly signatures: readonly Signature[];
   readonly doc: string;
@@ -88,6 +91,7 @@ export function op(texts: string | readonly string[], options: OpOptions, bodies
 }
 
 function attachMethod(name: string, signatures: readonly Signature[], fns: readonly ((args: Bound) => unknown)[], options: OpOptions): MethodEntry {
+  if (namespaceOf(name) !== undefined) throw new Error(`op ${name}: an op of a namespace cannot be a Tensor method (PyTorch's Tensor methods are torch.* ops)`);
   const self = typeof options.method === "string" ? options.method : signatures[0]!.params[0]?.name;
   const owners: number[] = [];
   const methodSignatures: Signature[] = [];

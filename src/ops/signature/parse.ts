@@ -3,6 +3,8 @@
  *
  *   sum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor
  *
+ * An op of a namespace other than torch's own has its name qualified (`linalg.norm(…)`, which is
+ * torch.linalg.norm), so that it may share its bare name with another op (torch.norm).
  * Parameters before `*` may be given positionally (in this order) or by name in the trailing
  * options object; those after `*` by name only. `name?` may be omitted (the body gets undefined;
  * null, PyTorch's None, means the same), `= value` gives a default (true, false, null, a number,
@@ -40,6 +42,7 @@ export interface Param {
 }
 
 export interface Signature {
+  /** The name as written: `sum`, or `linalg.norm` for an op of a namespace. */
   readonly name: string;
   readonly text: string;
   readonly params: readonly Param[];
@@ -66,6 +69,12 @@ export class SignatureSyntaxError extends Error {
 }
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** An op's name without its namespace: `linalg.norm` → `norm`. */
+export const bareName = (name: string): string => name.slice(name.lastIndexOf(".") + 1);
+
+/** An op's namespace (`linalg` for `linalg.norm`), or undefined for a torch.* op. */
+export const namespaceOf = (name: string): string | undefined => (name.includes(".") ? name.slice(0, name.lastIndexOf(".")) : undefined);
 
 function atomOf(text: string, sig: string): Atom {
   if (text.endsWith("[]")) {
@@ -213,8 +222,8 @@ export function makeSignature(name: string, text: string, params: readonly Param
 }
 
 export function parseSignature(text: string): Signature {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)\((.*)\) -> (.+)$/.exec(text);
-  if (!m) throw new SignatureSyntaxError(`cannot read the signature "${text}" (expected name(params) -> type)`);
+  const m = /^((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*)\((.*)\) -> (.+)$/.exec(text);
+  if (!m) throw new SignatureSyntaxError(`cannot read the signature "${text}" (expected name(params) -> type or namespace.name(params) -> type)`);
   const [, name, paramText, returnText] = m;
   const params: Param[] = [];
   let keywordOnly = false;
