@@ -33,6 +33,13 @@ describe("window ops: errors", () => {
       expect(() => F.pad(x, [1, 1], { mode: "wrap" as never })).toThrow(/pad\(input, pad, mode = "constant", value\?\): "mode" must be .*"circular", got string "wrap"/);
       expect(() => F.interpolate(x, {})).toThrow(/exactly one of size and scaleFactor/);
       expect(() => F.interpolate(x, { size: 4, mode: "bilinear" })).toThrow(/bilinear mode needs a 4-d input/);
+      expect(() => F.interpolate(x, { size: 4, alignCorners: true })).toThrow(/alignCorners only applies to .* not nearest/);
+      expect(() => F.interpolate(x, { size: 4, recomputeScaleFactor: true })).toThrow(/recomputeScaleFactor is not meaningful with an explicit size/);
+      expect(() => F.interpolate(x, { size: [4, 4] })).toThrow(/size \[4,4\] has 2 entries but input \[1, 2, 6\] has 1 spatial dims/);
+      expect(() => F.interpolate(x, { size: 4, mode: "linear", antialias: true })).toThrow(/antialias applies to bilinear, bicubic and lanczos modes on 4-d input/);
+      expect(() => F.interpolate(torch.zeros([1, 2, 3, 3]), { size: 4, mode: "lanczos" })).toThrow(/lanczos mode requires antialias = true/);
+      expect(() => F.interpolate(x, { scaleFactor: 0.1 })).toThrow(/sizes must be greater than 0/);
+      expect(() => F.interpolate(torch.zeros([1, 2, 6], { dtype: "uint8" }), { size: 4, mode: "linear" })).toThrow(torch.DTypeError);
       expect(() => torch.cumsum(x, 3)).toThrow(torch.ShapeError);
       expect(() => torch.logcumsumexp(torch.zeros([3], { dtype: "int32" }), 0)).toThrow(torch.DTypeError);
     });

@@ -30,5 +30,5 @@ export {
 } from "../ops/nn/pooling.js";
 export { maxUnpool1d, maxUnpool2d, maxUnpool3d } from "../ops/nn/unpooling.js";
 export { pad } from "../ops/nn/padding.js";
-export { interpolate } from "../ops/nn/resampling.js";
+export { interpolate, upsample, upsampleNearest, upsampleBilinear } from "../ops/nn/resampling.js";
 export { gridSample, affineGrid } from "../ops/nn/sampling.js";

@@ -30,3 +30,4 @@ export {
   GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase,
   type CellOptions, type GRUOptions, type LSTMOptions, type RNNBaseOptions, type RNNCellOptions, type RNNOptions,
 } from "./layers/rnn.js";
+export { Upsample, UpsamplingBilinear2d, UpsamplingNearest2d, type UpsampleOptions } from "./layers/upsample.js";
