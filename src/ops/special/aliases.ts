@@ -1,8 +1,10 @@
 /**
  * @file torch.special's other names for torch functions (expit = sigmoid, psi = digamma, gammaln =
  * lgamma, multigammaln = mvlgamma, gammainc = igamma, gammaincc = igammac, modifiedBesselI0 = i0,
- * modifiedBesselI1 = i1): ops of their own, so that each is listed under its PyTorch name.
+ * modifiedBesselI1 = i1): ops of their own, so that each is listed under its PyTorch name. As in PyTorch,
+ * modifiedBesselI0 and modifiedBesselI1 have no gradient (i0 and i1 do): their result does not require grad.
  */
+import { noGrad } from "../../autograd/grad_mode.js";
 import { i0, i1 } from "../pointwise/bessel.js";
 import { digamma, igamma, igammac, lgamma, mvlgamma } from "../pointwise/gamma.js";
 import { sigmoid } from "../pointwise/math.js";
@@ -34,12 +36,12 @@ export const gammaincc = op(
 
 export const modifiedBesselI0 = op(
   "modifiedBesselI0(input: Tensor) -> Tensor",
-  { doc: "The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise." },
-  ({ input }) => i0(input),
+  { doc: "The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise; no gradient (as in PyTorch)." },
+  ({ input }) => noGrad(() => i0(input)),
 );
 
 export const modifiedBesselI1 = op(
   "modifiedBesselI1(input: Tensor) -> Tensor",
-  { doc: "The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise." },
-  ({ input }) => i1(input),
+  { doc: "The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise; no gradient (as in PyTorch)." },
+  ({ input }) => noGrad(() => i1(input)),
 );

@@ -12,3 +12,9 @@ export { i0, i0e, i1, i1e, besselJ0, besselJ1, besselY0, besselY1, sphericalBess
 export { expit, psi, gammaln, multigammaln, gammainc, gammaincc, modifiedBesselI0, modifiedBesselI1 } from "./aliases.js";
 export { erfcx, ndtr, ndtri, logNdtr } from "./normal.js";
 export { entr, xlog1py } from "./entropy.js";
+export {
+  chebyshevPolynomialT, chebyshevPolynomialU, chebyshevPolynomialV, chebyshevPolynomialW,
+  shiftedChebyshevPolynomialT, shiftedChebyshevPolynomialU, shiftedChebyshevPolynomialV, shiftedChebyshevPolynomialW,
+  hermitePolynomialH, hermitePolynomialHe, laguerrePolynomialL, legendrePolynomialP,
+} from "./polynomials.js";
+export { airyAi, modifiedBesselK0, modifiedBesselK1, scaledModifiedBesselK0, scaledModifiedBesselK1 } from "./bessel_modified.js";
