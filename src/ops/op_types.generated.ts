@@ -210,6 +210,11 @@ export interface OpTypes {
     /** The sampling grid of affine maps theta [N, 2, 3] for size [N, C, H, W] → [N, H, W, 2] (or theta [N, 3, 4], size [N, C, D, H, W] → [N, D, H, W, 3]), for gridSample; alignCorners defaults to false. */
     (theta: Tensor, size: readonly number[], alignCorners: boolean | null): Tensor;
   };
+  /** The Airy function Ai(x), elementwise (NaN at ±inf); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  airyAi: {
+    /** The Airy function Ai(x), elementwise (NaN at ±inf); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor): Tensor;
+  };
   /** Whether every element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
   all: {
     /** Whether every element is nonzero (over `dim`; all dims by default, none for `[]`); bool result, uint8 for uint8 input as in PyTorch. */
@@ -795,6 +800,42 @@ export interface OpTypes {
   char: {
     /** `to("int8")`: the tensor as int8, itself when it is int8 already. */
     (input: Tensor): Tensor;
+  };
+  /** The Chebyshev polynomial of the first kind T_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  chebyshevPolynomialT: {
+    /** The Chebyshev polynomial of the first kind T_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the first kind T_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the first kind T_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** The Chebyshev polynomial of the second kind U_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  chebyshevPolynomialU: {
+    /** The Chebyshev polynomial of the second kind U_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the second kind U_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the second kind U_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** The Chebyshev polynomial of the third kind V_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  chebyshevPolynomialV: {
+    /** The Chebyshev polynomial of the third kind V_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the third kind V_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the third kind V_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** The Chebyshev polynomial of the fourth kind W_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  chebyshevPolynomialW: {
+    /** The Chebyshev polynomial of the fourth kind W_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the fourth kind W_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The Chebyshev polynomial of the fourth kind W_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
   };
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
   chunk: {
@@ -1851,6 +1892,24 @@ export interface OpTypes {
     /** In place: x = heaviside(x, values); returns x. */
     (input: Tensor, values: Tensor): Tensor;
   };
+  /** The physicists' Hermite polynomial H_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  hermitePolynomialH: {
+    /** The physicists' Hermite polynomial H_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The physicists' Hermite polynomial H_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The physicists' Hermite polynomial H_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** The probabilists' Hermite polynomial He_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  hermitePolynomialHe: {
+    /** The probabilists' Hermite polynomial He_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The probabilists' Hermite polynomial He_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The probabilists' Hermite polynomial He_n (NaN above n = 128 in float32, 512 in float64) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
   /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   hingeEmbeddingLoss: {
     /** input where target is 1, max(0, margin − input) where it is −1 (input is a distance), reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
@@ -2073,18 +2132,22 @@ export interface OpTypes {
     /** `to("int32")`: the tensor as int32, itself when it is int32 already. */
     (input: Tensor): Tensor;
   };
-  /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them), with nearest, linear (3-d input) or bilinear (4-d input) interpolation. PyTorch's recomputeScaleFactor and antialias are not supported. */
+  /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
   interpolate: {
-    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them), with nearest, linear (3-d input) or bilinear (4-d input) interpolation. PyTorch's recomputeScaleFactor and antialias are not supported. */
-    (input: Tensor, options?: { size?: number | readonly number[] | null; scaleFactor?: number | readonly number[] | null; mode?: "nearest" | "linear" | "bilinear"; alignCorners?: boolean | null }): Tensor;
-    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them), with nearest, linear (3-d input) or bilinear (4-d input) interpolation. PyTorch's recomputeScaleFactor and antialias are not supported. */
-    (input: Tensor, size: number | readonly number[] | null, options?: { scaleFactor?: number | readonly number[] | null; mode?: "nearest" | "linear" | "bilinear"; alignCorners?: boolean | null }): Tensor;
-    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them), with nearest, linear (3-d input) or bilinear (4-d input) interpolation. PyTorch's recomputeScaleFactor and antialias are not supported. */
-    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, options?: { mode?: "nearest" | "linear" | "bilinear"; alignCorners?: boolean | null }): Tensor;
-    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them), with nearest, linear (3-d input) or bilinear (4-d input) interpolation. PyTorch's recomputeScaleFactor and antialias are not supported. */
-    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear", options?: { alignCorners?: boolean | null }): Tensor;
-    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them), with nearest, linear (3-d input) or bilinear (4-d input) interpolation. PyTorch's recomputeScaleFactor and antialias are not supported. */
-    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear", alignCorners: boolean | null): Tensor;
+    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
+    (input: Tensor, options?: { size?: number | readonly number[] | null; scaleFactor?: number | readonly number[] | null; mode?: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos"; alignCorners?: boolean | null; recomputeScaleFactor?: boolean | null; antialias?: boolean }): Tensor;
+    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
+    (input: Tensor, size: number | readonly number[] | null, options?: { scaleFactor?: number | readonly number[] | null; mode?: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos"; alignCorners?: boolean | null; recomputeScaleFactor?: boolean | null; antialias?: boolean }): Tensor;
+    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, options?: { mode?: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos"; alignCorners?: boolean | null; recomputeScaleFactor?: boolean | null; antialias?: boolean }): Tensor;
+    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos", options?: { alignCorners?: boolean | null; recomputeScaleFactor?: boolean | null; antialias?: boolean }): Tensor;
+    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos", alignCorners: boolean | null, options?: { recomputeScaleFactor?: boolean | null; antialias?: boolean }): Tensor;
+    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos", alignCorners: boolean | null, recomputeScaleFactor: boolean | null, options?: { antialias?: boolean }): Tensor;
+    /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos", alignCorners: boolean | null, recomputeScaleFactor: boolean | null, antialias: boolean): Tensor;
   };
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
   isclose: {
@@ -2153,6 +2216,15 @@ export interface OpTypes {
     /** |input − target|, reduced (float tensors, broadcast). PyTorch's deprecated size_average and reduce are left out (so reduction is keyword-only), as is its `weight`. */
     (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
   };
+  /** The Laguerre polynomial L_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  laguerrePolynomialL: {
+    /** The Laguerre polynomial L_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The Laguerre polynomial L_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The Laguerre polynomial L_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
   /** Normalises over the last `normalizedShape.length` dims ((x − mean) / sqrt(var + eps), biased variance), then applies weight and bias; half inputs compute in float32. */
   layerNorm: {
     /** Normalises over the last `normalizedShape.length` dims ((x − mean) / sqrt(var + eps), biased variance), then applies weight and bias; half inputs compute in float32. */
@@ -2209,6 +2281,15 @@ export interface OpTypes {
     /** x where x > 0, else negativeSlope · x (float tensors). */
     (input: Tensor, negativeSlope: number): Tensor;
   };
+  /** The Legendre polynomial P_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  legendrePolynomialP: {
+    /** The Legendre polynomial P_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The Legendre polynomial P_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The Legendre polynomial P_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
   /** input + weight × (end − input), float tensors only (computed from whichever end is nearer, as PyTorch does). */
   lerp: {
     /** input + weight × (end − input), float tensors only (computed from whichever end is nearer, as PyTorch does). */
@@ -2260,6 +2341,66 @@ export interface OpTypes {
   lgamma_: {
     /** In place: x = lgamma(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
+  };
+  /** The cross products of the 3-vectors along `dim` (size 3 in both) of input and other; the other dims broadcast (both of one rank). Inputs of one dtype. */
+  "linalg.cross": {
+    /** The cross products of the 3-vectors along `dim` (size 3 in both) of input and other; the other dims broadcast (both of one rank). Inputs of one dtype. */
+    (input: Tensor, other: Tensor, options?: { dim?: number }): Tensor;
+  };
+  /** Diagonal `offset` of the matrices in dims `dim1`, `dim2` (the last two by default): those dims are removed and the diagonal becomes the last dim. A copy here, as torch.diagonal. */
+  "linalg.diagonal": {
+    /** Diagonal `offset` of the matrices in dims `dim1`, `dim2` (the last two by default): those dims are removed and the diagonal becomes the last dim. A copy here, as torch.diagonal. */
+    (A: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  };
+  /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
+  "linalg.matrixNorm": {
+    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
+    (input: Tensor, options?: { ord?: number | "fro" | "nuc"; dim?: readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
+    (input: Tensor, ord: number | "fro" | "nuc", options?: { dim?: readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
+    (input: Tensor, ord: number | "fro" | "nuc", dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
+    (input: Tensor, ord: number | "fro" | "nuc", dim: readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** The product of two or more matrices, multiplied in the order that needs the fewest scalar multiplications. The first may be a 1-d row vector and the last a 1-d column vector (those dims are dropped from the result); all of one dtype. */
+  "linalg.multiDot": {
+    /** The product of two or more matrices, multiplied in the order that needs the fewest scalar multiplications. The first may be a 1-d row vector and the last a 1-d column vector (those dims are dropped from the result); all of one dtype. */
+    (options: { tensors: readonly Tensor[] }): Tensor;
+    /** The product of two or more matrices, multiplied in the order that needs the fewest scalar multiplications. The first may be a 1-d row vector and the last a 1-d column vector (those dims are dropped from the result); all of one dtype. */
+    (tensors: readonly Tensor[]): Tensor;
+  };
+  /** A vector or matrix norm, as `ord` and `dim` say: without `ord`, the 2-norm of the input seen as a flat vector (over `dim`, one or two dims, when given); with a number `ord` and one dim (or a 1-d input), vectorNorm; with a string `ord`, or two dims (or a 2-d input), matrixNorm. `ord` without `dim` needs a 1-d or 2-d input. Matrix orders 2, -2 and "nuc" are not supported yet. */
+  "linalg.norm": {
+    /** A vector or matrix norm, as `ord` and `dim` say: without `ord`, the 2-norm of the input seen as a flat vector (over `dim`, one or two dims, when given); with a number `ord` and one dim (or a 1-d input), vectorNorm; with a string `ord`, or two dims (or a 2-d input), matrixNorm. `ord` without `dim` needs a 1-d or 2-d input. Matrix orders 2, -2 and "nuc" are not supported yet. */
+    (input: Tensor, options?: { ord?: number | "fro" | "nuc" | null; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** A vector or matrix norm, as `ord` and `dim` say: without `ord`, the 2-norm of the input seen as a flat vector (over `dim`, one or two dims, when given); with a number `ord` and one dim (or a 1-d input), vectorNorm; with a string `ord`, or two dims (or a 2-d input), matrixNorm. `ord` without `dim` needs a 1-d or 2-d input. Matrix orders 2, -2 and "nuc" are not supported yet. */
+    (input: Tensor, ord: number | "fro" | "nuc" | null, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** A vector or matrix norm, as `ord` and `dim` say: without `ord`, the 2-norm of the input seen as a flat vector (over `dim`, one or two dims, when given); with a number `ord` and one dim (or a 1-d input), vectorNorm; with a string `ord`, or two dims (or a 2-d input), matrixNorm. `ord` without `dim` needs a 1-d or 2-d input. Matrix orders 2, -2 and "nuc" are not supported yet. */
+    (input: Tensor, ord: number | "fro" | "nuc" | null, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** A vector or matrix norm, as `ord` and `dim` say: without `ord`, the 2-norm of the input seen as a flat vector (over `dim`, one or two dims, when given); with a number `ord` and one dim (or a 1-d input), vectorNorm; with a string `ord`, or two dims (or a 2-d input), matrixNorm. `ord` without `dim` needs a 1-d or 2-d input. Matrix orders 2, -2 and "nuc" are not supported yet. */
+    (input: Tensor, ord: number | "fro" | "nuc" | null, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** The Vandermonde matrices of the vectors in the last dim of x (a 0-d x is one element): shape [..., n, N] with columns x^0, x^1, …, x^(N−1); N defaults to n and must be at least 2. float32/float64 or integer inputs (integers give int64). */
+  "linalg.vander": {
+    /** The Vandermonde matrices of the vectors in the last dim of x (a 0-d x is one element): shape [..., n, N] with columns x^0, x^1, …, x^(N−1); N defaults to n and must be at least 2. float32/float64 or integer inputs (integers give int64). */
+    (x: Tensor, options?: { N?: number | null }): Tensor;
+  };
+  /** The dot products of the vectors along `dim` of x and y (shapes broadcast): (x * y).sum(dim). Floating inputs of one dtype. */
+  "linalg.vecdot": {
+    /** The dot products of the vectors along `dim` of x and y (shapes broadcast): (x * y).sum(dim). Floating inputs of one dtype. */
+    (x: Tensor, y: Tensor, options?: { dim?: number }): Tensor;
+  };
+  /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
+  "linalg.vectorNorm": {
+    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
+    (input: Tensor, options?: { ord?: number; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
+    (input: Tensor, ord: number, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
+    (input: Tensor, ord: number, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
+    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
+    (input: Tensor, ord: number, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
   /** input [*, in] times weight [out, in] (or [in]) transposed, plus bias (broadcast to [*, out]); half inputs accumulate in float32. */
   linear: {
@@ -2548,17 +2689,6 @@ export interface OpTypes {
     /** Matrix product with PyTorch's rules for 1-d operands and broadcast batch dims; both operands must have the same dtype. */
     (input: Tensor, other: Tensor): Tensor;
   };
-  /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
-  matrixNorm: {
-    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
-    (input: Tensor, options?: { ord?: number | "fro" | "nuc"; dim?: readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
-    (input: Tensor, ord: number | "fro" | "nuc", options?: { dim?: readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
-    (input: Tensor, ord: number | "fro" | "nuc", dim: readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
-    (input: Tensor, ord: number | "fro" | "nuc", dim: readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
-  };
   /** input to the integer power n ≥ 0 for the square matrices in the last two dims (the identity for n = 0), by repeated squaring. Negative n (which needs torch.linalg.inv) is not supported yet. */
   matrixPower: {
     /** input to the integer power n ≥ 0 for the square matrices in the last two dims (the identity for n = 0), by repeated squaring. Negative n (which needs torch.linalg.inv) is not supported yet. */
@@ -2833,14 +2963,24 @@ export interface OpTypes {
     /** `{ values, indices }` of the most frequent value along `dim`: the smallest of equally frequent values (each NaN counts once), with the last index where it occurs (PyTorch's CPU rule for rows of up to 16 elements; unspecified in PyTorch for longer rows). */
     (input: Tensor, dim: number, keepdim: boolean): ValuesIndices;
   };
-  /** The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise. */
+  /** The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise; no gradient (as in PyTorch). */
   modifiedBesselI0: {
-    /** The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise. */
+    /** The modified Bessel function of the first kind, order 0 (torch.special.i0), elementwise; no gradient (as in PyTorch). */
     (input: Tensor): Tensor;
   };
-  /** The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise. */
+  /** The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise; no gradient (as in PyTorch). */
   modifiedBesselI1: {
-    /** The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise. */
+    /** The modified Bessel function of the first kind, order 1 (torch.special.i1), elementwise; no gradient (as in PyTorch). */
+    (input: Tensor): Tensor;
+  };
+  /** The modified Bessel function of the second kind, order 0, elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  modifiedBesselK0: {
+    /** The modified Bessel function of the second kind, order 0, elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** The modified Bessel function of the second kind, order 1, elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  modifiedBesselK1: {
+    /** The modified Bessel function of the second kind, order 1, elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
   /** movedim, by NumPy's name. */
@@ -2891,13 +3031,6 @@ export interface OpTypes {
     (input: Tensor, options: { other: Tensor | ScalarArg }): Tensor;
     /** In place: x ×= other; returns x. */
     (input: Tensor, other: Tensor | ScalarArg): Tensor;
-  };
-  /** The product of two or more matrices, multiplied in the order that needs the fewest scalar multiplications. The first may be a 1-d row vector and the last a 1-d column vector (those dims are dropped from the result); all of one dtype. */
-  multiDot: {
-    /** The product of two or more matrices, multiplied in the order that needs the fewest scalar multiplications. The first may be a 1-d row vector and the last a 1-d column vector (those dims are dropped from the result); all of one dtype. */
-    (options: { tensors: readonly Tensor[] }): Tensor;
-    /** The product of two or more matrices, multiplied in the order that needs the fewest scalar multiplications. The first may be a 1-d row vector and the last a 1-d column vector (those dims are dropped from the result); all of one dtype. */
-    (tensors: readonly Tensor[]): Tensor;
   };
   /** The log of the multivariate gamma function of dimension p (torch.mvlgamma), elementwise. */
   multigammaln: {
@@ -3644,6 +3777,16 @@ export interface OpTypes {
     /** softmax(query keyᵀ · scale + attnMask) value: query [*, L, E], key [*, S, E], value [*, S, Ev] → [*, L, Ev] (batch dims broadcast; a bool mask marks what may be attended). scale defaults to 1 / sqrt(E); dropout on the weights draws from `generator`, which PyTorch does not take. */
     (query: Tensor, key: Tensor, value: Tensor, attnMask: Tensor | null, dropoutP: number, isCausal: boolean, options?: { scale?: number | null; enableGqa?: boolean; generator?: Generator | null }): Tensor;
   };
+  /** e^x · modifiedBesselK0(x), elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  scaledModifiedBesselK0: {
+    /** e^x · modifiedBesselK0(x), elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor): Tensor;
+  };
+  /** e^x · modifiedBesselK1(x), elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  scaledModifiedBesselK1: {
+    /** e^x · modifiedBesselK1(x), elementwise (inf at 0, NaN for negative inputs); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor): Tensor;
+  };
   /** `input` with `src` (a tensor, or the scalar `value`) written at `index` along `dim`, or combined with what is there by `reduce`; a new tensor (out-of-range indices are skipped). */
   scatter: {
     /** `input` with `src` (a tensor, or the scalar `value`) written at `index` along `dim`, or combined with what is there by `reduce`; a new tensor (out-of-range indices are skipped). */
@@ -3727,6 +3870,42 @@ export interface OpTypes {
   sgn_: {
     /** In place: x = sgn(x); returns x. */
     (input: Tensor): Tensor;
+  };
+  /** The shifted Chebyshev polynomial of the first kind T*_n(x) = T_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  shiftedChebyshevPolynomialT: {
+    /** The shifted Chebyshev polynomial of the first kind T*_n(x) = T_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the first kind T*_n(x) = T_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the first kind T*_n(x) = T_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** The shifted Chebyshev polynomial of the second kind U*_n(x) = U_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  shiftedChebyshevPolynomialU: {
+    /** The shifted Chebyshev polynomial of the second kind U*_n(x) = U_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the second kind U*_n(x) = U_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the second kind U*_n(x) = U_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** The shifted Chebyshev polynomial of the third kind V*_n(x) = V_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  shiftedChebyshevPolynomialV: {
+    /** The shifted Chebyshev polynomial of the third kind V*_n(x) = V_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the third kind V*_n(x) = V_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the third kind V*_n(x) = V_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** The shifted Chebyshev polynomial of the fourth kind W*_n(x) = W_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+  shiftedChebyshevPolynomialW: {
+    /** The shifted Chebyshev polynomial of the fourth kind W*_n(x) = W_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (options: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the fourth kind W*_n(x) = W_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
+    /** The shifted Chebyshev polynomial of the fourth kind W*_n(x) = W_n(2x − 1) at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
+    (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
   };
   /** `to("int16")`: the tensor as int16, itself when it is int16 already. */
   short: {
@@ -4321,10 +4500,36 @@ export interface OpTypes {
     /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
     (input: Tensor, dim: number): Tensor;
   };
-  /** The Vandermonde matrices of the vectors in the last dim of x (a 0-d x is one element): shape [..., n, N] with columns x^0, x^1, …, x^(N−1); N defaults to n and must be at least 2. float32/float64 or integer inputs (integers give int64). */
-  vander: {
-    /** The Vandermonde matrices of the vectors in the last dim of x (a 0-d x is one element): shape [..., n, N] with columns x^0, x^1, …, x^(N−1); N defaults to n and must be at least 2. float32/float64 or integer inputs (integers give int64). */
-    (x: Tensor, options?: { N?: number | null }): Tensor;
+  /** Deprecated alias of interpolate (without recomputeScaleFactor and antialias). */
+  upsample: {
+    /** Deprecated alias of interpolate (without recomputeScaleFactor and antialias). */
+    (input: Tensor, options?: { size?: number | readonly number[] | null; scaleFactor?: number | readonly number[] | null; mode?: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact"; alignCorners?: boolean | null }): Tensor;
+    /** Deprecated alias of interpolate (without recomputeScaleFactor and antialias). */
+    (input: Tensor, size: number | readonly number[] | null, options?: { scaleFactor?: number | readonly number[] | null; mode?: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact"; alignCorners?: boolean | null }): Tensor;
+    /** Deprecated alias of interpolate (without recomputeScaleFactor and antialias). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, options?: { mode?: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact"; alignCorners?: boolean | null }): Tensor;
+    /** Deprecated alias of interpolate (without recomputeScaleFactor and antialias). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact", options?: { alignCorners?: boolean | null }): Tensor;
+    /** Deprecated alias of interpolate (without recomputeScaleFactor and antialias). */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact", alignCorners: boolean | null): Tensor;
+  };
+  /** Deprecated: interpolate with mode bilinear and alignCorners = true. */
+  upsampleBilinear: {
+    /** Deprecated: interpolate with mode bilinear and alignCorners = true. */
+    (input: Tensor, options?: { size?: number | readonly number[] | null; scaleFactor?: number | readonly number[] | null }): Tensor;
+    /** Deprecated: interpolate with mode bilinear and alignCorners = true. */
+    (input: Tensor, size: number | readonly number[] | null, options?: { scaleFactor?: number | readonly number[] | null }): Tensor;
+    /** Deprecated: interpolate with mode bilinear and alignCorners = true. */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null): Tensor;
+  };
+  /** Deprecated: interpolate with mode nearest. */
+  upsampleNearest: {
+    /** Deprecated: interpolate with mode nearest. */
+    (input: Tensor, options?: { size?: number | readonly number[] | null; scaleFactor?: number | readonly number[] | null }): Tensor;
+    /** Deprecated: interpolate with mode nearest. */
+    (input: Tensor, size: number | readonly number[] | null, options?: { scaleFactor?: number | readonly number[] | null }): Tensor;
+    /** Deprecated: interpolate with mode nearest. */
+    (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null): Tensor;
   };
   /** Variance over `dim` (all dims by default), divided by N - `correction` (1 by default; `unbiased: false` means 0); floating inputs only. */
   var: {
@@ -4368,22 +4573,6 @@ export interface OpTypes {
   vdot: {
     /** dot of two vectors, conjugating the first (the same as dot for the real dtypes here). */
     (input: Tensor, other: Tensor): Tensor;
-  };
-  /** The dot products of the vectors along `dim` of x and y (shapes broadcast): (x * y).sum(dim). Floating inputs of one dtype. */
-  vecdot: {
-    /** The dot products of the vectors along `dim` of x and y (shapes broadcast): (x * y).sum(dim). Floating inputs of one dtype. */
-    (x: Tensor, y: Tensor, options?: { dim?: number }): Tensor;
-  };
-  /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
-  vectorNorm: {
-    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
-    (input: Tensor, options?: { ord?: number; dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
-    (input: Tensor, ord: number, options?: { dim?: number | readonly number[] | null; keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
-    (input: Tensor, ord: number, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
-    /** The vector `ord`-norm over `dim` (all dims when omitted), the input seen as a flat vector: `ord` any number, Infinity, -Infinity and 0 included. Floating inputs only; `dtype` computes and returns in a floating dtype no narrower than the input's. */
-    (input: Tensor, ord: number, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
   /** reshape: the same values in a new shape (one size may be -1). A copy here, not a view sharing storage (see the README); view(dtype) is not supported. */
   view: {
@@ -4518,6 +4707,7 @@ export interface OpBodies {
   "addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; mat: Tensor; vec: Tensor; beta: number; alpha: number }; returns: Tensor };
   "addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; vec1: Tensor; vec2: Tensor; beta: number; alpha: number }; returns: Tensor };
   "affineGrid(theta: Tensor, size: int[], alignCorners?: bool) -> Tensor": { args: { theta: Tensor; size: readonly number[]; alignCorners: boolean | undefined }; returns: Tensor };
+  "airyAi(x: Tensor) -> Tensor": { args: { x: Tensor }; returns: Tensor };
   "all(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
   "allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equalNan: bool = false) -> bool": { args: { input: Tensor; other: Tensor; rtol: number; atol: number; equalNan: boolean }; returns: boolean };
   "alphaDropout(input: Tensor, p: float = 0.5, training: bool = false, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
@@ -4604,6 +4794,10 @@ export interface OpBodies {
   "celu(input: Tensor, alpha: float = 1) -> Tensor": { args: { input: Tensor; alpha: number }; returns: Tensor };
   "channelShuffle(input: Tensor, groups: int) -> Tensor": { args: { input: Tensor; groups: number }; returns: Tensor };
   "char(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "chebyshevPolynomialT(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "chebyshevPolynomialU(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "chebyshevPolynomialV(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "chebyshevPolynomialW(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "chunk(input: Tensor, chunks: int, dim: int = 0) -> Tensor[]": { args: { input: Tensor; chunks: number; dim: number }; returns: Tensor[] };
   "clamp(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
   "clamp_(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
@@ -4744,6 +4938,8 @@ export interface OpBodies {
   "hardtanh(input: Tensor, minVal: float = -1, maxVal: float = 1) -> Tensor": { args: { input: Tensor; minVal: number; maxVal: number }; returns: Tensor };
   "heaviside(input: Tensor, values: Tensor) -> Tensor": { args: { input: Tensor; values: Tensor }; returns: Tensor };
   "heaviside_(input: Tensor, values: Tensor) -> Tensor": { args: { input: Tensor; values: Tensor }; returns: Tensor };
+  "hermitePolynomialH(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "hermitePolynomialHe(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "hingeEmbeddingLoss(input: Tensor, target: Tensor, margin: float = 1, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; margin: number; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "histc(input: Tensor, bins: int = 100, min: Scalar = 0, max: Scalar = 0) -> Tensor": { args: { input: Tensor; bins: number; min: ScalarArg; max: ScalarArg }; returns: Tensor };
   "histogram(input: Tensor, bins: Tensor, *, weight?: Tensor, density: bool = false) -> Histogram": { args: { input: Tensor; bins: Tensor; weight: Tensor | undefined; density: boolean }; returns: Histogram };
@@ -4778,7 +4974,7 @@ export interface OpBodies {
   "inner(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "instanceNorm(input: Tensor, runningMean?: Tensor, runningVar?: Tensor, weight?: Tensor, bias?: Tensor, useInputStats: bool = true, momentum: float = 0.1, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; runningMean: Tensor | undefined; runningVar: Tensor | undefined; weight: Tensor | undefined; bias: Tensor | undefined; useInputStats: boolean; momentum: number; eps: number }; returns: Tensor };
   "int(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
-  "interpolate(input: Tensor, size?: int | int[], scaleFactor?: float | float[], mode: \"nearest\" | \"linear\" | \"bilinear\" = \"nearest\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined; mode: "nearest" | "linear" | "bilinear"; alignCorners: boolean | undefined }; returns: Tensor };
+  "interpolate(input: Tensor, size?: int | int[], scaleFactor?: float | float[], mode: \"nearest\" | \"linear\" | \"bilinear\" | \"bicubic\" | \"trilinear\" | \"area\" | \"nearest-exact\" | \"lanczos\" = \"nearest\", alignCorners?: bool, recomputeScaleFactor?: bool, antialias: bool = false) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined; mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos"; alignCorners: boolean | undefined; recomputeScaleFactor: boolean | undefined; antialias: boolean }; returns: Tensor };
   "isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equalNan: bool = false) -> Tensor": { args: { input: Tensor; other: Tensor; rtol: number; atol: number; equalNan: boolean }; returns: Tensor };
   "isfinite(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isinf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -4790,6 +4986,7 @@ export interface OpBodies {
   "kron(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "l1Loss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
+  "laguerrePolynomialL(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "layerNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, bias?: Tensor, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; bias: Tensor | undefined; eps: number }; returns: Tensor };
   "lcm(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "lcm_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
@@ -4798,6 +4995,7 @@ export interface OpBodies {
   "le(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "le_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "leakyRelu(input: Tensor, negativeSlope: float = 0.01) -> Tensor": { args: { input: Tensor; negativeSlope: number }; returns: Tensor };
+  "legendrePolynomialP(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "lerp(input: Tensor, end: Tensor, weight: Tensor | float) -> Tensor": { args: { input: Tensor; end: Tensor; weight: Tensor | number }; returns: Tensor };
   "lerp_(input: Tensor, end: Tensor, weight: Tensor | float) -> Tensor": { args: { input: Tensor; end: Tensor; weight: Tensor | number }; returns: Tensor };
   "less(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
@@ -4806,6 +5004,14 @@ export interface OpBodies {
   "lessEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "lgamma(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "lgamma_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "linalg.cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor": { args: { input: Tensor; other: Tensor; dim: number }; returns: Tensor };
+  "linalg.diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor": { args: { A: Tensor; offset: number; dim1: number; dim2: number }; returns: Tensor };
+  "linalg.matrixNorm(input: Tensor, ord: float | \"fro\" | \"nuc\" = \"fro\", dim?: int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number | "fro" | "nuc"; dim: readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "linalg.multiDot(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
+  "linalg.norm(input: Tensor, ord?: float | \"fro\" | \"nuc\", dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number | "fro" | "nuc" | undefined; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "linalg.vander(x: Tensor, *, N?: int) -> Tensor": { args: { x: Tensor; N: number | undefined }; returns: Tensor };
+  "linalg.vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor": { args: { x: Tensor; y: Tensor; dim: number }; returns: Tensor };
+  "linalg.vectorNorm(input: Tensor, ord: float = 2, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "linear(input: Tensor, weight: Tensor, bias?: Tensor) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined }; returns: Tensor };
   "linspace(start: float, end: float, steps: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: number; end: number; steps: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "localResponseNorm(input: Tensor, size: int, alpha: float = 0.0001, beta: float = 0.75, k: float = 1) -> Tensor": { args: { input: Tensor; size: number; alpha: number; beta: number; k: number }; returns: Tensor };
@@ -4847,7 +5053,6 @@ export interface OpBodies {
   "maskedScatter_(input: Tensor, mask: Tensor, source: Tensor) -> Tensor": { args: { input: Tensor; mask: Tensor; source: Tensor }; returns: Tensor };
   "maskedSelect(input: Tensor, mask: Tensor) -> Tensor": { args: { input: Tensor; mask: Tensor }; returns: Tensor };
   "matmul(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
-  "matrixNorm(input: Tensor, ord: float | \"fro\" | \"nuc\" = \"fro\", dim?: int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number | "fro" | "nuc"; dim: readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "matrixPower(input: Tensor, n: int) -> Tensor": { args: { input: Tensor; n: number }; returns: Tensor };
   "max(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "max(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
@@ -4878,6 +5083,8 @@ export interface OpBodies {
   "mode(input: Tensor, dim: int = -1, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "modifiedBesselI0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "modifiedBesselI1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "modifiedBesselK0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "modifiedBesselK1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "moveaxis(input: Tensor, source: int | int[], destination: int | int[]) -> Tensor": { args: { input: Tensor; source: number | readonly number[]; destination: number | readonly number[] }; returns: Tensor };
   "movedim(input: Tensor, source: int | int[], destination: int | int[]) -> Tensor": { args: { input: Tensor; source: number | readonly number[]; destination: number | readonly number[] }; returns: Tensor };
   "mseLoss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
@@ -4885,7 +5092,6 @@ export interface OpBodies {
   "mT(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "mul(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "mul_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
-  "multiDot(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "multigammaln(input: Tensor, p: int) -> Tensor": { args: { input: Tensor; p: number }; returns: Tensor };
   "multilabelSoftMarginLoss(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multiMarginLoss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; p: number; margin: number; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
@@ -4988,6 +5194,8 @@ export interface OpBodies {
   "rsqrt(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "rsqrt_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, attnMask?: Tensor, dropoutP: float = 0, isCausal: bool = false, *, scale?: float, enableGqa: bool = false, generator?: Generator) -> Tensor": { args: { query: Tensor; key: Tensor; value: Tensor; attnMask: Tensor | undefined; dropoutP: number; isCausal: boolean; scale: number | undefined; enableGqa: boolean; generator: Generator | undefined }; returns: Tensor };
+  "scaledModifiedBesselK0(x: Tensor) -> Tensor": { args: { x: Tensor }; returns: Tensor };
+  "scaledModifiedBesselK1(x: Tensor) -> Tensor": { args: { x: Tensor }; returns: Tensor };
   "scatter(input: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "add" | "multiply" | undefined }; returns: Tensor };
   "scatter(input: Tensor, dim: int, index: Tensor, value: Scalar, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; value: ScalarArg; reduce: "add" | "multiply" | undefined }; returns: Tensor };
   "scatter_(input: Tensor, dim: int, index: Tensor, src: Tensor, *, reduce?: \"add\" | \"multiply\") -> Tensor": { args: { input: Tensor; dim: number; index: Tensor; src: Tensor; reduce: "add" | "multiply" | undefined }; returns: Tensor };
@@ -5002,6 +5210,10 @@ export interface OpBodies {
   "setIndex(input: Tensor, items: IndexItem | IndexItem[] | None, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; items: IndexItem | readonly IndexItem[] | null; value: Tensor | ScalarArg }; returns: Tensor };
   "sgn(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sgn_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "shiftedChebyshevPolynomialT(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "shiftedChebyshevPolynomialU(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "shiftedChebyshevPolynomialV(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "shiftedChebyshevPolynomialW(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "short(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sigmoid_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -5084,7 +5296,9 @@ export interface OpBodies {
   "unique(input: Tensor, sorted: bool = true, returnInverse: bool = false, returnCounts: bool = false, dim?: int) -> Tensor | Tensor[]": { args: { input: Tensor; sorted: boolean; returnInverse: boolean; returnCounts: boolean; dim: number | undefined }; returns: Tensor | Tensor[] };
   "uniqueConsecutive(input: Tensor, returnInverse: bool = false, returnCounts: bool = false, dim?: int) -> Tensor | Tensor[]": { args: { input: Tensor; returnInverse: boolean; returnCounts: boolean; dim: number | undefined }; returns: Tensor | Tensor[] };
   "unsqueeze(input: Tensor, dim: int) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
-  "vander(x: Tensor, *, N?: int) -> Tensor": { args: { x: Tensor; N: number | undefined }; returns: Tensor };
+  "upsample(input: Tensor, size?: int | int[], scaleFactor?: float | float[], mode: \"nearest\" | \"linear\" | \"bilinear\" | \"bicubic\" | \"trilinear\" | \"area\" | \"nearest-exact\" = \"nearest\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined; mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact"; alignCorners: boolean | undefined }; returns: Tensor };
+  "upsampleBilinear(input: Tensor, size?: int | int[], scaleFactor?: float | float[]) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined }; returns: Tensor };
+  "upsampleNearest(input: Tensor, size?: int | int[], scaleFactor?: float | float[]) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined }; returns: Tensor };
   "var(input: Tensor, dim?: int | int[], *, correction: float = 1, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; correction: number; keepdim: boolean }; returns: Tensor };
   "var(input: Tensor, dim: int | int[] | None, unbiased: bool = true, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | null; unbiased: boolean; keepdim: boolean }; returns: Tensor };
   "var(input: Tensor, unbiased: bool) -> Tensor": { args: { input: Tensor; unbiased: boolean }; returns: Tensor };
@@ -5092,8 +5306,6 @@ export interface OpBodies {
   "varMean(input: Tensor, dim: int | int[] | None, unbiased: bool = true, keepdim: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; dim: number | readonly number[] | null; unbiased: boolean; keepdim: boolean }; returns: [Tensor, Tensor] };
   "varMean(input: Tensor, unbiased: bool) -> (Tensor, Tensor)": { args: { input: Tensor; unbiased: boolean }; returns: [Tensor, Tensor] };
   "vdot(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
-  "vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor": { args: { x: Tensor; y: Tensor; dim: number }; returns: Tensor };
-  "vectorNorm(input: Tensor, ord: float = 2, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "view(input: Tensor, ...size: int) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "viewAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "vsplit(input: Tensor, sections: int) -> Tensor[]": { args: { input: Tensor; sections: number }; returns: Tensor[] };
