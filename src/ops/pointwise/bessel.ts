@@ -57,13 +57,20 @@ function besselMiddle(x: T, nu: Order, second: boolean): T {
     const [f0, f1] = AT_CENTRES[second ? "Y" : "J"][i]!;
     return nu === 0 ? besselTaylor(centre, 0, f0, -f1) : besselTaylor(centre, 1, f1, f0 - f1 / centre);
   });
-  const index = e.floor(e.sub(x, c(x, CENTRES[0]! - 0.5)));
-  // the value for the nearest centre: the last centre whose index x has reached
+  return taylorAtNearestCentre(x, e.floor(e.sub(x, c(x, CENTRES[0]! - 0.5))), CENTRES, polynomials);
+}
+
+/**
+ * Σ a_n (x − centre)^n with the centre and coefficients `polynomials[i]` (a_0 … a_degree) of centre i
+ * picked per element: i is the last of 1, 2, … that `index` has reached (0 below 1). Horner's rule.
+ */
+export function taylorAtNearestCentre(x: T, index: T, centres: readonly number[], polynomials: readonly (readonly number[])[]): T {
   const pick = (values: readonly number[]): T =>
     values.slice(1).reduce((acc, v, i) => e.select(e.compare(index, c(x, i + 1), "GE"), c(x, v), acc), c(x, values[0]!));
-  const t = e.sub(x, pick(CENTRES));
-  let sum = pick(polynomials.map((a) => a[TAYLOR_DEGREE]!));
-  for (let n = TAYLOR_DEGREE - 1; n >= 0; n--) sum = e.add(e.mul(sum, t), pick(polynomials.map((a) => a[n]!)));
+  const degree = polynomials[0]!.length - 1;
+  const t = e.sub(x, pick(centres));
+  let sum = pick(polynomials.map((a) => a[degree]!));
+  for (let n = degree - 1; n >= 0; n--) sum = e.add(e.mul(sum, t), pick(polynomials.map((a) => a[n]!)));
   return sum;
 }
 

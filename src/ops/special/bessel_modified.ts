@@ -9,6 +9,7 @@
  */
 import { noGrad } from "../../autograd/grad_mode.js";
 import * as e from "../emit.js";
+import { taylorAtNearestCentre } from "../pointwise/bessel.js";
 import { floatOpmath } from "../pointwise/math.js";
 import { c, type T } from "../pointwise/operands.js";
 import { op } from "../signature/op.js";
@@ -159,13 +160,7 @@ function airyTaylor(centre: number, value: number, slope: number): number[] {
 /** Ai(x) for −10 ≤ x ≤ −2: the Taylor polynomial about the nearest centre. */
 function airyMiddle(x: T): T {
   const polynomials = AIRY_CENTRES.map((centre, i) => airyTaylor(centre, AIRY_AT_CENTRES[i]![0], AIRY_AT_CENTRES[i]![1]));
-  const index = e.floor(e.sub(e.neg(x), c(x, -AIRY_CENTRES[0]! - 0.5)));
-  const pick = (values: readonly number[]): T =>
-    values.slice(1).reduce((acc, v, i) => e.select(e.compare(index, c(x, i + 1), "GE"), c(x, v), acc), c(x, values[0]!));
-  const t = e.sub(x, pick(AIRY_CENTRES));
-  let sum = pick(polynomials.map((a) => a[AIRY_TAYLOR_DEGREE]!));
-  for (let n = AIRY_TAYLOR_DEGREE - 1; n >= 0; n--) sum = e.add(e.mul(sum, t), pick(polynomials.map((a) => a[n]!)));
-  return sum;
+  return taylorAtNearestCentre(x, e.floor(e.sub(e.neg(x), c(x, -AIRY_CENTRES[0]! - 0.5))), AIRY_CENTRES, polynomials);
 }
 
 /**
