@@ -396,8 +396,11 @@ export const cross = op(
         throw new ShapeError(`cross: inputs dimension ${d} must have length 3, got ${x.shape[d]} and ${y.shape[d]} (shapes ${fmtShape(x.shape)} and ${fmtShape(y.shape)})`);
       }
       const shape = broadcastShapes("cross", x.shape, y.shape);
-      const [p, q] = [e.broadcastTo(x, shape), e.broadcastTo(y, shape)];
-      // c_i = a_(i+1) b_(i+2) − a_(i+2) b_(i+1)
-      return e.sub(e.mul(rotate(p, d, 1), rotate(q, d, 2)), e.mul(rotate(p, d, 2), rotate(q, d, 1)));
+      return crossOf(e.broadcastTo(x, shape), e.broadcastTo(y, shape), d);
     }),
 );
+
+/** The cross products of the 3-vectors along dim d of p and q (one shape): c_i = p_(i+1) q_(i+2) − p_(i+2) q_(i+1). */
+export function crossOf(p: T, q: T, d: number): T {
+  return e.sub(e.mul(rotate(p, d, 1), rotate(q, d, 2)), e.mul(rotate(p, d, 2), rotate(q, d, 1)));
+}

@@ -8,6 +8,7 @@ import type { Tracer } from "../../trace/tracer.js";
 import { broadcastShapes, fmtShape, normDim } from "../dims.js";
 import * as e from "../emit.js";
 import { checkProductDTypes } from "../linalg/dot_general.js";
+import { crossOf } from "../linalg/products.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 
@@ -28,13 +29,6 @@ export const vecdot = op(
     }),
 );
 
-/** Component i of x along its dim d. */
-function component(x: T, d: number, i: number): T {
-  const start = x.shape.map((_, k) => (k === d ? i : 0));
-  const limit = x.shape.map((n, k) => (k === d ? i + 1 : n));
-  return e.slice(x, start, limit);
-}
-
 export const cross = op(
   "linalg.cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor",
   { doc: "The cross products of the 3-vectors along `dim` (size 3 in both) of input and other; the other dims broadcast (both of one rank). Inputs of one dtype." },
@@ -49,11 +43,7 @@ export const cross = op(
     const shape = broadcastShapes("linalg.cross", input.shape, other.shape);
     return run("linalg.cross", [input, other], String(d), ([a, b]) => {
       checkProductDTypes("linalg.cross", a as T, b as T);
-      const [x, y] = [e.broadcastTo(a as T, shape), e.broadcastTo(b as T, shape)];
-      const [x0, x1, x2] = [0, 1, 2].map((i) => component(x, d, i)) as [T, T, T];
-      const [y0, y1, y2] = [0, 1, 2].map((i) => component(y, d, i)) as [T, T, T];
-      const minor = (p: T, q: T, r: T, s: T): T => e.sub(e.mul(p, q), e.mul(r, s));
-      return e.concatenate([minor(x1, y2, x2, y1), minor(x2, y0, x0, y2), minor(x0, y1, x1, y0)], d);
+      return crossOf(e.broadcastTo(a as T, shape), e.broadcastTo(b as T, shape), d);
     });
   },
 );

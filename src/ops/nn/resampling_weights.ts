@@ -25,10 +25,11 @@ function ratio({ size, out, scaleFactor, alignCorners, round }: Axis): number {
  * PyTorch's 2-d nearest kernel (`planar`) copies a dim kept at its size and halves indices for a doubled one,
  * whatever the scale factor.
  */
-export function nearestIndices(exact: boolean, planar: boolean, { size, out, scaleFactor }: Axis): number[] {
+export function nearestIndices(exact: boolean, planar: boolean, a: Axis): number[] {
+  const { size, out } = a;
   if (planar && !exact && (out === size || out === 2 * size)) return Array.from({ length: out }, (_, j) => (out === size ? j : j >> 1));
   const f = Math.fround;
-  const scale = scaleFactor !== undefined && scaleFactor > 0 ? f(1 / scaleFactor) : f(size / out);
+  const scale = ratio({ ...a, alignCorners: false, round: f });
   return Array.from({ length: out }, (_, j) => Math.min(Math.floor(f((exact ? j + 0.5 : j) * scale)), size - 1));
 }
 

@@ -114,7 +114,7 @@ const sqrt1mx2 = (x: T): T => {
   return e.sqrt(e.mul(lo, hi));
 };
 const asinT = (x: T): T => atan2p(x, sqrt1mx2(x));
-const acosT = (x: T): T => atan2p(sqrt1mx2(x), x);
+export const acosT = (x: T): T => atan2p(sqrt1mx2(x), x);
 const atanT = (x: T): T => atan2p(x, c(x, 1));
 
 export const asin = op("asin(input: Tensor) -> Tensor", { doc: "Arcsine (radians), elementwise; integer and bool inputs give float32.", method: true }, ({ input }) =>

@@ -10,9 +10,9 @@
  */
 import { noGrad } from "../../autograd/grad_mode.js";
 import * as e from "../emit.js";
-import { bind, bind1, trace } from "../../trace/tracer.js";
-import { floatBinary } from "../pointwise/math.js";
-import { c, none, type T } from "../pointwise/operands.js";
+import { bind, trace } from "../../trace/tracer.js";
+import { acosT, floatBinary } from "../pointwise/math.js";
+import { c, type T } from "../pointwise/operands.js";
 import { op } from "../signature/op.js";
 import type { Tensor } from "../../tensor.js";
 import type { TensorOrScalar } from "../types.js";
@@ -78,7 +78,6 @@ function evaluate(x: T, nIn: T, poly: Polynomial): T {
 const polynomialOp = (name: string, x: TensorOrScalar, n: TensorOrScalar, poly: Polynomial): Tensor =>
   noGrad(() => floatBinary(name, x, n, (xs, k) => evaluate(xs, k, poly)));
 
-const acos = (x: T): T => bind1("atan2", [e.sqrt(e.mul(e.sub(c(x, 1), x), e.add(c(x, 1), x))), x], none);
 const plusMinus = (positive: T, v: T): T => e.select(positive, v, e.neg(v));
 const isOne = (x: T): T => e.compare(e.abs(x), c(x, 1), "EQ");
 const inside = (x: T): T => e.compare(e.abs(x), c(x, 1), "LT");
@@ -105,7 +104,7 @@ function chebyshevEnd(kind: Kind, d: Degree, x: T, upper: boolean): T {
 
 /** The closed form in θ = acos t, with PyTorch's fallbacks where its denominator rounds to a degenerate value. */
 function chebyshevTrig(kind: Kind, d: Degree, t: T, shifted: boolean): T {
-  const theta = acos(t);
+  const theta = acosT(t);
   const half = e.mul(theta, c(t, 0.5));
   const nHalf = e.add(d.n, c(t, 0.5));
   if (kind === "t") return e.cos(e.mul(d.n, theta));
