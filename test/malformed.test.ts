@@ -168,6 +168,34 @@ function specBadModules(): BadModule[] {
       mentions: /square matrices/,
     },
     {
+      name: "cholesky of a non-square a",
+      mlir: pretty("%a: tensor<3x4xf32>", "%r = stablehlo.cholesky %a, lower = true : tensor<3x4xf32>", "tensor<3x4xf32>"),
+      mentions: /square matrices/,
+    },
+    {
+      name: "if on a pred that is not tensor<i1>",
+      mlir: pretty(
+        "%p: tensor<f32>, %a: tensor<2xf32>",
+        '%r = "stablehlo.if"(%p) ({\n    "stablehlo.return"(%a) : (tensor<2xf32>) -> ()\n  }, {\n    "stablehlo.return"(%a) : (tensor<2xf32>) -> ()\n  }) : (tensor<f32>) -> tensor<2xf32>',
+        "tensor<2xf32>",
+      ),
+      mentions: /tensor<i1>/,
+    },
+    {
+      name: "batch_norm_inference with feature_index out of range",
+      mlir: pretty(
+        "%x: tensor<2x3xf32>, %c: tensor<3xf32>",
+        '%r = "stablehlo.batch_norm_inference"(%x, %c, %c, %c, %c) {epsilon = 0.001 : f32, feature_index = 2 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>',
+        "tensor<2x3xf32>",
+      ),
+      mentions: /feature_index = 2 is out of range/,
+    },
+    {
+      name: "get_dimension_size of a dimension the operand lacks",
+      mlir: pretty("%a: tensor<2x3xf32>", "%r = stablehlo.get_dimension_size %a, dim = 2 : (tensor<2x3xf32>) -> tensor<i32>", "tensor<i32>"),
+      mentions: /dimension = 2 is out of range/,
+    },
+    {
       name: "an f6E2M3FN value (XLA CPU cannot compile the 6-bit floats)",
       mlir: pretty("%a: tensor<4xf32>", "%q = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf6E2M3FN>\n  %r = stablehlo.convert %q : (tensor<4xf6E2M3FN>) -> tensor<4xf32>", "tensor<4xf32>"),
       mentions: /f6E2M3FN is not supported/,

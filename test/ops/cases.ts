@@ -31,6 +31,7 @@ import { gatherScatterCases } from "./cases_gather_scatter.js";
 import { mixedTypeCases } from "./cases_mixed_types.js";
 import { narrowTypeCases } from "./cases_narrow_types.js";
 import { reducePrecisionSolveCases } from "./cases_reduce_precision_solve.js";
+import { specOpCases } from "./cases_spec_ops.js";
 import { arr, buildModule, cmpAttrs, singleOp, typeStr, type TType } from "./mlir.js";
 import * as R from "./ref.js";
 import type { Expected, TensorVal, Tol } from "./ref.js";
@@ -1180,7 +1181,7 @@ function pretty(args: TType[], results: TType[], body: string): string {
   }
 }
 
-for (const c of [...gatherScatterCases(), ...mixedTypeCases(), ...chloCases(), ...reducePrecisionSolveCases(), ...narrowTypeCases()]) add(c);
+for (const c of [...gatherScatterCases(), ...mixedTypeCases(), ...chloCases(), ...reducePrecisionSolveCases(), ...narrowTypeCases(), ...specOpCases()]) add(c);
 
 export const OP_CASES: readonly OpCase[] = cases;
 

@@ -8,73 +8,10 @@
 #include "base/error.h"
 #include "ir/element_type.h"
 #include "ir/narrow_types.h"
+#include "ir/op_builder.h"
 
 namespace tpjrt::cpu {
 namespace {
-
-AttributePtr share(Attribute a) { return std::make_shared<const Attribute>(std::move(a)); }
-
-AttributePtr intsAttr(std::vector<int64_t> v) {
-  Attribute a;
-  a.kind = Attribute::Kind::I64Array;
-  a.ints = std::move(v);
-  return share(std::move(a));
-}
-
-AttributePtr intAttr(int64_t v) {
-  Attribute a;
-  a.kind = Attribute::Kind::Int;
-  a.i = v;
-  a.type.element = ElementType::S64;
-  return share(std::move(a));
-}
-
-AttributePtr symbolAttr(std::string v) {
-  Attribute a;
-  a.kind = Attribute::Kind::Symbol;
-  a.s = std::move(v);
-  return share(std::move(a));
-}
-
-AttributePtr boolAttr(bool v) {
-  Attribute a;
-  a.kind = Attribute::Kind::Bool;
-  a.b = v;
-  return share(std::move(a));
-}
-
-// A splat dense attribute of `type` holding `bits` (little-endian, the element's width).
-AttributePtr splatAttr(const TensorType& type, uint64_t bits) {
-  Attribute a;
-  a.kind = Attribute::Kind::Dense;
-  a.type = type;
-  a.dense.type = type;
-  a.dense.bytes = Bytes(byteWidth(type.element));
-  std::memcpy(a.dense.bytes.mutableData(), &bits, byteWidth(type.element));
-  return share(std::move(a));
-}
-
-// The bits of `v` as an element of the float type `t`.
-uint64_t floatBits(ElementType t, double v) {
-  switch (t) {
-    case ElementType::F64: {
-      uint64_t b;
-      std::memcpy(&b, &v, 8);
-      return b;
-    }
-    case ElementType::F32: {
-      const float f = float(v);
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      return b;
-    }
-    case ElementType::F16: return floatToHalf(float(v));
-    case ElementType::BF16: return floatToBf16(float(v));
-    default:
-      if (isNarrow(t)) return narrowFloatBits(t, v);
-      fail("not a float type: " + std::string(mlirName(t)), ErrorCode::Internal);
-  }
-}
 
 // The bits of a scalar attribute (`2.5 : f32`, `1 : i32`, `true`, a one-element dense<…>) as an element of `t`.
 uint64_t scalarBits(ElementType t, const Attribute& a) {
@@ -102,40 +39,14 @@ std::string dimsOf(const TensorType& t) {
 }
 
 // Appends the ops that replace one CHLO op to `out`; intermediate values get fresh ids.
-class Lowering {
+class Lowering : public OpBuilder {
  public:
-  Lowering(Module& module, const Op& op, std::vector<Op>& out) : module_(module), op_(op), out_(out) {}
-
-  [[noreturn]] void error(const std::string& message) const {
-    fail("line " + std::to_string(op_.line) + ": " + op_.name + ": " + message);
-  }
-
-  void arity(size_t operands, size_t results) const {
-    if (op_.operandTypes.size() != operands || op_.resultTypes.size() != results)
-      error("expects " + std::to_string(operands) + " operands and " + std::to_string(results) + " results");
-  }
+  using OpBuilder::OpBuilder;
 
   void floatOperands() const {
     for (const TensorType& t : op_.operandTypes)
       if (!isFloat(t.element)) error("operand type " + typeString(t) + " must have a floating-point element type");
   }
-
-  // Emits `name(operands) : types -> result`; returns its result's id (`id`, or a fresh one when -1).
-  int emit(const std::string& name, const std::vector<int>& operands, const std::vector<TensorType>& types,
-           const TensorType& result, std::map<std::string, AttributePtr> attrs = {}, int id = -1) {
-    Op op;
-    op.name = name;
-    op.line = op_.line;
-    op.operands = operands;
-    op.operandTypes = types;
-    op.resultTypes = {result};
-    op.results = {id >= 0 ? id : module_.numValues++};
-    op.attrs = std::move(attrs);
-    out_.push_back(std::move(op));
-    return out_.back().results[0];
-  }
-
-  int splat(const TensorType& type, uint64_t bits) { return emit("stablehlo.constant", {}, {}, type, {{"value", splatAttr(type, bits)}}); }
 
   // Operand `i` broadcast to `dims` by CHLO's rule: trailing dimensions line up (or the op's
   // broadcast_dimensions place a lower-rank operand), and a dimension of 1 stretches.
@@ -270,10 +181,6 @@ class Lowering {
     emit("stablehlo.slice", {sorted[1]}, {positions}, indices, box, op_.results[1]);
   }
 
- private:
-  Module& module_;
-  const Op& op_;
-  std::vector<Op>& out_;
 };
 
 // chlo.broadcast_<name> → the StableHLO (or CHLO kernel) op it broadcasts for.

@@ -30,6 +30,19 @@ AttributePtr symbol(std::string v) {
   return std::make_shared<const Attribute>(std::move(a));
 }
 
+// `[DEFAULT, HIGHEST]`, the precision_config of dot and dot_general.
+AttributePtr precisionList(Scanner& s) {
+  Attribute list;
+  list.kind = Attribute::Kind::Array;
+  s.expect('[');
+  if (!s.consume(']')) {
+    do list.items.push_back(symbol(s.identifier()));
+    while (s.consume(','));
+    s.expect(']');
+  }
+  return std::make_shared<const Attribute>(std::move(list));
+}
+
 // Ops whose pretty form is `operands [attr-dict] : types`.
 const std::set<std::string>& plainOps() {
   static const std::set<std::string> ops = {
@@ -43,7 +56,8 @@ const std::set<std::string>& plainOps() {
       "stablehlo.round_nearest_even", "stablehlo.round_nearest_afz", "stablehlo.is_finite", "stablehlo.select",
       "stablehlo.clamp", "stablehlo.convert", "stablehlo.bitcast_convert", "stablehlo.reshape",
       "stablehlo.dynamic_update_slice", "stablehlo.popcnt", "stablehlo.count_leading_zeros", "stablehlo.real",
-      "stablehlo.imag", "stablehlo.complex", "chlo.erf", "chlo.erfc", "chlo.erf_inv", "chlo.lgamma", "chlo.digamma",
+      "stablehlo.imag", "stablehlo.complex", "stablehlo.optimization_barrier", "stablehlo.dynamic_reshape",
+      "stablehlo.replica_id", "stablehlo.partition_id", "chlo.erf", "chlo.erfc", "chlo.erf_inv", "chlo.lgamma", "chlo.digamma",
       "chlo.bessel_i1e", "chlo.acos", "chlo.acosh", "chlo.asin", "chlo.asinh", "chlo.atan", "chlo.atanh", "chlo.cosh",
       "chlo.sinh", "chlo.tan", "chlo.square", "chlo.conj", "chlo.is_inf", "chlo.is_pos_inf", "chlo.is_neg_inf",
       "chlo.next_after", "chlo.polygamma", "chlo.zeta", "chlo.mulhi", "chlo.broadcast_add", "chlo.broadcast_and",
@@ -87,6 +101,9 @@ void applyTypeSignature(Op& op, const TypeSignature& sig, size_t numOperands, si
     op.resultTypes.assign(numResults, sig.list[0]);
   } else if (numResults == 0 && sig.list.size() == numOperands) {
     op.operandTypes = sig.list;
+  } else if (numResults == numOperands && sig.list.size() == numOperands) {  // optimization_barrier
+    op.operandTypes = sig.list;
+    op.resultTypes = sig.list;
   } else if (op.name == "stablehlo.select" && sig.list.size() == 2 && numOperands == 3) {
     op.operandTypes = {sig.list[0], sig.list[1], sig.list[1]};
     op.resultTypes.assign(numResults, sig.list[1]);
@@ -208,15 +225,7 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
         s.expectKeyword("x");
         dims.fields["rhs_" + side] = ints(parseIntList());
       } else if (key == "precision") {
-        Attribute list;
-        list.kind = Attribute::Kind::Array;
-        s.expect('[');
-        if (!s.consume(']')) {
-          do list.items.push_back(symbol(s.identifier()));
-          while (s.consume(','));
-          s.expect(']');
-        }
-        op.attrs["precision_config"] = std::make_shared<const Attribute>(std::move(list));
+        op.attrs["precision_config"] = precisionList(s);
       } else if (key == "algorithm") {
         op.attrs["algorithm"] = parseAttribute();
       } else {
@@ -311,6 +320,42 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
       s.error("format must be e<exponent bits>m<mantissa bits>, got " + format);
     op.attrs["exponent_bits"] = integer(std::stoll(format.substr(1, m - 1)));
     op.attrs["mantissa_bits"] = integer(std::stoll(format.substr(m + 1)));
+    tail();
+  } else if (name == "stablehlo.get_dimension_size" || name == "stablehlo.dynamic_iota") {  // `%x, dim = 1 : (t) -> r`
+    operands = parseOperandRefs();
+    keyword("dim");
+    op.attrs[name == "stablehlo.dynamic_iota" ? "iota_dimension" : "dimension"] = integer(s.integer());
+    tail();
+  } else if (name == "stablehlo.dynamic_broadcast_in_dim") {  // `%x, %shape, dims = [..][, known_… = [..]] : (…) -> r`
+    operands = parseOperandRefs();
+    while (s.consume(',')) {
+      std::string key = s.identifier();
+      s.expect('=');
+      op.attrs[key == "dims" ? "broadcast_dimensions" : key] = ints(parseIntList());
+    }
+    tail();
+  } else if (name == "stablehlo.dot") {  // `%a, %b[, precision = [..]] : (…) -> r`
+    operands = parseOperandRefs();
+    if (s.consume(',')) {
+      s.expectKeyword("precision");
+      s.expect('=');
+      op.attrs["precision_config"] = precisionList(s);
+    }
+    tail();
+  } else if (name == "stablehlo.composite") {  // `"name" %a, %b {decomposition = @f, …} : (…) -> r`
+    Attribute compositeName;
+    compositeName.kind = Attribute::Kind::String;
+    compositeName.s = s.stringLiteral();
+    op.attrs["name"] = std::make_shared<const Attribute>(std::move(compositeName));
+    operands = parseOperandRefs();
+    tail();
+  } else if (name == "stablehlo.cholesky") {  // `%a, lower = true : t`
+    operands = parseOperandRefs();
+    if (s.consume(',')) {
+      s.expectKeyword("lower");
+      s.expect('=');
+      op.attrs["lower"] = parseAttribute();
+    }
     tail();
   } else if (name == "func.call") {
     op.attrs["callee"] = symbol("@" + s.symbolName());

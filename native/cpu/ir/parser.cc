@@ -4,6 +4,7 @@
 #include "ir/element_type.h"
 #include "ir/inline_calls.h"
 #include "ir/lower_chlo.h"
+#include "ir/lower_spec_ops.h"
 #include "ir/widen_narrow_types.h"
 #include "ir/parser_internal.h"
 #include "ir/stablehlo.h"
@@ -23,6 +24,7 @@ const Attribute* findAttr(const Op& op, const std::string& key) {
 Module parseModule(std::string_view text) {
   Parser parser(text);
   Module module = parser.parse();
+  lowerSpecOps(module);
   inlineCalls(module);
   lowerChlo(module);
   widenNarrowTypes(module);

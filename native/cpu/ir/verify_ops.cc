@@ -446,6 +446,17 @@ void triangularSolve(const OpCheck& c) {
   if (c.out() != b) c.fail("result type " + typeString(c.out()) + " should be " + typeString(b) + " (C4)");
 }
 
+void cholesky(const OpCheck& c) {
+  c.arity(1, 1);
+  const TensorType& a = c.in(0);
+  checkElement(c, a, floating);
+  const size_t rank = a.dims.size();
+  if (rank < 2 || a.dims[rank - 1] != a.dims[rank - 2]) c.fail("a " + typeString(a) + " must be batches of square matrices (C2)");
+  if (c.out() != a) c.fail("result type " + typeString(c.out()) + " should be " + typeString(a) + " (C1)");
+  const Attribute* lower = c.optional("lower");
+  if (lower && lower->kind != Attribute::Kind::Bool) c.fail("attribute lower must be true or false");
+}
+
 const std::map<std::string, OpRule>& rules() {
   static const std::map<std::string, OpRule> table = {
       {"stablehlo.constant", constant},
@@ -500,6 +511,7 @@ const std::map<std::string, OpRule>& rules() {
       {"chlo.mulhi", binary<integer>},
       {"stablehlo.reduce_precision", reducePrecision},
       {"stablehlo.triangular_solve", triangularSolve},
+      {"stablehlo.cholesky", cholesky},
       {"stablehlo.sqrt", unary<floating>},
       {"stablehlo.rsqrt", unary<floating>},
       {"stablehlo.cbrt", unary<floating>},

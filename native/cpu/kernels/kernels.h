@@ -289,6 +289,7 @@ Literal selectAndScatterKernel(const Op& op, const Operands& in, const ReduceBod
 Literal convolutionKernel(const Op& op, const Operands& in, const TensorType& result);
 Literal reducePrecisionKernel(const Op& op, const Operands& in, const TensorType& result);
 Literal triangularSolveKernel(const Op& op, const Operands& in, const TensorType& result);
+Literal choleskyKernel(const Op& op, const Operands& in, const TensorType& result);
 
 // Attribute access for kernels; a missing or mistyped attribute is an error naming it.
 const std::vector<int64_t>& i64ArrayAttr(const Op& op, const std::string& name);

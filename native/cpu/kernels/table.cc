@@ -102,6 +102,7 @@ const std::unordered_map<std::string, KernelInfo>& table() {
       {"stablehlo.convolution", {convolutionKernel, nullptr, 2, 2}},
       {"stablehlo.reduce_precision", {reducePrecisionKernel, nullptr, 1, 1}},
       {"stablehlo.triangular_solve", {triangularSolveKernel, nullptr, 2, 2}},
+      {"stablehlo.cholesky", {choleskyKernel, nullptr, 1, 1}},
   };
   return kTable;
 }

@@ -1,0 +1,69 @@
+// The spec's ops the plugin runs as others (ir/lower_spec_ops.h) or as its own cholesky kernel: what the
+// op table's cases (test/ops/cases_spec_ops.ts, checked against XLA too) cannot show, because XLA does
+// it differently or does not check it: a matrix that is not positive definite, collectives that name a
+// process a one-process program does not have, a collective_permute that sends nothing to process 0.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "exec/interpreter.h"
+#include "ir/stablehlo.h"
+#include "tests/test_modules.h"
+
+using namespace tpjrt::cpu;
+using namespace tpjrt::cpu::test;
+
+namespace {
+
+std::vector<Literal> runText(const std::string& text, const std::vector<Literal>& args) {
+  Module m = parseModule(text);
+  verifyModule(m);
+  return interpret(m, *m.find("main"), args);
+}
+
+std::string main2x2(const std::string& body) {
+  return "func.func public @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {\n  " + body +
+         "\n  return %r : tensor<2x2xf32>\n}\n";
+}
+
+}  // namespace
+
+TEST(cholesky_of_a_matrix_that_is_not_positive_definite_is_nan_throughout) {
+  for (const char* lower : {"true", "false"}) {
+    auto r = runText(main2x2(std::string("%r = stablehlo.cholesky %a, lower = ") + lower + " : tensor<2x2xf32>"),
+                     {f32({2, 2}, {1, 2, 2, 1})});
+    for (float v : read<float>(r[0])) CHECK(std::isnan(v));
+  }
+  // a zero pivot is not positive either; a positive definite matrix next to it in the batch is unaffected
+  const std::string batch =
+      "func.func public @main(%a: tensor<2x2x2xf32>) -> tensor<2x2x2xf32> {\n"
+      "  %r = stablehlo.cholesky %a, lower = true : tensor<2x2x2xf32>\n  return %r : tensor<2x2x2xf32>\n}\n";
+  auto r = runText(batch, {f32({2, 2, 2}, {1, 1, 1, 1, 4, 2, 2, 5})});
+  const std::vector<float> v = read<float>(r[0]);
+  for (size_t i = 0; i < 4; ++i) CHECK(std::isnan(v[i]));
+  CHECK((std::vector<float>(v.begin() + 4, v.end()) == std::vector<float>{2, 0, 1, 2}));
+}
+
+TEST(collectives_that_name_another_process_are_rejected) {
+  const std::string region =
+      "({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    %s = stablehlo.add %p, %q : tensor<f32>\n"
+      "    \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n  })";
+  CHECK_THROWS(runText(main2x2("%r = \"stablehlo.all_reduce\"(%a) " + region +
+                               " {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>"),
+                       {f32({2, 2}, {1, 2, 3, 4})}),
+               "names process 1");
+  CHECK_THROWS(runText(main2x2("%r = \"stablehlo.collective_permute\"(%a) {source_target_pairs = dense<[[0, 2]]> : "
+                               "tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>"),
+                       {f32({2, 2}, {1, 2, 3, 4})}),
+               "other than 0");
+}
+
+TEST(collective_permute_without_a_pair_into_process_0_gives_zeros) {
+  auto r = runText(main2x2("%r = \"stablehlo.collective_permute\"(%a) {source_target_pairs = dense<-1> : "
+                           "tensor<1x2xi64>} : (tensor<2x2xf32>) -> tensor<2x2xf32>"),
+                   {f32({2, 2}, {1, 2, 3, 4})});
+  CHECK((read<float>(r[0]) == std::vector<float>{0, 0, 0, 0}));
+}
+
+TEST_MAIN()
