@@ -1,12 +1,12 @@
 #include "ir/widen_narrow_types.h"
 
-#include <cstring>
 #include <set>
 #include <string>
 
 #include "base/error.h"
 #include "ir/element_type.h"
 #include "ir/narrow_types.h"
+#include "ir/op_builder.h"
 #include "ir/verifier_internal.h"
 
 namespace tpjrt::cpu {
@@ -39,23 +39,9 @@ const std::set<std::string>& refused() {
   return ops;
 }
 
-class Widening {
+class Widening : public OpBuilder {
  public:
-  Widening(Module& module, Op& op, std::vector<Op>& out) : module_(module), op_(op), out_(out) {}
-
-  int emit(const std::string& name, const std::vector<int>& operands, const std::vector<TensorType>& types,
-           const TensorType& result, std::map<std::string, AttributePtr> attrs = {}, int id = -1) {
-    Op op;
-    op.name = name;
-    op.line = op_.line;
-    op.operands = operands;
-    op.operandTypes = types;
-    op.resultTypes = {result};
-    op.results = {id >= 0 ? id : module_.numValues++};
-    op.attrs = std::move(attrs);
-    out_.push_back(std::move(op));
-    return out_.back().results[0];
-  }
+  using OpBuilder::OpBuilder;
 
   int convert(int id, const TensorType& from, ElementType to, int result = -1) {
     return emit("stablehlo.convert", {id}, {from}, {to, from.dims}, {}, result);
@@ -103,7 +89,7 @@ class Widening {
       TensorType type = wide.resultTypes[i];
       if (name == "stablehlo.count_leading_zeros") {  // the wide type's extra leading zeros
         const int64_t extra = valueBits(type.element) - valueBits(op_.resultTypes[i].element);
-        value = emit("stablehlo.subtract", {value, splat(type, extra)}, {type, type}, type);
+        value = emit("stablehlo.subtract", {value, splat(type, uint64_t(extra))}, {type, type}, type);
       }
       convert(value, type, op_.resultTypes[i].element, id);
     }
@@ -132,19 +118,6 @@ class Widening {
     if (unsignedShift) return ElementType::S8;
     return wideTypeOf(t);
   }
-
-  int splat(const TensorType& type, int64_t value) {
-    Attribute a;
-    a.kind = Attribute::Kind::Dense;
-    a.type = a.dense.type = type;
-    a.dense.bytes = Bytes(byteWidth(type.element));
-    std::memcpy(a.dense.bytes.mutableData(), &value, byteWidth(type.element));  // little-endian host
-    return emit("stablehlo.constant", {}, {}, type, {{"value", std::make_shared<const Attribute>(std::move(a))}});
-  }
-
-  Module& module_;
-  const Op& op_;
-  std::vector<Op>& out_;
 };
 
 void widenRegion(Module& module, Region& region) {
