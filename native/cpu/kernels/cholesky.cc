@@ -1,8 +1,10 @@
 // cholesky: for each batch of n×n matrices a, L with L·Lᵀ = a read from its lower triangle (lower), or U
-// with Uᵀ·U = a read from its upper triangle; the other triangle of the result is zero. Row by row in
-// double precision (each entry is a dot product of two contiguous rows of L), rounded once to the
-// element type. A matrix that is not positive definite (a pivot that is not > 0, or NaN) gives a
-// result that is NaN throughout, as the spec leaves it to the implementation. Real types only.
+// with Uᵀ·U = a read from its upper triangle; the other triangle of the result is zero. Column by column
+// in double precision (each entry is a dot product of two contiguous rows of L), rounded once to the
+// element type. Where a is not positive definite (the spec leaves the result to the implementation), the
+// first column whose pivot is not > 0 (or is NaN) and every column after it are NaN (in the factor's
+// triangle); the columns before it are those of the factor, and the first NaN on the diagonal says which
+// leading minor is not positive definite (torch.linalg.choleskyEx's info).
 #include <cmath>
 #include <limits>
 
@@ -13,23 +15,23 @@ namespace tpjrt::cpu {
 
 namespace {
 
-// Factors one matrix into l (row-major n×n, zero above the diagonal); false when a is not positive definite.
-bool factor(const double* a, int64_t n, bool lower, double* l) {
-  for (int64_t i = 0; i < n; ++i) {
-    double* li = l + i * n;
-    for (int64_t j = 0; j <= i; ++j) {
-      const double* lj = l + j * n;
+// Factors one matrix into l (row-major n×n, zero above the diagonal); returns the column that failed, or n.
+int64_t factor(const double* a, int64_t n, bool lower, double* l) {
+  for (int64_t j = 0; j < n; ++j) {
+    const double* lj = l + j * n;
+    for (int64_t i = j; i < n; ++i) {
+      double* li = l + i * n;
       double sum = lower ? a[i * n + j] : a[j * n + i];
       for (int64_t k = 0; k < j; ++k) sum -= li[k] * lj[k];
-      if (j < i) {
+      if (i > j) {
         li[j] = sum / lj[j];
       } else {
-        if (!(sum > 0)) return false;
-        li[i] = std::sqrt(sum);
+        if (!(sum > 0)) return j;
+        l[j * n + j] = std::sqrt(sum);
       }
     }
   }
-  return true;
+  return n;
 }
 
 }  // namespace
@@ -48,10 +50,9 @@ Literal choleskyKernel(const Op& op, const Operands& in, const TensorType& resul
   parallelRange(batches, std::max<int64_t>(1, kParallelElements / std::max<int64_t>(1, n * n * n)), [&](int64_t begin, int64_t end) {
     for (int64_t b = begin; b < end; ++b) {
       double* o = po + b * n * n;
-      if (!factor(pa + b * n * n, n, lower, o)) {
-        std::fill(o, o + n * n, std::numeric_limits<double>::quiet_NaN());
-        continue;
-      }
+      const int64_t failed = factor(pa + b * n * n, n, lower, o);
+      for (int64_t i = failed; i < n; ++i)
+        for (int64_t j = failed; j <= i; ++j) o[i * n + j] = std::numeric_limits<double>::quiet_NaN();
       if (lower) continue;
       for (int64_t i = 0; i < n; ++i)  // U = Lᵀ
         for (int64_t j = 0; j < i; ++j) std::swap(o[i * n + j], o[j * n + i]);

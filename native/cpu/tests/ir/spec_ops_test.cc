@@ -29,20 +29,26 @@ std::string main2x2(const std::string& body) {
 
 }  // namespace
 
-TEST(cholesky_of_a_matrix_that_is_not_positive_definite_is_nan_throughout) {
+TEST(cholesky_of_a_matrix_that_is_not_positive_definite_is_nan_from_the_failing_column_on) {
+  // the first pivot fails: NaN throughout the factor's triangle, zeros in the other
   for (const char* lower : {"true", "false"}) {
     auto r = runText(main2x2(std::string("%r = stablehlo.cholesky %a, lower = ") + lower + " : tensor<2x2xf32>"),
-                     {f32({2, 2}, {1, 2, 2, 1})});
-    for (float v : read<float>(r[0])) CHECK(std::isnan(v));
+                     {f32({2, 2}, {-1, 2, 2, 1})});
+    const std::vector<float> v = read<float>(r[0]);
+    const bool low = lower[0] == 't';
+    CHECK(std::isnan(v[0]) && std::isnan(v[3]) && std::isnan(low ? v[2] : v[1]) && (low ? v[1] : v[2]) == 0);
   }
-  // a zero pivot is not positive either; a positive definite matrix next to it in the batch is unaffected
+  // a 3×3 whose second leading minor is singular: the first column is the factor's, the rest NaN; a
+  // positive definite matrix next to it in the batch is unaffected
   const std::string batch =
-      "func.func public @main(%a: tensor<2x2x2xf32>) -> tensor<2x2x2xf32> {\n"
-      "  %r = stablehlo.cholesky %a, lower = true : tensor<2x2x2xf32>\n  return %r : tensor<2x2x2xf32>\n}\n";
-  auto r = runText(batch, {f32({2, 2, 2}, {1, 1, 1, 1, 4, 2, 2, 5})});
+      "func.func public @main(%a: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {\n"
+      "  %r = stablehlo.cholesky %a, lower = true : tensor<2x3x3xf32>\n  return %r : tensor<2x3x3xf32>\n}\n";
+  auto r = runText(batch, {f32({2, 3, 3}, {4, 2, 2, 2, 1, 1, 2, 1, 9, 4, 0, 0, 2, 5, 0, 0, 0, 1})});
   const std::vector<float> v = read<float>(r[0]);
-  for (size_t i = 0; i < 4; ++i) CHECK(std::isnan(v[i]));
-  CHECK((std::vector<float>(v.begin() + 4, v.end()) == std::vector<float>{2, 0, 1, 2}));
+  CHECK((std::vector<float>{v[0], v[1], v[2], v[3], v[6]} == std::vector<float>{2, 0, 0, 1, 1}));
+  for (size_t k : {4, 7, 8}) CHECK(std::isnan(v[k]));
+  CHECK(v[5] == 0);
+  CHECK((std::vector<float>(v.begin() + 9, v.end()) == std::vector<float>{2, 0, 0, 1, 2, 0, 0, 0, 1}));
 }
 
 TEST(collectives_that_name_another_process_are_rejected) {
