@@ -196,6 +196,11 @@ function specBadModules(): BadModule[] {
       mentions: /dimension = 2 is out of range/,
     },
     {
+      name: "a custom call to a target nobody registered",
+      mlir: pretty("%a: tensor<4xf32>", "%r = stablehlo.custom_call @no_such_target(%a) : (tensor<4xf32>) -> tensor<4xf32>", "tensor<4xf32>"),
+      mentions: /custom call @no_such_target/,
+    },
+    {
       name: "an f6E2M3FN value (XLA CPU cannot compile the 6-bit floats)",
       mlir: pretty("%a: tensor<4xf32>", "%q = stablehlo.convert %a : (tensor<4xf32>) -> tensor<4xf6E2M3FN>\n  %r = stablehlo.convert %q : (tensor<4xf6E2M3FN>) -> tensor<4xf32>", "tensor<4xf32>"),
       mentions: /f6E2M3FN is not supported/,

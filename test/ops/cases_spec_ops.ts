@@ -299,6 +299,77 @@ function collectiveCases(): OpCase[] {
   ];
 }
 
+/**
+ * A module written as JAX exports print them: location aliases and `loc(…)` after every op, also after
+ * the regions of a while and of a multi-operand reduce; a sort comparator that uses a constant of the
+ * enclosing function; a Shardy mesh and sharding constraint, and a @Sharding custom call.
+ */
+function jaxExportCase(): OpCase {
+  const d: DType = "float32";
+  const x = [0.5, -2, 3.25, -0.75, 1.5, -1, 2.5, 0.25, -3, 1.75];
+  const t = "tensor<2x5xf32>";
+  const mlir = [
+    `#loc = loc(unknown)`,
+    `#loc1 = loc("x")`,
+    `module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {`,
+    `  sdy.mesh @mesh = <[]> {stablehlo.mesh = {axes = []}} loc(#loc)`,
+    `  func.func public @main(%arg0: ${t} loc("x")) -> (${t}, tensor<2xi32>, ${t}, tensor<f32>) {`,
+    `    %c = stablehlo.constant dense<0> : tensor<i32> loc(#loc)`,
+    `    %c_1 = stablehlo.constant dense<1> : tensor<i32> loc(#loc)`,
+    `    %c_3 = stablehlo.constant dense<3> : tensor<i32> loc(#loc)`,
+    `    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32> loc(#loc)`,
+    `    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc)`,
+    `    %cst_2 = stablehlo.constant dense<2.000000e+00> : tensor<f32> loc(#loc)`,
+    `    %0 = "stablehlo.sort"(%arg0) <{dimension = 1 : i64, is_stable = true}> ({`,
+    `    ^bb0(%a: tensor<f32> loc("sort"(#loc1)), %b: tensor<f32> loc("sort"(#loc1))):`,
+    `      %ma = stablehlo.maximum %a, %cst_0 : tensor<f32> loc(#loc)`,
+    `      %mb = stablehlo.maximum %b, %cst_0 : tensor<f32> loc(#loc)`,
+    `      %lt = stablehlo.compare LT, %ma, %mb, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1> loc(#loc)`,
+    `      stablehlo.return %lt : tensor<i1> loc(#loc)`,
+    `    }) : (${t}) -> ${t} loc(#loc)`,
+    `    %1 = stablehlo.iota dim = 1 : tensor<2x5xi32> loc(#loc)`,
+    `    %2:2 = stablehlo.reduce(%arg0 init: %cst), (%1 init: %c) across dimensions = [1] : (${t}, tensor<2x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>)`,
+    `     reducer(%p: tensor<f32> loc(#loc), %q: tensor<f32> loc(#loc)) (%pi: tensor<i32> loc(#loc), %qi: tensor<i32> loc(#loc))  {`,
+    `      %g = stablehlo.compare GT, %p, %q, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1> loc(#loc)`,
+    `      %v = stablehlo.select %g, %p, %q : tensor<i1>, tensor<f32> loc(#loc)`,
+    `      %i = stablehlo.select %g, %pi, %qi : tensor<i1>, tensor<i32> loc(#loc)`,
+    `      stablehlo.return %v, %i : tensor<f32>, tensor<i32> loc(#loc)`,
+    `    } loc(#loc)`,
+    `    %3 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> ${t} loc(#loc)`,
+    `    %4 = stablehlo.multiply %arg0, %3 : ${t} loc(#loc)`,
+    `    %5 = sdy.sharding_constraint %4 <@mesh, [{}, {}]> : ${t} loc(#loc)`,
+    `    %6 = stablehlo.custom_call @Sharding(%5) {mhlo.sharding = "{replicated}"} : (${t}) -> ${t} loc(#loc)`,
+    `    %7:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %cst_0) : tensor<i32>, tensor<f32>`,
+    `    cond {`,
+    `      %8 = stablehlo.compare LT, %iterArg, %c_3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1> loc(#loc)`,
+    `      stablehlo.return %8 : tensor<i1> loc(#loc)`,
+    `    } do {`,
+    `      %8 = stablehlo.add %iterArg, %c_1 : tensor<i32> loc(#loc)`,
+    `      %9 = stablehlo.multiply %iterArg_0, %cst_2 : tensor<f32> loc(#loc)`,
+    `      %10 = stablehlo.convert %c_1 : (tensor<i32>) -> tensor<f32> loc(#loc)`,
+    `      %11 = stablehlo.add %9, %10 : tensor<f32> loc(#loc)`,
+    `      stablehlo.return %8, %11 : tensor<i32>, tensor<f32> loc(#loc)`,
+    `    } loc(#loc)`,
+    `    return %0, %2#1, %6, %7#1 : ${t}, tensor<2xi32>, ${t}, tensor<f32> loc(#loc)`,
+    `  } loc(#loc)`,
+    `} loc(#loc)`,
+    `#loc2 = loc("f"(#loc1))`,
+    ``,
+  ].join("\n");
+  const rows = [x.slice(0, 5), x.slice(5)];
+  const key = (v: number) => Math.max(v, 0);
+  const sorted = rows.flatMap((r) => r.map((v, i) => [v, i] as const).sort((a, b) => key(a[0]) - key(b[0]) || a[1] - b[1]).map(([v]) => v));
+  const argmax = rows.map((r) => r.indexOf(Math.max(...r)));
+  return {
+    name: "pretty.jax_export_forms",
+    op: "sort",
+    form: "pretty",
+    mlir,
+    inputs: [tv(d, [2, 5], x)],
+    expected: [tv(d, [2, 5], sorted), tv("int32", [2], argmax), tv(d, [2, 5], x.map((v) => 2 * v)), tv(d, [], [7])],
+  };
+}
+
 export function specOpCases(): OpCase[] {
-  return [...choleskyCases(), ...ifCases(), ...identityCases(), ...shapeCases(), ...batchNormCases(), ...collectiveCases()];
+  return [...choleskyCases(), ...ifCases(), ...identityCases(), ...shapeCases(), ...batchNormCases(), ...collectiveCases(), jaxExportCase()];
 }

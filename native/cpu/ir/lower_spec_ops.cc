@@ -69,6 +69,19 @@ class SpecLowering : public OpBuilder {
       emit("stablehlo.reshape", {op_.operands[i]}, {op_.operandTypes[i]}, op_.resultTypes[i], {}, op_.results[i]);
   }
 
+  // The custom calls that only place values on devices: one device here, so each passes its operand on.
+  void customCall() {
+    const Attribute* target = attr("call_target_name");
+    const std::string name = target && target->kind == Attribute::Kind::String ? target->s : "";
+    static const std::set<std::string> placements = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"};
+    if (!placements.count(name))
+      fail("line " + std::to_string(op_.line) + ": stablehlo.custom_call: the cpu plugin does not run custom call @" + name +
+               " (it runs only @Sharding, @SPMDFullToShardShape and @SPMDShardToFullShape, which it passes through)",
+           ErrorCode::Unimplemented);
+    arity(1, 1);
+    forwardOperands();
+  }
+
   // if: the case whose first branch is the true branch.
   void ifAsCase(Op& op) {
     if (op.operandTypes.size() != 1 || op.operandTypes[0] != TensorType{ElementType::Pred, {}})
@@ -320,8 +333,10 @@ void lowerRegion(Module& module, Region& region) {
       l.ifAsCase(op);
     } else if (name == "stablehlo.composite") {
       l.composite(op);
-    } else if (name == "stablehlo.optimization_barrier") {
+    } else if (name == "stablehlo.optimization_barrier" || name == "sdy.sharding_constraint" || name == "sdy.reshard") {
       l.forwardOperands();
+    } else if (name == "stablehlo.custom_call") {
+      l.customCall();
     } else if (name == "stablehlo.dot") {
       l.dot();
     } else if (name == "stablehlo.get_dimension_size") {

@@ -188,6 +188,7 @@ ElementType Parser::parseElementType() {
     s.skipBalanced('<', '>');
   }
   std::string name(s.text().substr(start, s.pos() - start));
+  if (name == "index") return ElementType::S64;  // MLIR's index (JAX writes custom calls' layouts as tensor<Nxindex>)
   auto t = parseMlirElementType(name);
   if (!t) s.error("element type " + name + " is not supported by the cpu plugin");
   return *t;

@@ -297,6 +297,7 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
       parseRegionBody(body);
       s.expect('}');
       popScope();
+      s.skipLocation();  // the reduce's own location follows its body
     }
   } else if (name == "chlo.top_k") {  // `chlo.top_k(%x, k = 3[, is_stable = true]) : t -> (values, indices)`
     s.expect('(');
@@ -348,6 +349,22 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
     compositeName.s = s.stringLiteral();
     op.attrs["name"] = std::make_shared<const Attribute>(std::move(compositeName));
     operands = parseOperandRefs();
+    tail();
+  } else if (name == "stablehlo.custom_call") {  // `@target(%a, …) {…} : (…) -> …`
+    Attribute target;
+    target.kind = Attribute::Kind::String;
+    target.s = s.symbolName();
+    op.attrs["call_target_name"] = std::make_shared<const Attribute>(std::move(target));
+    s.expect('(');
+    if (!s.consume(')')) {
+      operands = parseOperandRefs();
+      s.expect(')');
+    }
+    tail();
+  } else if (name == "sdy.sharding_constraint" || name == "sdy.reshard") {  // `%x <@mesh, [{}, …]> : t`
+    operands = parseOperandRefs();
+    s.expect('<');
+    s.skipBalanced('<', '>');
     tail();
   } else if (name == "stablehlo.cholesky") {  // `%a, lower = true : t`
     operands = parseOperandRefs();

@@ -114,6 +114,7 @@ bool Parser::parsePrettyWindowOp(Op& op, const std::string& name, size_t numResu
       s.expect('}');
       popScope();
     }
+    s.skipLocation();  // `} loc(#loc3)`: the while's own location follows its last region
     finishOp(op, operands);
     return true;
   }

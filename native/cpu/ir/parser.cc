@@ -1,6 +1,7 @@
 // Module, function, region and generic-op structure of MLIR text, and SSA name scopes.
 #include <cstring>
 
+#include "ir/capture_constants.h"
 #include "ir/element_type.h"
 #include "ir/inline_calls.h"
 #include "ir/lower_chlo.h"
@@ -27,6 +28,7 @@ Module parseModule(std::string_view text) {
   lowerSpecOps(module);
   inlineCalls(module);
   lowerChlo(module);
+  copyCapturedConstants(module);
   widenNarrowTypes(module);
   return module;
 }
@@ -123,6 +125,13 @@ void Parser::parseModuleBody(char terminator) {
       module.functions.push_back(toFunction(op));
     } else if (s.peekKeyword("func.func")) {
       parsePrettyFunction();
+    } else if (s.consumeKeyword("sdy.mesh")) {  // `sdy.mesh @m = <…> {…}`: a Shardy mesh; programs here run on one device
+      s.symbolName();
+      s.expect('=');
+      s.expect('<');
+      s.skipBalanced('<', '>');
+      if (s.consume('{')) s.skipBalanced('{', '}');
+      s.skipLocation();
     } else if (s.peek() == '#' && terminator == '\0') {
       return;  // trailing alias definitions
     } else {
