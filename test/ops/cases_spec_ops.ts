@@ -88,7 +88,7 @@ function ifCases(): OpCase[] {
       return [b.op1("stablehlo.if", [p!], t, "", [branch("stablehlo.add"), branch("stablehlo.multiply")])];
     });
     const values = x.values.map((a, i) => roundFloat(d, pred ? (a as number) + (y.values[i] as number) : (a as number) * (y.values[i] as number)));
-    return { name: `if.${pred}`, op: "if", form: "generic", mlir, inputs: [tv("bool", [], [pred]), x, y], expected: [{ dtype: d, shape: [6], values }] };
+    return { name: `if.${pred}`, op: "if", form: "generic", mlir, inputs: [tv("bool", [], [pred ? 1 : 0]), x, y], expected: [{ dtype: d, shape: [6], values }] };
   });
 }
 
