@@ -79,6 +79,7 @@ let assignTraced: (target: Tensor, source: Tensor) => void;
 let bufferState: (t: Tensor) => BufferHandle;
 let fillBuffer: (target: Tensor, source: Tensor) => void;
 let releaseBuffer: (t: Tensor) => Tensor | undefined;
+let setShape: (t: Tensor, shape: readonly number[]) => void;
 
 /** The Tensor methods autograd provides (src/autograd/index.ts installs them). */
 export const autogradMethods = {} as {
@@ -196,6 +197,10 @@ export class Tensor<D extends DType = DType> {
       source.#held.buffer = DISPOSED;
       if (pending) untrack(source, source.#held);
     };
+    setShape = (t, shape) => {
+      (t as { shape: readonly number[] }).shape = shape;
+      t.#aval = -1;
+    };
     convertBuffer = (target, source) => {
       target.#live("convert");
       source.#live("move");
@@ -249,17 +254,54 @@ export class Tensor<D extends DType = DType> {
     return isFloating(this.dtype);
   }
 
+  /** The number of elements (PyTorch's `nelement()`, the same as `numel()`). */
+  nelement(): number {
+    return this.numel();
+  }
+
+  /** The number of dimensions (PyTorch's `ndimension()`, the same as `dim()`). */
+  ndimension(): number {
+    return this.ndim;
+  }
+
+  /**
+   * Always true: every tensor here owns a dense row-major buffer (views are copies), so there is no
+   * non-contiguous tensor (PyTorch's transposed views are not).
+   */
+  isContiguous(): boolean {
+    return true;
+  }
+
+  /** The row-major strides of the tensor's buffer in elements, or one dim's (views are copies here, so a transposed tensor's are row-major too). */
+  stride(): number[];
+  stride(dim: number): number;
+  stride(dim?: number): number[] | number {
+    const strides = this.shape.map((_, i) => numelOf(this.shape.slice(i + 1)));
+    if (dim === undefined) return strides;
+    return strides[this.#dimIndex("stride", dim)]!;
+  }
+
+  /** Always 0: a tensor's elements start its own buffer (views are copies here). */
+  storageOffset(): number {
+    return 0;
+  }
+
   /** The shape (PyTorch's `size()`), or the size of one dimension (negative counts from the end). */
   size(): readonly number[];
   size(dim: number): number;
   size(dim?: number): readonly number[] | number {
     if (dim === undefined) return this.shape;
+    return this.shape[this.#dimIndex("size", dim)]!;
+  }
+
+  /** `dim` (negative counts from the end) as an index into the shape, checked. */
+  #dimIndex(op: string, dim: number): number {
     const n = this.shape.length;
-    if (n === 0) throw new ShapeError(`size: dimension ${dim} was given but a 0-d tensor has no dimensions (use size() or shape)`);
+    if (n === 0) throw new ShapeError(`${op}: dimension ${dim} was given but a 0-d tensor has no dimensions (use ${op}() or shape)`);
     if (!Number.isInteger(dim) || dim < -n || dim >= n) {
-      throw new ShapeError(`size: dimension ${dim} is out of range for a tensor of shape [${this.shape.join(", ")}] (expected ${-n} … ${n - 1})`);
+      throw new ShapeError(`${op}: dimension ${dim} is out of range for a tensor of shape [${this.shape.join(", ")}] (expected ${-n} … ${n - 1})`);
     }
-    return this.shape[dim < 0 ? dim + n : dim]!;
+    return dim < 0 ? dim + n : dim;
   }
 
   /** Whether autograd records ops on this tensor (PyTorch's `requires_grad`); only a leaf's can be changed. */
@@ -340,6 +382,11 @@ export class Tensor<D extends DType = DType> {
   /** Keeps this non-leaf tensor's gradient in `.grad` after backward (leaves keep theirs anyway). */
   retainGrad(): void {
     autogradMethods.retainGrad(this);
+  }
+
+  /** Whether retainGrad() was called on this non-leaf tensor (false for leaves, as in PyTorch). */
+  get retainsGrad(): boolean {
+    return this.#gradFn !== null && this.#gradFn.retained.get(this.#outputIndex) === this;
   }
 
   get isDisposed(): boolean {
@@ -503,6 +550,26 @@ export function rebind(target: Tensor, source: Tensor): void {
     assignTraced(target, source);
   } else adoptBuffer(target, source);
   if (history.gradFn !== null) gradSlot.setHistory(target, history.gradFn, history.outputIndex);
+}
+
+/**
+ * In-place ops that change the shape (t_, transpose_, squeeze_, unsqueeze_; views are copies here):
+ * `target` takes `source`'s shape and buffer (same dtype, device and size), with rebind's checks.
+ * torch.compile cannot trace them (a traced tensor keeps its shape). Not part of the public API.
+ */
+export function rebindReshaped(target: Tensor, source: Tensor, op: string): void {
+  inliner()?.hostRead(target, `${op} (change a tensor's shape in place; use the out-of-place ${op.slice(0, -1)})`);
+  if (target.numel() !== source.numel() || target.dtype !== source.dtype) throw new ShapeError(`${op}: ${source.dtype}[${source.shape.join(", ")}] cannot replace ${target.dtype}[${target.shape.join(", ")}]`);
+  // a backward of the op that computed source which reads target gets its values (and shape) from before
+  gradSlot.get(source).gradFn?.keepOriginal(target);
+  const shape = target.shape;
+  setShape(target, source.shape);
+  try {
+    rebind(target, source);
+  } catch (error) {
+    setShape(target, shape);
+    throw error;
+  }
 }
 
 /** A tensor that stands for a value of the graph torch.compile is tracing (it has no buffer). Not part of the public API. */

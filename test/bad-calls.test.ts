@@ -161,6 +161,82 @@ describe.skipIf(!!missing)("bad calls", () => {
       ["F.oneHot(float)", () => torch.nn.functional.oneHot(f), torch.DTypeError, ["oneHot: is only applicable to int64 (class index) tensors, got float32"]],
       ["torch.maskedFill(x, float mask, 0)", () => torch.maskedFill(x, x, 0), torch.DTypeError, ["maskedFill: expected a bool mask, got float32", '.to("bool")']],
       ["F.nllLoss(logp, float target)", () => torch.nn.functional.nllLoss(logp, f), torch.DTypeError, ["nllLoss: class-index target must be int64, got float32"]],
+      // ctcLoss: logp is unbatched [T = 2, C = 3], i concatenated targets of length 2.
+      ["F.ctcLoss(logp, i, [2], [2], { zeroInfinty: true })", () => torch.nn.functional.ctcLoss(logp, i, [2], [2], { zeroInfinty: true } as never), torch.ArgumentError, ['unknown option "zeroInfinty"', '"zeroInfinity"']],
+      ["F.ctcLoss(logp, i, [3], [2])", () => torch.nn.functional.ctcLoss(logp, i, [3], [2]), torch.ArgumentError, ["ctcLoss: inputLengths must be integers in [0, 2], got 3"]],
+      ["F.ctcLoss(logp, i, [2], [2], { blank: 3 })", () => torch.nn.functional.ctcLoss(logp, i, [2], [2], { blank: 3 }), torch.ArgumentError, ["ctcLoss: blank must be in label range [0, 3), got 3"]],
+      ["F.ctcLoss(1-d x, i, [2], [2])", () => torch.nn.functional.ctcLoss(x, i, [2], [2]), torch.ShapeError, ["ctcLoss: logProbs must be [T, N, C] (or unbatched [T, C]), got shape [3]"]],
+      ["F.ctcLoss(logp, i, [2], [3])", () => torch.nn.functional.ctcLoss(logp, i, [2], [3]), torch.ShapeError, ["ctcLoss: 1-d (concatenated) targets must hold Σ targetLengths = 3 labels, got [2]"]],
+      ["F.ctcLoss(logp, i, float lengths, [2])", () => torch.nn.functional.ctcLoss(logp, i, f, [2]), torch.DTypeError, ["ctcLoss: inputLengths must be an integer tensor (int64) or an array of ints, got float32"]],
+      // Losses, modules and Tensor methods added beside PyTorch's.
+      ["F.multilabelMarginLoss(logp, float target)", () => torch.nn.functional.multilabelMarginLoss(logp, logp), torch.DTypeError, ["multilabelMarginLoss: target must be int64 class indices, got float32"]],
+      ["F.multilabelMarginLoss(logp, i)", () => torch.nn.functional.multilabelMarginLoss(logp, i), torch.ShapeError, ["multilabelMarginLoss: inconsistent target size [2] for input of size [2, 3]"]],
+      ["F.tripletMarginWithDistanceLoss(x, x, x, { margin: -1 })", () => torch.nn.functional.tripletMarginWithDistanceLoss(x, x, x, { margin: -1 }), torch.ArgumentError, ["tripletMarginWithDistanceLoss: margin must be greater than 0, got -1"]],
+      ["F.tripletMarginWithDistanceLoss(x, x, logp)", () => torch.nn.functional.tripletMarginWithDistanceLoss(x, x, logp), torch.ShapeError, ["same number of dimensions", "anchor 1D, positive 1D, and negative 2D"]],
+      ["new nn.ZeroPad2d([1, 2, 3])", () => new torch.nn.ZeroPad2d([1, 2, 3]), torch.ArgumentError, ["ZeroPad2d: padding must be an int or a list of 4 ints, got [1,2,3]"]],
+      ["new nn.ConstantPad1d(1)", () => new torch.nn.ConstantPad1d(1), torch.ArgumentError, ["ConstantPad1d: value is a required number"]],
+      ["new nn.CircularPad2d(1).forward(x)", () => new torch.nn.CircularPad2d(1).forward(x), torch.ShapeError, ["CircularPad2d: expected 3D or 4D input (got 1D input)"]],
+      ["new nn.Softmax2d().forward(x)", () => new torch.nn.Softmax2d().forward(x), torch.ShapeError, ["Softmax2d: expected input to be 3D or 4D, got 1D instead"]],
+      ["new nn.ParameterList().get(0)", () => new torch.nn.ParameterList().get(0), torch.ArgumentError, ["ParameterList: index 0 is out of range for a list of 0"]],
+      ["new nn.ParameterDict().pop('w')", () => new torch.nn.ParameterDict().pop("w"), torch.ArgumentError, ['ParameterDict.pop: no parameter under "w"']],
+      ["x.unfold(0, 4, 1)", () => x.unfold(0, 4, 1), torch.ShapeError, ["Tensor.unfold: maximum size for tensor at dimension 0 is 3 but size is 4"]],
+      ["x.unfold(0, 2)", () => (x.unfold as (...a: unknown[]) => unknown)(0, 2), torch.ArgumentError, ['missing the required argument "step"']],
+      ["x.sumToSize(2)", () => x.sumToSize(2), torch.ShapeError, ["sumToSize: size [2] is not expandable to size [3]"]],
+      ["x.cumsum_(0, { dtype: 'float64' })", () => x.cumsum_(0, { dtype: "float64" }), torch.DTypeError, ["cumsum_: bad in-place call", "must match"]],
+      ["x.fillDiagonal_(1)", () => x.fillDiagonal_(1), torch.ShapeError, ["fillDiagonal_: dimensions must larger than 1"]],
+      ["x.t_({ wrap: true })", () => (x.t_ as (...a: unknown[]) => unknown)({ wrap: true }), torch.ArgumentError, ['unknown option "wrap"']],
+      ["i.exponential_()", () => i.exponential_(), torch.DTypeError, ["exponential_: the exponential distribution is a continuous probability distribution", "got int64"]],
+      ["x.geometric_(0)", () => x.geometric_(0), torch.ArgumentError, ["geometric_: expects p to be in (0, 1), but got p=0"]],
+      ["small.random_(0, 300)", () => small.random_(0, 300), torch.ArgumentError, ["random_: [0, 300) is out of bounds for int8"]],
+      ["x.bernoulli_(2)", () => x.bernoulli_(2), torch.ArgumentError, ["bernoulli_: expects p to be in [0, 1], but got p=2"]],
+      // torch.linalg's factorisations and solvers (logp is float32 [2, 3]).
+      ["torch.linalg.cholesky(logp, { Upper: true })", () => torch.linalg.cholesky(logp, { Upper: true } as never), torch.ArgumentError, ['unknown option "Upper"', '"upper"']],
+      ["torch.linalg.solveTriangular(logp, logp, { lower: true })", () => torch.linalg.solveTriangular(logp, logp, { lower: true } as never), torch.ArgumentError, ['unknown option "lower"']],
+      ["torch.linalg.solveTriangular(logp, logp)", () => (torch.linalg.solveTriangular as (...a: unknown[]) => unknown)(logp, logp), torch.ArgumentError, ['missing the required argument "upper"']],
+      ["torch.linalg.luSolve(logp, i, logp, { adjoin: true })", () => torch.linalg.luSolve(logp, i, logp, { adjoin: true } as never), torch.ArgumentError, ['unknown option "adjoin"', '"adjoint"']],
+      ["torch.linalg.inv(logp)", () => torch.linalg.inv(logp), torch.ShapeError, ["linalg.inv: A must be batches of square matrices, but they are 2 by 3 matrices"]],
+      ["torch.linalg.det(x)", () => torch.linalg.det(x), torch.ShapeError, ["linalg.det: The input tensor A must have at least 2 dimensions, got shape [3]"]],
+      ["torch.linalg.solve(logp, x)", () => torch.linalg.solve(logp, x), torch.ShapeError, ["linalg.solve: A must be batches of square matrices"]],
+      ["torch.linalg.luFactor(int64 i)", () => torch.linalg.luFactor(i), torch.ShapeError, ["linalg.luFactor: The input tensor A must have at least 2 dimensions"]],
+      [
+        "torch.linalg.cholesky(int64 matrix)",
+        () => {
+          const a = torch.ones([2, 2], { dtype: "int64" });
+          try {
+            return torch.linalg.cholesky(a);
+          } finally {
+            a.dispose();
+          }
+        },
+        torch.DTypeError,
+        ["linalg.cholesky: Expected a float32 or float64 tensor, got int64", 'A.to("float32")'],
+      ],
+      [
+        "torch.linalg.cholesky(not positive-definite)",
+        () => {
+          const a = torch.tensor([[1, 2], [2, 1]], { dtype: "float32" });
+          try {
+            return torch.linalg.cholesky(a);
+          } finally {
+            a.dispose();
+          }
+        },
+        torch.linalg.LinAlgError,
+        ["linalg.cholesky: The factorization could not be completed because the input is not positive-definite (the leading minor of order 2 is not positive-definite)"],
+      ],
+      [
+        "torch.linalg.inv(singular batch element 1)",
+        () => {
+          const a = torch.tensor([[[1, 0], [0, 1]], [[0, 0], [0, 0]]], { dtype: "float32" });
+          try {
+            return torch.linalg.inv(a);
+          } finally {
+            a.dispose();
+          }
+        },
+        torch.linalg.LinAlgError,
+        ["linalg.inv: (Batch element 1): The diagonal element 1 is zero, the inversion could not be completed because the input matrix is singular."],
+      ],
       ["x.index(0.5)", () => x.index(0.5), torch.ArgumentError, ["index: index 0.5 is not an integer"]],
       ["x.index(3)", () => x.index(3), torch.ShapeError, ["index: index 3 is out of bounds for dimension 0 with size 3"]],
       // Reading values back.
@@ -183,6 +259,29 @@ describe.skipIf(!!missing)("bad calls", () => {
         torch.DisposedError,
         ["cannot read a disposed float32[2] tensor on cpu:0"],
       ],
+      // torch.* forms with torch's own signatures (src/ops/nn/torch_forms.ts) and the other torch.* functions
+      ["torch.dropout(x, 0.5)", () => (torch.dropout as (...a: unknown[]) => unknown)(x, 0.5), torch.ArgumentError, ['torch.dropout(input, p, train): missing the required argument "train"']],
+      ["torch.dropout(x, 0.5, true, { training: true })", () => (torch.dropout as (...a: unknown[]) => unknown)(x, 0.5, true, { training: true }), torch.ArgumentError, ['unknown option "training"']],
+      ["torch.hingeEmbeddingLoss(x, x, 1, 3)", () => torch.hingeEmbeddingLoss(x, x, 1, 3), torch.ArgumentError, ["torch.hingeEmbeddingLoss: reduction must be 0 (none), 1 (mean) or 2 (sum), got 3"]],
+      ["torch.klDiv(x, x, { reduction: 'mean' })", () => torch.klDiv(x, x, { reduction: "mean" } as never), torch.ArgumentError, ['torch.klDiv(input, target, reduction = 0, *, logTarget = false): "reduction" must be an int, got string "mean"']],
+      ["torch.batchNorm(x, null, null, null, null, true)", () => (torch.batchNorm as (...a: unknown[]) => unknown)(x, null, null, null, null, true), torch.ArgumentError, ['missing the required argument "momentum"']],
+      ["torch.maxPool2d(logp, 2, { returnIndices: true })", () => torch.maxPool2d(logp, 2, { returnIndices: true } as never), torch.ArgumentError, ['unknown option "returnIndices"']],
+      ["torch.hannWindow(2.5)", () => torch.hannWindow(2.5), torch.ArgumentError, ['"windowLength" must be an int, got number 2.5']],
+      ["torch.kaiserWindow(5, { bet: 3 })", () => torch.kaiserWindow(5, { bet: 3 } as never), torch.ArgumentError, ['unknown option "bet"; did you mean "beta"?']],
+      ["torch.hammingWindow(4, { dtype: 'int32' })", () => torch.hammingWindow(4, { dtype: "int32" }), torch.DTypeError, ["hammingWindow: expects a floating point dtype, got int32"]],
+      ["torch.unravelIndex(f, [2])", () => torch.unravelIndex(f, [2]), torch.DTypeError, ["unravelIndex: expected 'indices' to be an integer tensor, got float32"]],
+      ["torch.trapezoid(x, x, { dx: 1 })", () => torch.trapezoid(x, x, { dx: 1 } as never), torch.ArgumentError, ["trapezoid"]],
+      ["torch.gradient(x, { spacing: [1, 2] })", () => torch.gradient(x, { spacing: [1, 2] }), torch.ArgumentError, ["gradient: expected spacing to be unspecified, a scalar, or a list of length 1 (one per dim), but got a list of length 2"]],
+      ["torch.gradient(x, { edgeOrder: 3 })", () => torch.gradient(x, { edgeOrder: 3 }), torch.ArgumentError, ["gradient: only supports edgeOrder 1 and 2, got 3"]],
+      ["torch.isin(x, 'a')", () => torch.isin(x, "a" as never), torch.ArgumentError, ['"testElements" must be a Tensor or number, bigint or boolean, got string "a"']],
+      ["torch.canCast('float32', 'float128')", () => torch.canCast("float32", "float128" as never), torch.ArgumentError, ['"to" must be a dtype, got string "float128"']],
+      ["torch.asarray([1, 2], { copy: false })", () => torch.asarray([1, 2], { copy: false }), torch.ArgumentError, ["asarray: can't alias JS data into a tensor (copy: false)"]],
+      ["torch.asarray(x, { dtype: 'int32', copy: false })", () => torch.asarray(x, { dtype: "int32", copy: false }), torch.ArgumentError, ["asarray: can't alias a float32 tensor on cpu:0 into int32"]],
+      ["torch.chainMatmul()", () => torch.chainMatmul(), torch.ArgumentError, ['chainMatmul(...matrices): missing the required argument "matrices"']],
+      ["torch.chainMatmul([])", () => torch.chainMatmul([]), torch.ArgumentError, ["chainMatmul: expected one or more matrices"]],
+      ["torch.scalarTensor([1])", () => torch.scalarTensor([1] as never), torch.ArgumentError, ['"s" must be a number, bigint or boolean']],
+      ["torch.isNonzero(x)", () => torch.isNonzero(x), torch.ShapeError, ["isNonzero: Boolean value of Tensor with more than one value (shape [3]) is ambiguous"]],
+      ["torch.frobeniusNorm(x)", () => (torch.frobeniusNorm as (...a: unknown[]) => unknown)(x), torch.ArgumentError, ['missing the required argument "dim"']],
     ];
 
     it.each(rows)("%s", (_label, call, cls, words) => {

@@ -17,7 +17,7 @@ const pluginOps = new Set(
     "shift_left shift_right_arithmetic shift_right_logical negate abs sign exponential exponential_minus_one log log_plus_one " +
     "logistic tanh sqrt rsqrt cbrt sine cosine tan floor ceil round_nearest_even round_nearest_afz is_finite compare select " +
     "clamp broadcast_in_dim reshape transpose slice dynamic_slice dynamic_update_slice concatenate pad reverse dot_general reduce " +
-    "gather scatter sort reduce_window convolution select_and_scatter case while chlo.erf chlo.lgamma chlo.digamma chlo.polygamma chlo.zeta").split(" "),
+    "gather scatter sort reduce_window convolution select_and_scatter triangular_solve case while chlo.erf chlo.lgamma chlo.digamma chlo.polygamma chlo.zeta").split(" "),
 );
 
 const f32 = (...shape: number[]): Aval => ({ shape, dtype: "float32" });

@@ -50,6 +50,9 @@ const cases: UnitCase[] = [
   ["crossEntropy", () => [f32(ramp(20), [4, 5]), i64([0, 4, -100, 2])], (x, t) => F.crossEntropy(x!, t!, { labelSmoothing: 0.1 })],
   ["crossEntropy probabilities", () => [f32(ramp(12), [2, 3, 2]), f32(ramp(12, 0.05).map(Math.abs), [2, 3, 2])], (x, t) => F.crossEntropy(x!, t!)],
   ["nllLoss weight", () => [f32(ramp(20), [4, 5]), i64([0, 4, 3, 2]), f32([1, 2, 3, 4, 5], [5])], (x, t, w) => F.nllLoss(x!, t!, { weight: w, reduction: "mean" })],
+  // two device while loops (alpha and beta recursions) and a batched dot_general into the classes
+  ["ctcLoss", () => [F.logSoftmax(f32(ramp(48), [6, 2, 4]), 2), i64([1, 2, 2, 3, 1, 0], [2, 3]), i64([6, 5]), i64([3, 2])], (x, t, il, tl) => F.ctcLoss(x!, t!, il!, tl!)],
+  ["gridSample bicubic reflection", () => [f32(ramp(40), [1, 2, 4, 5]), f32(ramp(24, 0.2), [1, 3, 4, 2])], (x, g) => F.gridSample(x!, g!, { mode: "bicubic", paddingMode: "reflection", alignCorners: false })],
   ["smoothL1Loss", () => [f32(ramp(12), [3, 4]), f32(ramp(12, 0.2), [3, 4])], (x, y) => F.smoothL1Loss(x!, y!, { beta: 0.5 })],
   ["huberLoss none", () => [f32(ramp(12), [3, 4]), f32(ramp(12, 0.2), [3, 4])], (x, y) => F.huberLoss(x!, y!, { delta: 0.5, reduction: "none" })],
   ["binaryCrossEntropy", () => [f32([0, 0.2, 0.7, 1], [4]), f32([0, 1, 0.5, 0], [4])], (x, y) => F.binaryCrossEntropy(x!, y!, { reduction: "none" })],

@@ -59,8 +59,10 @@ export function pytorchNames(table: readonly OpEntry[], namespaces: Namespaces):
     const namespace = namespaceOf(entry.name);
     for (const path of exported.get(entry.fn) ?? []) {
       const prefix = path.slice(0, path.lastIndexOf("."));
-      // linalg.norm is torch.linalg.norm only: exported elsewhere it would claim torch.norm's row
-      if (namespace !== undefined && prefix !== `torch.${namespace}`) throw new Error(`op ${entry.name} is exported as ${path}, outside torch.${namespace}`);
+      // linalg.norm is torch.linalg.norm only: exported elsewhere it would claim torch.norm's row;
+      // torch.dropout (torch's own signature) is torch.* only, beside torch.nn.functional's dropout
+      const home = namespace === "torch" ? "torch" : `torch.${namespace}`;
+      if (namespace !== undefined && prefix !== home) throw new Error(`op ${entry.name} is exported as ${path}, outside ${home}`);
       out.push({ pytorch: `${prefix}.${snake(bareName(entry.name))}`, section: prefix, ours: path, entry, signatures: entry.signatures, property: false });
     }
     const method = entry.method;

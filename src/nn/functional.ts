@@ -15,7 +15,7 @@ export { scaledDotProductAttention } from "../ops/nn/attention.js";
 export {
   crossEntropy, nllLoss, oneHot, mseLoss, l1Loss, smoothL1Loss, huberLoss, klDiv, binaryCrossEntropy, binaryCrossEntropyWithLogits,
   marginRankingLoss, hingeEmbeddingLoss, softMarginLoss, cosineEmbeddingLoss, tripletMarginLoss, poissonNllLoss, gaussianNllLoss,
-  multilabelSoftMarginLoss, multiMarginLoss,
+  multilabelSoftMarginLoss, multiMarginLoss, multilabelMarginLoss, tripletMarginWithDistanceLoss,
 } from "../ops/nn/losses.js";
 export { cosineSimilarity, pairwiseDistance, normalize, pdist } from "../ops/nn/distance.js";
 export { dropout, dropout1d, dropout2d, dropout3d, alphaDropout, featureAlphaDropout } from "../ops/nn/dropout.js";
@@ -29,6 +29,8 @@ export {
   adaptiveMaxPool1dWithIndices, adaptiveMaxPool2dWithIndices, adaptiveMaxPool3dWithIndices, lpPool1d, lpPool2d, lpPool3d,
 } from "../ops/nn/pooling.js";
 export { maxUnpool1d, maxUnpool2d, maxUnpool3d } from "../ops/nn/unpooling.js";
+export { fractionalMaxPool2d, fractionalMaxPool3d } from "../ops/nn/fractional_pooling.js";
 export { pad } from "../ops/nn/padding.js";
 export { interpolate, upsample, upsampleNearest, upsampleBilinear } from "../ops/nn/resampling.js";
 export { gridSample, affineGrid } from "../ops/nn/sampling.js";
+export { ctcLoss } from "../ops/nn/ctc_loss.js";

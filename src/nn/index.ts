@@ -12,11 +12,12 @@ export {
 } from "./layers/basic.js";
 export * from "./layers/conv.js";
 export { EmbeddingBag, type EmbeddingBagCallOptions, type EmbeddingBagOptions } from "./layers/embedding_bag.js";
-export { ModuleDict, ModuleList, Sequential } from "./layers/containers.js";
+export { ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential } from "./layers/containers.js";
 export * from "./layers/activation.js";
 export * from "./layers/dropout.js";
 export * from "./layers/normalization.js";
 export * from "./layers/shuffle.js";
+export * from "./layers/padding.js";
 export * from "./layers/loss.js";
 export {
   MultiheadAttention, TransformerEncoder, TransformerEncoderLayer,

@@ -261,17 +261,18 @@ export class Module {
 
   /**
    * Parameters and persistent buffers by PyTorch's keys: dotted paths whose camelCase property names
-   * are written in snake_case (`runningMean` → `"running_mean"`, `qProj` → `"q_proj"`), so a state
-   * dict is the one PyTorch (and a safetensors checkpoint) has. The tensors themselves, not copies.
+   * are written in snake_case (`runningMean` → `"running_mean"`, `qProj` → `"q_proj"`; a ModuleDict's or
+   * ParameterDict's keys as given), so a state dict is the one PyTorch (and a safetensors checkpoint)
+   * has. The tensors themselves, not copies.
    */
   stateDict(options: { prefix?: string } = {}): Record<string, Tensor> {
     for (const key of Object.keys(options)) if (key !== "prefix") throw new ArgumentError(`stateDict: got an unknown option "${key}"; the only option is "prefix"`);
     const out: Record<string, Tensor> = {};
-    for (const [path, m] of this.namedModules()) {
+    for (const [path, m] of stateModules(this, "", new Set())) {
       const r = registry(m);
       for (const [k, v] of Object.entries(m)) {
         const persistent = r.buffers.get(k);
-        if (v instanceof Tensor && (persistent === true || (persistent === undefined && v instanceof Parameter))) out[`${options.prefix ?? ""}${stateKey(path ? `${path}.${k}` : k)}`] = v;
+        if (v instanceof Tensor && (persistent === true || (persistent === undefined && v instanceof Parameter))) out[`${options.prefix ?? ""}${path}${stateName(m, k)}`] = v;
       }
     }
     return out;
@@ -313,7 +314,10 @@ export class Module {
   /** PyTorch's module printout: `Linear(inFeatures=3, outFeatures=2, bias=true)` and children indented. */
   toString(): string {
     const children = [...this.namedChildren()].map(([k, m]) => `  (${k}): ${String(m).replace(/\n/g, "\n  ")}`);
-    const head = `${this.constructor.name}(${this.extraRepr()}`;
+    const extra = this.extraRepr();
+    // an extraRepr of several lines (ParameterList's) is printed one line each, as PyTorch does
+    if (extra.includes("\n")) return `${this.constructor.name}(\n${[...extra.split("\n").map((line) => `  ${line}`), ...children].join("\n")}\n)`;
+    const head = `${this.constructor.name}(${extra}`;
     return children.length === 0 ? `${head})` : `${head}\n${children.join("\n")}\n)`;
   }
 
@@ -327,8 +331,24 @@ export class Module {
   }
 }
 
-/** A property path in PyTorch's spelling: camelCase segments in snake_case. */
-const stateKey = (path: string): string => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** Containers whose entries are named by their keys (ModuleDict, ParameterDict): stateDict keeps those names as given. */
+const keyed = new WeakSet<Module>();
+
+/** Marks `m` as a container whose property names are its user's keys, written as given in stateDict keys. */
+export function keepsKeys(m: Module): void {
+  keyed.add(m);
+}
+
+/** A property name in PyTorch's spelling: camelCase in snake_case, except a keyed container's keys. */
+const stateName = (owner: Module, name: string): string => (keyed.has(owner) ? name : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+
+/** [PyTorch's dotted prefix ("" or "layers.0."), module] for `m` and every module below it, each once. */
+function* stateModules(m: Module, prefix: string, seen: Set<Module>): Generator<[string, Module]> {
+  if (seen.has(m)) return;
+  seen.add(m);
+  yield [prefix, m];
+  for (const [k, child] of m.namedChildren()) yield* stateModules(child, `${prefix}${stateName(m, k)}.`, seen);
+}
 
 function checkName(op: string, m: Module, name: string): void {
   if (typeof name !== "string" || name === "" || name.includes(".")) throw new ArgumentError(`${op}: name must be a non-empty string without ".", got ${JSON.stringify(name)}`);

@@ -27,7 +27,7 @@ export { transpose, permute, t, movedim, moveaxis, swapaxes, swapdims } from "./
 export { expand, expandAs, broadcastTo, broadcastTensors, broadcastShapes, meshgrid } from "./shape/broadcasting.js";
 export { tile, repeatInterleave } from "./shape/repeating.js";
 export { cat, stack, hstack, vstack, rowStack, dstack, columnStack, blockDiag } from "./shape/joining.js";
-export { split, splitWithSizes, tensorSplit, hsplit, vsplit, dsplit, chunk, unbind, narrow, select } from "./shape/splitting.js";
+export { split, splitWithSizes, tensorSplit, hsplit, vsplit, dsplit, chunk, unbind, narrow, narrowCopy, select } from "./shape/splitting.js";
 export { selectScatter, sliceScatter, diagonalScatter } from "./shape/scatters.js";
 export { cartesianProd, combinations } from "./shape/combinatorics.js";
 export { flip, fliplr, flipud, roll, rot90 } from "./shape/reordering.js";
@@ -36,6 +36,10 @@ export { tril, triu, diagonal, diag, diagEmbed, diagflat } from "./shape/diagona
 export { matmul, mm, bmm, mv, dot, vdot, inner, outer, ger, kron, trace, addmm, baddbmm, addmv, addbmm, addr, tensordot, cross, type TensordotDims } from "./linalg/products.js";
 export { dist, cdist } from "./linalg/distances.js";
 export { matrixPower } from "./linalg_namespace/products.js";
+export { choleskyDeprecated as cholesky, choleskySolve, choleskyInverse } from "./linalg_namespace/cholesky.js";
+export { inverse } from "./linalg_namespace/solve.js";
+export { triangularSolve } from "./linalg_namespace/triangular.js";
+export { detFunction as det, slogdetFunction as slogdet, logdet } from "./linalg_namespace/det.js";
 export { all, any, countNonzero } from "./reduction/logical.js";
 export { variance as var, std, varMean, stdMean } from "./reduction/statistics.js";
 export { norm, renorm } from "./reduction/norms.js";
@@ -46,11 +50,34 @@ export { zeros, ones, full, empty, zerosLike, onesLike, fullLike, emptyLike } fr
 export { arange, linspace, logspace } from "./creation/ranges.js";
 export { eye } from "./creation/eye.js";
 export { trilIndices, triuIndices } from "./creation/triangle_indices.js";
+export { bartlettWindow, blackmanWindow, hammingWindow, hannWindow, kaiserWindow } from "./creation/windows.js";
+export { range } from "./creation/range.js";
+export { asTensor, asarray, scalarTensor } from "./creation/as_tensor.js";
+export { isin } from "./indexing/membership.js";
+export { unravelIndex } from "./indexing/unravel.js";
+export { trapezoid, trapz, cumulativeTrapezoid } from "./reduction/integration.js";
+export { gradient } from "./shape/gradient.js";
+export { concat, concatenate } from "./shape/joining_aliases.js";
+export { rsub } from "./pointwise/rsub.js";
+export { chainMatmul, vander, frobeniusNorm } from "./linalg/torch_forms.js";
+export { isTensor, isFloatingPoint, isComplex, isSigned, isNonzero, isSameSize, numel, resultType, promoteTypes, canCast } from "./inspection.js";
 export type { CreationOptions, LogspaceOptions } from "./creation/common.js";
 export { softmax, logSoftmax } from "./nn/softmax.js";
 export { hardshrink, prelu } from "./nn/activations.js";
 export { pixelShuffle, pixelUnshuffle, channelShuffle } from "./nn/shuffle.js";
 export { pdist } from "./nn/distance.js";
+export { pairwiseDistance, cosineSimilarity } from "./nn/distance.js";
+export { celu, selu } from "./nn/activations.js";
+export { rmsNorm } from "./nn/normalization.js";
+export { bilinear } from "./nn/linear.js";
+export { conv1d, conv2d, conv3d, convTranspose1d, convTranspose2d, convTranspose3d } from "./nn/convolution.js";
+export { adaptiveAvgPool1d, avgPool1d } from "./nn/pooling.js";
+export {
+  dropout, alphaDropout, featureAlphaDropout, featureDropout, embedding, layerNorm, groupNorm, batchNorm, instanceNorm, rrelu, threshold, cosineEmbeddingLoss,
+  hingeEmbeddingLoss, marginRankingLoss, klDiv, poissonNllLoss, tripletMarginLoss, binaryCrossEntropyWithLogits, maxPool1d, maxPool2d, maxPool3d,
+  maxPool1dWithIndices, adaptiveMaxPool1d, constantPadNd, convolution, dropout_, alphaDropout_, featureAlphaDropout_, featureDropout_, threshold_,
+  rrelu_, selu_, celu_,
+} from "./nn/torch_forms.js";
 export { cumsum, cumprod, cummax, cummin, logcumsumexp } from "./reduction/cumulative.js";
 export { indexSelect, gather, scatter, scatterAdd, scatterReduce, takeAlongDim, take, indexAdd, indexCopy, indexFill, indexReduce, put, maskedScatter } from "./indexing/gather_scatter.js";
 import "./indexing/in_place.js";
@@ -60,8 +87,12 @@ export { nonzero, argwhere, maskedSelect, unique, uniqueConsecutive } from "./in
 export { bincount, histc, histogram } from "./indexing/histograms.js";
 export { slice, index, indexPut, setIndex, indexPut_ } from "./indexing/subscript.js";
 export { Slice, type IndexItem } from "./slice.js";
-export type { ScalarArg, TensorOrScalar, ValuesIndices, MinMax, Histogram } from "./types.js";
+export type { ScalarArg, TensorOrScalar, ValuesIndices, MinMax, Histogram, LInfo, LUPivots, PLU, SignLogabsdet, LUPivotsInfo, InverseInfo, ResultInfo, SolutionCoefficient } from "./types.js";
 export { clone, detach, type ToOptions, type ToTarget } from "./conversion.js";
 export { rand, randn, randint, randperm, randLike, randnLike, randintLike } from "./random/factories.js";
 export { normal, bernoulli, multinomial } from "./random/sampling.js";
 import "./random/in_place.js";
+import "./shape/in_place.js";
+import "./reduction/in_place.js";
+import "./reduction/sum_to_size.js";
+import "./shape/unfold_windows.js";

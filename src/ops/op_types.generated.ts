@@ -8,7 +8,7 @@ import type { DType } from "../dtype.js";
 import type { Generator } from "../random/generator.js";
 import type { Tensor } from "../tensor.js";
 import type { IndexItem, Slice } from "./slice.js";
-import type { Histogram, MantissaExponent, MinMax, ScalarArg, ValuesIndices } from "./types.js";
+import type { Histogram, InverseInfo, LInfo, LUPivots, LUPivotsInfo, MantissaExponent, MinMax, PLU, ResultInfo, ScalarArg, SignLogabsdet, SolutionCoefficient, ValuesIndices } from "./types.js";
 
 /** The call forms of every op (torch.*, torch.nn.functional.*). */
 export interface OpTypes {
@@ -246,6 +246,15 @@ export interface OpTypes {
     /** Dropout for SELU networks when training (otherwise a copy; note training defaults to false, as in PyTorch): dropped values become SELU's negative saturation and all are rescaled so that a zero-mean, unit-variance input keeps its mean and variance. */
     (input: Tensor, p: number, training: boolean, inplace: boolean): Tensor;
   };
+  /** In place: input = torch.alphaDropout(input, p, train); returns input. */
+  alphaDropout_: {
+    /** In place: input = torch.alphaDropout(input, p, train); returns input. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** In place: input = torch.alphaDropout(input, p, train); returns input. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** In place: input = torch.alphaDropout(input, p, train); returns input. */
+    (input: Tensor, p: number, train: boolean): Tensor;
+  };
   /** Maximum over `dim` (a number or a list; all dims by default); NaN propagates. */
   amax: {
     /** Maximum over `dim` (a number or a list; all dims by default); NaN propagates. */
@@ -395,6 +404,13 @@ export interface OpTypes {
     /** int64 [n, ndim] coordinates of the nonzero elements in row-major order (nonzero(input)); NaN counts as nonzero. Reads the count back to the host. */
     (input: Tensor): Tensor;
   };
+  /** `obj` as a tensor: a tensor itself when nothing has to change (copy: true forces a copy; copy: false makes a needed conversion an error, as does any JS data, which is always copied), other data as torch.tensor makes it. */
+  asarray: {
+    /** `obj` as a tensor: a tensor itself when nothing has to change (copy: true forces a copy; copy: false makes a needed conversion an error, as does any JS data, which is always copied), other data as torch.tensor makes it. */
+    (options: { obj: Tensor | TensorData; dtype?: DType | null; device?: DeviceLike | null; copy?: boolean | null; requiresGrad?: boolean }): Tensor;
+    /** `obj` as a tensor: a tensor itself when nothing has to change (copy: true forces a copy; copy: false makes a needed conversion an error, as does any JS data, which is always copied), other data as torch.tensor makes it. */
+    (obj: Tensor | TensorData, options?: { dtype?: DType | null; device?: DeviceLike | null; copy?: boolean | null; requiresGrad?: boolean }): Tensor;
+  };
   /** Arcsine (radians), elementwise; integer and bool inputs give float32. */
   asin: {
     /** Arcsine (radians), elementwise; integer and bool inputs give float32. */
@@ -414,6 +430,13 @@ export interface OpTypes {
   asinh_: {
     /** In place: x = asinh(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
+  };
+  /** `data` as a tensor: a tensor itself when its dtype and device are already the ones asked for (else a converted copy), other data as torch.tensor makes it. */
+  asTensor: {
+    /** `data` as a tensor: a tensor itself when its dtype and device are already the ones asked for (else a converted copy), other data as torch.tensor makes it. */
+    (options: { data: Tensor | TensorData; dtype?: DType | null; device?: DeviceLike | null }): Tensor;
+    /** `data` as a tensor: a tensor itself when its dtype and device are already the ones asked for (else a converted copy), other data as torch.tensor makes it. */
+    (data: Tensor | TensorData, options?: { dtype?: DType | null; device?: DeviceLike | null }): Tensor;
   };
   /** Arctangent (radians), elementwise; integer and bool inputs give float32. */
   atan: {
@@ -526,6 +549,15 @@ export interface OpTypes {
     /** beta × input + alpha × bmm(batch1, batch2); input broadcasts to [b, n, m], and with beta = 0 it is ignored (NaN and inf in it do not propagate). */
     (input: Tensor, batch1: Tensor, batch2: Tensor, options?: { beta?: number; alpha?: number }): Tensor;
   };
+  /** The Bartlett (triangular) window: 2n / (N − 1) up to the middle, 2 − 2n / (N − 1) after it, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+  bartlettWindow: {
+    /** The Bartlett (triangular) window: 2n / (N − 1) up to the middle, 2 − 2n / (N − 1) after it, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (options: { windowLength: number; periodic?: boolean; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Bartlett (triangular) window: 2n / (N − 1) up to the middle, 2 − 2n / (N − 1) after it, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, options?: { periodic?: boolean; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Bartlett (triangular) window: 2n / (N − 1) up to the middle, 2 − 2n / (N − 1) after it, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
   /** Batch normalisation of [N, C, *] per channel. In training mode the batch statistics normalise and runningMean/runningVar (when given) are updated in place: (1 − momentum) × running + momentum × batch (the unbiased batch variance for runningVar), as PyTorch does. */
   batchNorm: {
     /** Batch normalisation of [N, C, *] per channel. In training mode the batch statistics normalise and runningMean/runningVar (when given) are updated in place: (1 − momentum) × running + momentum × batch (the unbiased batch variance for runningVar), as PyTorch does. */
@@ -551,6 +583,13 @@ export interface OpTypes {
     (input: Tensor, options?: { p?: number | null; generator?: Generator | null }): Tensor;
     /** 1 with probability `input` (or `p` for every element), else 0, in input's dtype. */
     (input: Tensor, p: number | null, options?: { generator?: Generator | null }): Tensor;
+  };
+  /** Fills the tensor in place with 1 with probability `p` (a number, or a floating tensor that broadcasts to the tensor's shape), else 0; any dtype. Returns it. */
+  bernoulli_: {
+    /** Fills the tensor in place with 1 with probability `p` (a number, or a floating tensor that broadcasts to the tensor's shape), else 0; any dtype. Returns it. */
+    (input: Tensor, options?: { p?: Tensor | number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with 1 with probability `p` (a number, or a floating tensor that broadcasts to the tensor's shape), else 0; any dtype. Returns it. */
+    (input: Tensor, p: Tensor | number, options?: { generator?: Generator | null }): Tensor;
   };
   /** The Bessel function of the first kind, order 0, elementwise; integer and bool inputs give float32. */
   besselJ0: {
@@ -697,6 +736,15 @@ export interface OpTypes {
     /** In place: x ^= other (integer and bool tensors); returns x. */
     (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
+  /** The Blackman window: 0.42 − 0.5 cos(2πn / (N − 1)) + 0.08 cos(4πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+  blackmanWindow: {
+    /** The Blackman window: 0.42 − 0.5 cos(2πn / (N − 1)) + 0.08 cos(4πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (options: { windowLength: number; periodic?: boolean; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Blackman window: 0.42 − 0.5 cos(2πn / (N − 1)) + 0.08 cos(4πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, options?: { periodic?: boolean; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Blackman window: 0.42 − 0.5 cos(2πn / (N − 1)) + 0.08 cos(4πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
   /** The block-diagonal matrix with the given tensors (0-d as [1, 1], 1-d as a row [1, n], or 2-d) as blocks along the diagonal, zeros elsewhere; dtypes are promoted. No tensors give an empty [1, 0] float tensor, as in PyTorch. */
   blockDiag: {
     /** The block-diagonal matrix with the given tensors (0-d as [1, 1], 1-d as a row [1, n], or 2-d) as blocks along the diagonal, zeros elsewhere; dtypes are promoted. No tensors give an empty [1, 0] float tensor, as in PyTorch. */
@@ -747,6 +795,15 @@ export interface OpTypes {
     /** `to("uint8")`: the tensor as uint8, itself when it is uint8 already. */
     (input: Tensor): Tensor;
   };
+  /** Whether PyTorch's casting rules allow `from_` into `to`: never from a higher category to a lower one (float → integer, integer → bool). */
+  canCast: {
+    /** Whether PyTorch's casting rules allow `from_` into `to`: never from a higher category to a lower one (float → integer, integer → bool). */
+    (options: { from_: DType; to: DType }): boolean;
+    /** Whether PyTorch's casting rules allow `from_` into `to`: never from a higher category to a lower one (float → integer, integer → bool). */
+    (from_: DType, options: { to: DType }): boolean;
+    /** Whether PyTorch's casting rules allow `from_` into `to`: never from a higher category to a lower one (float → integer, integer → bool). */
+    (from_: DType, to: DType): boolean;
+  };
   /** [n0 · n1 · …, k]: every tuple of one element from each of the k vectors (of one dtype), in lexicographic order; one vector is returned as it is. */
   cartesianProd: {
     /** [n0 · n1 · …, k]: every tuple of one element from each of the k vectors (of one dtype), in lexicographic order; one vector is returned as it is. */
@@ -762,6 +819,15 @@ export interface OpTypes {
     (tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
     /** Joins tensors along the existing dim `dim`; the sizes must match in the other dims, dtypes are promoted, and 1-d empty tensors are skipped as in PyTorch. */
     (tensors: readonly Tensor[], dim: number): Tensor;
+  };
+  /** Fills the tensor in place with Cauchy samples: median + sigma · tan(π (u − ½)) (sigma > 0); floating tensors. Returns it. */
+  cauchy_: {
+    /** Fills the tensor in place with Cauchy samples: median + sigma · tan(π (u − ½)) (sigma > 0); floating tensors. Returns it. */
+    (input: Tensor, options?: { median?: number; sigma?: number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with Cauchy samples: median + sigma · tan(π (u − ½)) (sigma > 0); floating tensors. Returns it. */
+    (input: Tensor, median: number, options?: { sigma?: number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with Cauchy samples: median + sigma · tan(π (u − ½)) (sigma > 0); floating tensors. Returns it. */
+    (input: Tensor, median: number, sigma: number, options?: { generator?: Generator | null }): Tensor;
   };
   /** […, P, R]: the p-norm distance between each row of x1 [B…, P, M] and each row of x2 [B…, R, M] (batch dims broadcast; one floating dtype; p ≥ 0, inf allowed). For p = 2, `computeMode` picks PyTorch's matrix-product form (by default when P or R > 25) or the direct one. */
   cdist: {
@@ -788,6 +854,20 @@ export interface OpTypes {
     (input: Tensor, options?: { alpha?: number }): Tensor;
     /** x where x > 0, else alpha · (exp(x / alpha) − 1) (float tensors; alpha must not be 0). */
     (input: Tensor, alpha: number): Tensor;
+  };
+  /** In place: input = celu(input, alpha); returns input. */
+  celu_: {
+    /** In place: input = celu(input, alpha); returns input. */
+    (input: Tensor, options?: { alpha?: number }): Tensor;
+    /** In place: input = celu(input, alpha); returns input. */
+    (input: Tensor, alpha: number): Tensor;
+  };
+  /** Deprecated in PyTorch for linalg.multiDot: the product of one or more 2-d matrices, multiplied in the cheapest order (one matrix: a copy). */
+  chainMatmul: {
+    /** Deprecated in PyTorch for linalg.multiDot: the product of one or more 2-d matrices, multiplied in the cheapest order (one matrix: a copy). */
+    (...matrices: Tensor[]): Tensor;
+    /** Deprecated in PyTorch for linalg.multiDot: the product of one or more 2-d matrices, multiplied in the cheapest order (one matrix: a copy). */
+    (matrices: readonly Tensor[]): Tensor;
   };
   /** [N, C, *]: the channels, seen as [groups, C / groups], transposed to [C / groups, groups] (ShuffleNet's shuffle). */
   channelShuffle: {
@@ -836,6 +916,27 @@ export interface OpTypes {
     (x: Tensor | ScalarArg, options: { n: Tensor | ScalarArg }): Tensor;
     /** The Chebyshev polynomial of the fourth kind W_n at x, elementwise with broadcasting; either may be a scalar; n is truncated to an integer (0 for n < 0); no gradient (as in PyTorch); integer and bool inputs give float32. */
     (x: Tensor | ScalarArg, n: Tensor | ScalarArg): Tensor;
+  };
+  /** Deprecated in PyTorch for linalg.cholesky: the same factor, with `upper` positional. */
+  cholesky: {
+    /** Deprecated in PyTorch for linalg.cholesky: the same factor, with `upper` positional. */
+    (input: Tensor, options?: { upper?: boolean }): Tensor;
+    /** Deprecated in PyTorch for linalg.cholesky: the same factor, with `upper` positional. */
+    (input: Tensor, upper: boolean): Tensor;
+  };
+  /** The inverse of A = L Lᵀ (or Uᵀ U with upper) from its Cholesky factor `input` [..., n, n]; only the factor's lower (upper) triangle is read. */
+  choleskyInverse: {
+    /** The inverse of A = L Lᵀ (or Uᵀ U with upper) from its Cholesky factor `input` [..., n, n]; only the factor's lower (upper) triangle is read. */
+    (input: Tensor, options?: { upper?: boolean }): Tensor;
+    /** The inverse of A = L Lᵀ (or Uᵀ U with upper) from its Cholesky factor `input` [..., n, n]; only the factor's lower (upper) triangle is read. */
+    (input: Tensor, upper: boolean): Tensor;
+  };
+  /** X with A X = B for A = L Lᵀ (or Uᵀ U with upper) given B (`input`, [..., n, k]) and the Cholesky factor (`input2`, [..., n, n]); batch dims broadcast. Only the factor's lower (upper) triangle is read. */
+  choleskySolve: {
+    /** X with A X = B for A = L Lᵀ (or Uᵀ U with upper) given B (`input`, [..., n, k]) and the Cholesky factor (`input2`, [..., n, n]); batch dims broadcast. Only the factor's lower (upper) triangle is read. */
+    (input: Tensor, input2: Tensor, options?: { upper?: boolean }): Tensor;
+    /** X with A X = B for A = L Lᵀ (or Uᵀ U with upper) given B (`input`, [..., n, k]) and the Cholesky factor (`input2`, [..., n, n]); batch dims broadcast. Only the factor's lower (upper) triangle is read. */
+    (input: Tensor, input2: Tensor, upper: boolean): Tensor;
   };
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
   chunk: {
@@ -931,6 +1032,33 @@ export interface OpTypes {
     /** [C, r]: the r-element combinations of the vector's elements (by position; with repeats if `withReplacement`), in lexicographic order; r = 0 gives an empty vector. */
     (input: Tensor, r: number, withReplacement: boolean): Tensor;
   };
+  /** Alias of cat: joins tensors along the existing dim `dim`. */
+  concat: {
+    /** Alias of cat: joins tensors along the existing dim `dim`. */
+    (options: { tensors: readonly Tensor[]; dim?: number }): Tensor;
+    /** Alias of cat: joins tensors along the existing dim `dim`. */
+    (tensors: readonly Tensor[], options?: { dim?: number }): Tensor;
+    /** Alias of cat: joins tensors along the existing dim `dim`. */
+    (tensors: readonly Tensor[], dim: number): Tensor;
+  };
+  /** Alias of cat (NumPy's name): joins tensors along the existing dim `dim`, which PyTorch also takes as `axis`. */
+  concatenate: {
+    /** Alias of cat (NumPy's name): joins tensors along the existing dim `dim`, which PyTorch also takes as `axis`. */
+    (options: { tensors: readonly Tensor[]; dim?: number; axis?: number | null }): Tensor;
+    /** Alias of cat (NumPy's name): joins tensors along the existing dim `dim`, which PyTorch also takes as `axis`. */
+    (tensors: readonly Tensor[], options?: { dim?: number; axis?: number | null }): Tensor;
+    /** Alias of cat (NumPy's name): joins tensors along the existing dim `dim`, which PyTorch also takes as `axis`. */
+    (tensors: readonly Tensor[], dim: number, options?: { axis?: number | null }): Tensor;
+  };
+  /** nn.functional.pad in constant mode: pad holds (before, after) pairs from the last dim backwards; negative entries crop. */
+  constantPadNd: {
+    /** nn.functional.pad in constant mode: pad holds (before, after) pairs from the last dim backwards; negative entries crop. */
+    (input: Tensor, options: { pad: readonly number[]; value?: ScalarArg }): Tensor;
+    /** nn.functional.pad in constant mode: pad holds (before, after) pairs from the last dim backwards; negative entries crop. */
+    (input: Tensor, pad: readonly number[], options?: { value?: ScalarArg }): Tensor;
+    /** nn.functional.pad in constant mode: pad holds (before, after) pairs from the last dim backwards; negative entries crop. */
+    (input: Tensor, pad: readonly number[], value: ScalarArg): Tensor;
+  };
   /** Every tensor here is dense and row-major; like clone, it returns a new tensor. */
   contiguous: {
     /** Every tensor here is dense and row-major; like clone, it returns a new tensor. */
@@ -980,6 +1108,25 @@ export interface OpTypes {
     (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[] | "valid" | "same", dilation: number | readonly number[], options?: { groups?: number }): Tensor;
     /** 3-d convolution (cross-correlation): input [N, C, D, H, W] (or unbatched), weight [O, C / groups, kd, kh, kw], bias [O]; padding is per side, or "valid" (none) or "same" (output size = input size; stride 1 only). */
     (input: Tensor, weight: Tensor, bias: Tensor | null, stride: number | readonly number[], padding: number | readonly number[] | "valid" | "same", dilation: number | readonly number[], groups: number): Tensor;
+  };
+  /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+  convolution: {
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, options: { bias: Tensor | null; stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; outputPadding: readonly number[]; groups: number }): Tensor;
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, options: { stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; outputPadding: readonly number[]; groups: number }): Tensor;
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], options: { padding: readonly number[]; dilation: readonly number[]; transposed: boolean; outputPadding: readonly number[]; groups: number }): Tensor;
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], options: { dilation: readonly number[]; transposed: boolean; outputPadding: readonly number[]; groups: number }): Tensor;
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], options: { transposed: boolean; outputPadding: readonly number[]; groups: number }): Tensor;
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, options: { outputPadding: readonly number[]; groups: number }): Tensor;
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], options: { groups: number }): Tensor;
+    /** The convolution (or, with `transposed`, the transposed convolution) of a batched input [N, C, *] of weight's number of dims, every argument required: conv1d … conv3d or convTranspose1d … convTranspose3d by weight's spatial dims. */
+    (input: Tensor, weight: Tensor, bias: Tensor | null, stride: readonly number[], padding: readonly number[], dilation: readonly number[], transposed: boolean, outputPadding: readonly number[], groups: number): Tensor;
   };
   /** 1-d transposed convolution: input [N, Cin, L] (or [Cin, L]), weight [Cin, Cout / groups, k], bias [Cout]; outputPadding adds to one side of the output. */
   convTranspose1d: {
@@ -1123,6 +1270,21 @@ export interface OpTypes {
     /** logSoftmax over the class dim, then nllLoss for class indices (int64 target) or −Σ target · logp for class probabilities (a float target of the input's shape); labelSmoothing mixes in the uniform distribution. PyTorch's deprecated size_average and reduce are left out, so the parameters after weight are keyword-only. */
     (input: Tensor, target: Tensor, weight: Tensor | null, options?: { ignoreIndex?: number; reduction?: "mean" | "sum" | "none"; labelSmoothing?: number }): Tensor;
   };
+  /** The connectionist temporal classification loss of logProbs [T, N, C] (log-softmax outputs; or unbatched [T, C]) against targets, padded [N, S] or concatenated 1-d (Σ targetLengths), with inputLengths and targetLengths per sample (int tensors or arrays, read back to the host to check them). reduction mean divides each loss by its target length (at least 1) and averages; zeroInfinity turns the infinite losses of impossible alignments (and their gradients) into zeros. The gradient wrt logProbs is PyTorch's (exp(logProbs) − the posterior, as for a logSoftmax input). */
+  ctcLoss: {
+    /** The connectionist temporal classification loss of logProbs [T, N, C] (log-softmax outputs; or unbatched [T, C]) against targets, padded [N, S] or concatenated 1-d (Σ targetLengths), with inputLengths and targetLengths per sample (int tensors or arrays, read back to the host to check them). reduction mean divides each loss by its target length (at least 1) and averages; zeroInfinity turns the infinite losses of impossible alignments (and their gradients) into zeros. The gradient wrt logProbs is PyTorch's (exp(logProbs) − the posterior, as for a logSoftmax input). */
+    (logProbs: Tensor, targets: Tensor, options: { inputLengths: Tensor | readonly number[]; targetLengths: Tensor | readonly number[]; blank?: number; reduction?: "mean" | "sum" | "none"; zeroInfinity?: boolean }): Tensor;
+    /** The connectionist temporal classification loss of logProbs [T, N, C] (log-softmax outputs; or unbatched [T, C]) against targets, padded [N, S] or concatenated 1-d (Σ targetLengths), with inputLengths and targetLengths per sample (int tensors or arrays, read back to the host to check them). reduction mean divides each loss by its target length (at least 1) and averages; zeroInfinity turns the infinite losses of impossible alignments (and their gradients) into zeros. The gradient wrt logProbs is PyTorch's (exp(logProbs) − the posterior, as for a logSoftmax input). */
+    (logProbs: Tensor, targets: Tensor, inputLengths: Tensor | readonly number[], options: { targetLengths: Tensor | readonly number[]; blank?: number; reduction?: "mean" | "sum" | "none"; zeroInfinity?: boolean }): Tensor;
+    /** The connectionist temporal classification loss of logProbs [T, N, C] (log-softmax outputs; or unbatched [T, C]) against targets, padded [N, S] or concatenated 1-d (Σ targetLengths), with inputLengths and targetLengths per sample (int tensors or arrays, read back to the host to check them). reduction mean divides each loss by its target length (at least 1) and averages; zeroInfinity turns the infinite losses of impossible alignments (and their gradients) into zeros. The gradient wrt logProbs is PyTorch's (exp(logProbs) − the posterior, as for a logSoftmax input). */
+    (logProbs: Tensor, targets: Tensor, inputLengths: Tensor | readonly number[], targetLengths: Tensor | readonly number[], options?: { blank?: number; reduction?: "mean" | "sum" | "none"; zeroInfinity?: boolean }): Tensor;
+    /** The connectionist temporal classification loss of logProbs [T, N, C] (log-softmax outputs; or unbatched [T, C]) against targets, padded [N, S] or concatenated 1-d (Σ targetLengths), with inputLengths and targetLengths per sample (int tensors or arrays, read back to the host to check them). reduction mean divides each loss by its target length (at least 1) and averages; zeroInfinity turns the infinite losses of impossible alignments (and their gradients) into zeros. The gradient wrt logProbs is PyTorch's (exp(logProbs) − the posterior, as for a logSoftmax input). */
+    (logProbs: Tensor, targets: Tensor, inputLengths: Tensor | readonly number[], targetLengths: Tensor | readonly number[], blank: number, options?: { reduction?: "mean" | "sum" | "none"; zeroInfinity?: boolean }): Tensor;
+    /** The connectionist temporal classification loss of logProbs [T, N, C] (log-softmax outputs; or unbatched [T, C]) against targets, padded [N, S] or concatenated 1-d (Σ targetLengths), with inputLengths and targetLengths per sample (int tensors or arrays, read back to the host to check them). reduction mean divides each loss by its target length (at least 1) and averages; zeroInfinity turns the infinite losses of impossible alignments (and their gradients) into zeros. The gradient wrt logProbs is PyTorch's (exp(logProbs) − the posterior, as for a logSoftmax input). */
+    (logProbs: Tensor, targets: Tensor, inputLengths: Tensor | readonly number[], targetLengths: Tensor | readonly number[], blank: number, reduction: "mean" | "sum" | "none", options?: { zeroInfinity?: boolean }): Tensor;
+    /** The connectionist temporal classification loss of logProbs [T, N, C] (log-softmax outputs; or unbatched [T, C]) against targets, padded [N, S] or concatenated 1-d (Σ targetLengths), with inputLengths and targetLengths per sample (int tensors or arrays, read back to the host to check them). reduction mean divides each loss by its target length (at least 1) and averages; zeroInfinity turns the infinite losses of impossible alignments (and their gradients) into zeros. The gradient wrt logProbs is PyTorch's (exp(logProbs) − the posterior, as for a logSoftmax input). */
+    (logProbs: Tensor, targets: Tensor, inputLengths: Tensor | readonly number[], targetLengths: Tensor | readonly number[], blank: number, reduction: "mean" | "sum" | "none", zeroInfinity: boolean): Tensor;
+  };
   /** The running maximum along `dim` and the index where it was reached, as `{ values, indices }` (the latest index among ties; NaN wins). */
   cummax: {
     /** The running maximum along `dim` and the index where it was reached, as `{ values, indices }` (the latest index among ties; NaN wins). */
@@ -1144,12 +1306,33 @@ export interface OpTypes {
     /** Cumulative product along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
     (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
   };
+  /** In place: x = cumprod(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+  cumprod_: {
+    /** In place: x = cumprod(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+    (input: Tensor, options: { dim: number; dtype?: DType | null }): Tensor;
+    /** In place: x = cumprod(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+    (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
+  };
   /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
   cumsum: {
     /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
     (input: Tensor, options: { dim: number; dtype?: DType | null }): Tensor;
     /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
     (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** In place: x = cumsum(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+  cumsum_: {
+    /** In place: x = cumsum(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+    (input: Tensor, options: { dim: number; dtype?: DType | null }): Tensor;
+    /** In place: x = cumsum(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+    (input: Tensor, dim: number, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** The running integral (one value fewer than y along dim) of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+  cumulativeTrapezoid: {
+    /** The running integral (one value fewer than y along dim) of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+    (y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+    /** The running integral (one value fewer than y along dim) of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+    (y: Tensor, options?: { dx?: ScalarArg; dim?: number }): Tensor;
   };
   /** Degrees to radians, elementwise; integer and bool inputs give float32. */
   deg2rad: {
@@ -1159,6 +1342,11 @@ export interface OpTypes {
   /** In place: degrees to radians (float tensors); returns x. */
   deg2rad_: {
     /** In place: degrees to radians (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
+  /** linalg.det: the determinants of the square matrices in the last two dims. */
+  det: {
+    /** linalg.det: the determinants of the square matrices in the last two dims. */
     (input: Tensor): Tensor;
   };
   /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
@@ -1295,6 +1483,15 @@ export interface OpTypes {
     (input: Tensor, p: number, training: boolean, options?: { inplace?: boolean; generator?: Generator | null }): Tensor;
     /** Zeroes each element with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result, and the mask draws from `generator`, which PyTorch does not take. */
     (input: Tensor, p: number, training: boolean, inplace: boolean, options?: { generator?: Generator | null }): Tensor;
+  };
+  /** In place: input = torch.dropout(input, p, train); returns input. */
+  dropout_: {
+    /** In place: input = torch.dropout(input, p, train); returns input. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** In place: input = torch.dropout(input, p, train); returns input. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** In place: input = torch.dropout(input, p, train); returns input. */
+    (input: Tensor, p: number, train: boolean): Tensor;
   };
   /** Zeroes whole channels of [N, C, L] (or unbatched [C, L]) with probability p and scales the rest by 1/(1 − p) when training (otherwise a copy); `inplace` rebinds the input to the result. */
   dropout1d: {
@@ -1446,9 +1643,19 @@ export interface OpTypes {
     /** The error function, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
   };
+  /** In place: x = erf(x) (float tensors); returns x. */
+  erf_: {
+    /** In place: x = erf(x) (float tensors); returns x. */
+    (input: Tensor): Tensor;
+  };
   /** 1 − erf(input), computed without cancellation for large inputs; integer and bool inputs give float32. */
   erfc: {
     /** 1 − erf(input), computed without cancellation for large inputs; integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = erfc(x) = 1 − erf(x) (float tensors); returns x. */
+  erfc_: {
+    /** In place: x = erfc(x) = 1 − erf(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** The scaled complementary error function e^(input²) · erfc(input), elementwise; integer and bool inputs give float32. */
@@ -1459,6 +1666,11 @@ export interface OpTypes {
   /** The inverse error function, elementwise (±1 give ±inf); integer and bool inputs give float32. */
   erfinv: {
     /** The inverse error function, elementwise (±1 give ±inf); integer and bool inputs give float32. */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x = erfinv(x) (float tensors); returns x. */
+  erfinv_: {
+    /** In place: x = erfinv(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
   /** e^input, elementwise; integer and bool inputs give float32. */
@@ -1510,6 +1722,13 @@ export interface OpTypes {
     /** In place: x = e^x − 1 (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
+  /** Fills the tensor in place with exponential samples of rate `lambd` (> 0): −log(1 − u) / lambd; floating tensors. Returns it. */
+  exponential_: {
+    /** Fills the tensor in place with exponential samples of rate `lambd` (> 0): −log(1 − u) / lambd; floating tensors. Returns it. */
+    (input: Tensor, options?: { lambd?: number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with exponential samples of rate `lambd` (> 0): −log(1 − u) / lambd; floating tensors. Returns it. */
+    (input: Tensor, lambd: number, options?: { generator?: Generator | null }): Tensor;
+  };
   /** An `n` × `m` matrix (square unless `m`) with ones on the diagonal and zeros elsewhere; float32 unless `dtype`. */
   eye: {
     /** An `n` × `m` matrix (square unless `m`) with ones on the diagonal and zeros elsewhere; float32 unless `dtype`. */
@@ -1530,12 +1749,48 @@ export interface OpTypes {
     /** alphaDropout of whole channels (dim 1 of [N, C, *]) when training (otherwise a copy; training defaults to false, as in PyTorch). */
     (input: Tensor, p: number, training: boolean, inplace: boolean): Tensor;
   };
+  /** In place: input = torch.featureAlphaDropout(input, p, train); returns input. */
+  featureAlphaDropout_: {
+    /** In place: input = torch.featureAlphaDropout(input, p, train); returns input. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** In place: input = torch.featureAlphaDropout(input, p, train); returns input. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** In place: input = torch.featureAlphaDropout(input, p, train); returns input. */
+    (input: Tensor, p: number, train: boolean): Tensor;
+  };
+  /** Dropout of whole channels (dim 1 of [N, C, *], at least 2 dims): nn.functional.dropout2d's computation with PyTorch's torch.feature_dropout signature, p and train required. */
+  featureDropout: {
+    /** Dropout of whole channels (dim 1 of [N, C, *], at least 2 dims): nn.functional.dropout2d's computation with PyTorch's torch.feature_dropout signature, p and train required. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** Dropout of whole channels (dim 1 of [N, C, *], at least 2 dims): nn.functional.dropout2d's computation with PyTorch's torch.feature_dropout signature, p and train required. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** Dropout of whole channels (dim 1 of [N, C, *], at least 2 dims): nn.functional.dropout2d's computation with PyTorch's torch.feature_dropout signature, p and train required. */
+    (input: Tensor, p: number, train: boolean): Tensor;
+  };
+  /** In place: input = torch.featureDropout(input, p, train); returns input. */
+  featureDropout_: {
+    /** In place: input = torch.featureDropout(input, p, train); returns input. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** In place: input = torch.featureDropout(input, p, train); returns input. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** In place: input = torch.featureDropout(input, p, train); returns input. */
+    (input: Tensor, p: number, train: boolean): Tensor;
+  };
   /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
   fill_: {
     /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
     (input: Tensor, options: { value: Tensor | ScalarArg }): Tensor;
     /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
     (input: Tensor, value: Tensor | ScalarArg): Tensor;
+  };
+  /** In place: the main diagonal (elements whose indices are all equal) set to `fillValue`, cast to x's dtype. x has at least 2 dims, all of one length beyond 2; with `wrap`, the diagonal of a tall matrix starts again every cols + 1 rows. Returns x. */
+  fillDiagonal_: {
+    /** In place: the main diagonal (elements whose indices are all equal) set to `fillValue`, cast to x's dtype. x has at least 2 dims, all of one length beyond 2; with `wrap`, the diagonal of a tall matrix starts again every cols + 1 rows. Returns x. */
+    (input: Tensor, options: { fillValue: ScalarArg; wrap?: boolean }): Tensor;
+    /** In place: the main diagonal (elements whose indices are all equal) set to `fillValue`, cast to x's dtype. x has at least 2 dims, all of one length beyond 2; with `wrap`, the diagonal of a tall matrix starts again every cols + 1 rows. Returns x. */
+    (input: Tensor, fillValue: ScalarArg, options?: { wrap?: boolean }): Tensor;
+    /** In place: the main diagonal (elements whose indices are all equal) set to `fillValue`, cast to x's dtype. x has at least 2 dims, all of one length beyond 2; with `wrap`, the diagonal of a tall matrix starts again every cols + 1 rows. Returns x. */
+    (input: Tensor, fillValue: ScalarArg, wrap: boolean): Tensor;
   };
   /** Alias of trunc: input rounded toward zero, in the input's dtype (integers unchanged). */
   fix: {
@@ -1673,10 +1928,73 @@ export interface OpTypes {
     /** In place: x = x − trunc(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
+  /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+  fractionalMaxPool2d: {
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, options?: { outputRatio?: number | readonly number[] | null; returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, options?: { returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: false, options?: { randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: false, randomSamples: Tensor | null): Tensor;
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, options?: { outputRatio?: number | readonly number[] | null; returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, options?: { returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: true, options?: { randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, H, W] (or [C, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 2] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: true, randomSamples: Tensor | null): [Tensor, Tensor];
+  };
+  /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+  fractionalMaxPool3d: {
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, options?: { outputRatio?: number | readonly number[] | null; returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, options?: { returnIndices?: false; randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: false, options?: { randomSamples?: Tensor | null }): Tensor;
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: false, randomSamples: Tensor | null): Tensor;
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { outputSize?: number | readonly number[] | null; outputRatio?: number | readonly number[] | null; returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, options?: { outputRatio?: number | readonly number[] | null; returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, options?: { returnIndices?: true; randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: true, options?: { randomSamples?: Tensor | null }): [Tensor, Tensor];
+    /** Fractional max pooling of [N, C, T, H, W] (or [C, T, H, W]) over windows of kernelSize whose starts are spread by one sample in [0, 1) per (batch, channel, dim) (`randomSamples`, [N, C, 3] of the input's dtype; drawn from the default generator when not given), to outputSize or floor(input size × outputRatio); with returnIndices also the flat index of each maximum in its input plane (int64). */
+    (input: Tensor, kernelSize: number | readonly number[], outputSize: number | readonly number[] | null, outputRatio: number | readonly number[] | null, returnIndices: true, randomSamples: Tensor | null): [Tensor, Tensor];
+  };
   /** `{ mantissa, exponent }` with input = mantissa × 2^exponent, 0.5 ≤ |mantissa| < 1 (mantissa in input's dtype, exponent int32); ±0, ±inf and NaN give themselves and exponent 0. Float tensors only. */
   frexp: {
     /** `{ mantissa, exponent }` with input = mantissa × 2^exponent, 0.5 ≤ |mantissa| < 1 (mantissa in input's dtype, exponent int32); ±0, ±inf and NaN give themselves and exponent 0. Float tensors only. */
     (input: Tensor): MantissaExponent;
+  };
+  /** Deprecated in PyTorch for linalg.vectorNorm: the square root of the sum of squares over `dim` (at most two dims; [] means all), float inputs. */
+  frobeniusNorm: {
+    /** Deprecated in PyTorch for linalg.vectorNorm: the square root of the sum of squares over `dim` (at most two dims; [] means all), float inputs. */
+    (input: Tensor, options: { dim: number | readonly number[]; keepdim?: boolean }): Tensor;
+    /** Deprecated in PyTorch for linalg.vectorNorm: the square root of the sum of squares over `dim` (at most two dims; [] means all), float inputs. */
+    (input: Tensor, dim: number | readonly number[], options?: { keepdim?: boolean }): Tensor;
+    /** Deprecated in PyTorch for linalg.vectorNorm: the square root of the sum of squares over `dim` (at most two dims; [] means all), float inputs. */
+    (input: Tensor, dim: number | readonly number[], keepdim: boolean): Tensor;
   };
   /** A tensor of shape `size` filled with `fillValue`; the dtype follows the value (bool, int64, float32) unless given, and a value the dtype cannot hold is an error. */
   full: {
@@ -1758,6 +2076,13 @@ export interface OpTypes {
     /** x · Φ(x) with Φ the standard normal CDF (through erf), or its tanh approximation with approximate: "tanh" (float tensors). */
     (input: Tensor, options?: { approximate?: "none" | "tanh" }): Tensor;
   };
+  /** Fills the tensor in place with geometric samples (the number of Bernoulli(p) trials up to the first success, 1, 2, …; p in (0, 1)): ⌈log(1 − u) / log(1 − p)⌉, at least 1. Any real dtype; returns it. */
+  geometric_: {
+    /** Fills the tensor in place with geometric samples (the number of Bernoulli(p) trials up to the first success, 1, 2, …; p in (0, 1)): ⌈log(1 − u) / log(1 − p)⌉, at least 1. Any real dtype; returns it. */
+    (input: Tensor, options: { p: number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with geometric samples (the number of Bernoulli(p) trials up to the first success, 1, 2, …; p in (0, 1)): ⌈log(1 − u) / log(1 − p)⌉, at least 1. Any real dtype; returns it. */
+    (input: Tensor, p: number, options?: { generator?: Generator | null }): Tensor;
+  };
   /** outer, by its older name. */
   ger: {
     /** outer, by its older name. */
@@ -1769,6 +2094,11 @@ export interface OpTypes {
     (input: Tensor, options?: { dim?: number }): Tensor;
     /** The first half of `input` along `dim` times the sigmoid of the second half (float tensors; that dim's size must be even). */
     (input: Tensor, dim: number): Tensor;
+  };
+  /** The derivative of the samples in input along each dim of `dim` (all by default), one tensor per dim: central differences inside, one-sided ones of order edgeOrder (1 or 2) at the ends. spacing is one step for all dims, one step per dim, or per dim the 1-d sample coordinates. Integer inputs give the default float dtype. */
+  gradient: {
+    /** The derivative of the samples in input along each dim of `dim` (all by default), one tensor per dim: central differences inside, one-sided ones of order edgeOrder (1 or 2) at the ends. spacing is one step for all dims, one step per dim, or per dim the 1-d sample coordinates. Integer inputs give the default float dtype. */
+    (input: Tensor, options?: { spacing?: ScalarArg | readonly ScalarArg[] | readonly Tensor[]; dim?: number | readonly number[] | null; edgeOrder?: number }): Tensor[];
   };
   /** Alias of gt: input > other, elementwise (bool). */
   greater: {
@@ -1798,16 +2128,16 @@ export interface OpTypes {
     /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
     (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
-  /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
+  /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d), nearest, or bicubic (4-d input only); paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. */
   gridSample: {
-    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
-    (input: Tensor, grid: Tensor, options?: { mode?: "bilinear" | "nearest"; paddingMode?: "zeros" | "border" | "reflection"; alignCorners?: boolean | null }): Tensor;
-    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
-    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest", options?: { paddingMode?: "zeros" | "border" | "reflection"; alignCorners?: boolean | null }): Tensor;
-    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
-    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest", paddingMode: "zeros" | "border" | "reflection", options?: { alignCorners?: boolean | null }): Tensor;
-    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported. */
-    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest", paddingMode: "zeros" | "border" | "reflection", alignCorners: boolean | null): Tensor;
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d), nearest, or bicubic (4-d input only); paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. */
+    (input: Tensor, grid: Tensor, options?: { mode?: "bilinear" | "nearest" | "bicubic"; paddingMode?: "zeros" | "border" | "reflection"; alignCorners?: boolean | null }): Tensor;
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d), nearest, or bicubic (4-d input only); paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. */
+    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest" | "bicubic", options?: { paddingMode?: "zeros" | "border" | "reflection"; alignCorners?: boolean | null }): Tensor;
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d), nearest, or bicubic (4-d input only); paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. */
+    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest" | "bicubic", paddingMode: "zeros" | "border" | "reflection", options?: { alignCorners?: boolean | null }): Tensor;
+    /** Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d), nearest, or bicubic (4-d input only); paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. */
+    (input: Tensor, grid: Tensor, mode: "bilinear" | "nearest" | "bicubic", paddingMode: "zeros" | "border" | "reflection", alignCorners: boolean | null): Tensor;
   };
   /** Normalises [N, C, *] over groups of C / numGroups channels (and all spatial positions), then applies the per-channel weight and bias. */
   groupNorm: {
@@ -1851,10 +2181,37 @@ export interface OpTypes {
     /** softmax((logits + g) / tau) along `dim` with g standard Gumbel noise; with `hard`, the one-hot of its argmax whose gradient is the soft sample's. `eps` is unused, as in PyTorch (where it is deprecated). Float tensors. */
     (logits: Tensor, tau: number, hard: boolean, eps: number, dim: number): Tensor;
   };
+  /** The conjugate transpose of a matrix (2-d tensors; tensors are real here, so the transpose); a property: `x.H`. */
+  H: {
+    /** The conjugate transpose of a matrix (2-d tensors; tensors are real here, so the transpose); a property: `x.H`. */
+    (input: Tensor): Tensor;
+  };
   /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
   half: {
     /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
     (input: Tensor): Tensor;
+  };
+  /** The Hamming window: alpha − beta cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+  hammingWindow: {
+    /** The Hamming window: alpha − beta cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (options: { windowLength: number; periodic?: boolean; alpha?: number; beta?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Hamming window: alpha − beta cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, options?: { periodic?: boolean; alpha?: number; beta?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Hamming window: alpha − beta cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, options?: { alpha?: number; beta?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Hamming window: alpha − beta cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, alpha: number, options?: { beta?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Hamming window: alpha − beta cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, alpha: number, beta: number, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** The Hann window: 0.5 − 0.5 cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+  hannWindow: {
+    /** The Hann window: 0.5 − 0.5 cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (options: { windowLength: number; periodic?: boolean; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Hann window: 0.5 − 0.5 cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, options?: { periodic?: boolean; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Hann window: 0.5 − 0.5 cos(2πn / (N − 1)) for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** x where |x| > lambd, else 0 (NaN stays NaN; float tensors). */
   hardshrink: {
@@ -2149,6 +2506,11 @@ export interface OpTypes {
     /** Resizes the spatial dims of [N, C, …] to `size`, or by `scaleFactor` (exactly one of them): nearest, nearest-exact and area on 3- to 5-d input, linear (3-d), bilinear and bicubic (4-d), trilinear (5-d), with PyTorch's alignCorners, recomputeScaleFactor and antialias (bilinear, bicubic, lanczos). */
     (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null, mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos", alignCorners: boolean | null, recomputeScaleFactor: boolean | null, antialias: boolean): Tensor;
   };
+  /** linalg.inv: the inverses of the square matrices in the last two dims. */
+  inverse: {
+    /** linalg.inv: the inverses of the square matrices in the last two dims. */
+    (input: Tensor): Tensor;
+  };
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
   isclose: {
     /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
@@ -2160,10 +2522,29 @@ export interface OpTypes {
     /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
     (input: Tensor, other: Tensor, rtol: number, atol: number, equalNan: boolean): Tensor;
   };
+  /** Whether the tensor's dtype is a complex one: always false here (there are no complex dtypes). */
+  isComplex: {
+    /** Whether the tensor's dtype is a complex one: always false here (there are no complex dtypes). */
+    (input: Tensor): boolean;
+  };
   /** Whether each element is finite: not NaN and not ±inf (bool). */
   isfinite: {
     /** Whether each element is finite: not NaN and not ±inf (bool). */
     (input: Tensor): Tensor;
+  };
+  /** Whether the tensor's dtype is a floating one (float16, bfloat16, float32, float64). */
+  isFloatingPoint: {
+    /** Whether the tensor's dtype is a floating one (float16, bfloat16, float32, float64). */
+    (input: Tensor): boolean;
+  };
+  /** Bool tensor of elements' shape: whether each element equals one of testElements (in their promoted dtype; NaN matches nothing), or does not with `invert`. assumeUnique is accepted and changes nothing. Every element is compared with every test element (memory of their product). */
+  isin: {
+    /** Bool tensor of elements' shape: whether each element equals one of testElements (in their promoted dtype; NaN matches nothing), or does not with `invert`. assumeUnique is accepted and changes nothing. Every element is compared with every test element (memory of their product). */
+    (options: { elements: Tensor | ScalarArg; testElements: Tensor | ScalarArg; assumeUnique?: boolean; invert?: boolean }): Tensor;
+    /** Bool tensor of elements' shape: whether each element equals one of testElements (in their promoted dtype; NaN matches nothing), or does not with `invert`. assumeUnique is accepted and changes nothing. Every element is compared with every test element (memory of their product). */
+    (elements: Tensor | ScalarArg, options: { testElements: Tensor | ScalarArg; assumeUnique?: boolean; invert?: boolean }): Tensor;
+    /** Bool tensor of elements' shape: whether each element equals one of testElements (in their promoted dtype; NaN matches nothing), or does not with `invert`. assumeUnique is accepted and changes nothing. Every element is compared with every test element (memory of their product). */
+    (elements: Tensor | ScalarArg, testElements: Tensor | ScalarArg, options?: { assumeUnique?: boolean; invert?: boolean }): Tensor;
   };
   /** Whether each element is +inf or −inf (bool). */
   isinf: {
@@ -2180,6 +2561,11 @@ export interface OpTypes {
     /** Whether each element is −inf (bool). */
     (input: Tensor): Tensor;
   };
+  /** Whether the one element of a one-element tensor is not zero (NaN is not zero); reads it back to the host. */
+  isNonzero: {
+    /** Whether the one element of a one-element tensor is not zero (NaN is not zero); reads it back to the host. */
+    (input: Tensor): boolean;
+  };
   /** Whether each element is +inf (bool). */
   isposinf: {
     /** Whether each element is +inf (bool). */
@@ -2189,6 +2575,27 @@ export interface OpTypes {
   isreal: {
     /** Whether each element is real-valued (bool): always true, as every dtype here is real. */
     (input: Tensor): Tensor;
+  };
+  /** Whether the two tensors have the same shape. */
+  isSameSize: {
+    /** Whether the two tensors have the same shape. */
+    (input: Tensor, other: Tensor): boolean;
+  };
+  /** Whether the tensor's dtype can hold negative values (the floats and int8 … int64; not bool and the unsigned ones). */
+  isSigned: {
+    /** Whether the tensor's dtype can hold negative values (the floats and int8 … int64; not bool and the unsigned ones). */
+    (input: Tensor): boolean;
+  };
+  /** The Kaiser window: I0(beta · sqrt(1 − ((n − m) / m)²)) / I0(beta) with m = (N − 1) / 2, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+  kaiserWindow: {
+    /** The Kaiser window: I0(beta · sqrt(1 − ((n − m) / m)²)) / I0(beta) with m = (N − 1) / 2, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (options: { windowLength: number; periodic?: boolean; beta?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Kaiser window: I0(beta · sqrt(1 − ((n − m) / m)²)) / I0(beta) with m = (N − 1) / 2, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, options?: { periodic?: boolean; beta?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Kaiser window: I0(beta · sqrt(1 − ((n − m) / m)²)) / I0(beta) with m = (N − 1) / 2, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, options?: { beta?: number; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** The Kaiser window: I0(beta · sqrt(1 − ((n − m) / m)²)) / I0(beta) with m = (N − 1) / 2, for n < N (periodic: the window of length N + 1 without its last value); float32 unless `dtype`. */
+    (windowLength: number, periodic: boolean, beta: number, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** KL divergence with input as log-probabilities: target · (log target − input), 0 where target is 0 (or exp(target) · (target − input) with logTarget). PyTorch's deprecated size_average and reduce are left out, so reduction and logTarget are keyword-only. */
   klDiv: {
@@ -2342,15 +2749,60 @@ export interface OpTypes {
     /** In place: x = lgamma(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
   };
+  /** The Cholesky factor L (lower triangular, A = L Lᵀ; with upper, U = Lᵀ) of the symmetric positive-definite matrices A [..., n, n]; only A's lower triangle is read (its upper one with upper). float32/float64. A matrix that is not positive-definite raises LinAlgError naming the failing leading minor (a host read); inside torch.compile its factor is NaN from that column on. */
+  "linalg.cholesky": {
+    /** The Cholesky factor L (lower triangular, A = L Lᵀ; with upper, U = Lᵀ) of the symmetric positive-definite matrices A [..., n, n]; only A's lower triangle is read (its upper one with upper). float32/float64. A matrix that is not positive-definite raises LinAlgError naming the failing leading minor (a host read); inside torch.compile its factor is NaN from that column on. */
+    (input: Tensor, options?: { upper?: boolean }): Tensor;
+  };
+  /** `{ L, info }`: linalg.cholesky's factor and, per matrix, the order of the first leading minor that is not positive-definite (int32, 0 when the factorisation succeeded); no error unless checkErrors. Where info > 0 the factor is NaN from that column on (PyTorch leaves LAPACK's partial result). */
+  "linalg.choleskyEx": {
+    /** `{ L, info }`: linalg.cholesky's factor and, per matrix, the order of the first leading minor that is not positive-definite (int32, 0 when the factorisation succeeded); no error unless checkErrors. Where info > 0 the factor is NaN from that column on (PyTorch leaves LAPACK's partial result). */
+    (input: Tensor, options?: { upper?: boolean; checkErrors?: boolean }): LInfo;
+  };
   /** The cross products of the 3-vectors along `dim` (size 3 in both) of input and other; the other dims broadcast (both of one rank). Inputs of one dtype. */
   "linalg.cross": {
     /** The cross products of the 3-vectors along `dim` (size 3 in both) of input and other; the other dims broadcast (both of one rank). Inputs of one dtype. */
     (input: Tensor, other: Tensor, options?: { dim?: number }): Tensor;
   };
+  /** The determinants of the square matrices A [..., n, n] (shape [...]), from LU with partial pivoting; 0 for a singular matrix. float32/float64. */
+  "linalg.det": {
+    /** The determinants of the square matrices A [..., n, n] (shape [...]), from LU with partial pivoting; 0 for a singular matrix. float32/float64. */
+    (A: Tensor): Tensor;
+  };
   /** Diagonal `offset` of the matrices in dims `dim1`, `dim2` (the last two by default): those dims are removed and the diagonal becomes the last dim. A copy here, as torch.diagonal. */
   "linalg.diagonal": {
     /** Diagonal `offset` of the matrices in dims `dim1`, `dim2` (the last two by default): those dims are removed and the diagonal becomes the last dim. A copy here, as torch.diagonal. */
     (A: Tensor, options?: { offset?: number; dim1?: number; dim2?: number }): Tensor;
+  };
+  /** The inverses of the square matrices A [..., n, n], by LU with partial pivoting. An exactly singular matrix raises LinAlgError (a host read; inside torch.compile the result is inf/NaN instead). float32/float64. */
+  "linalg.inv": {
+    /** The inverses of the square matrices A [..., n, n], by LU with partial pivoting. An exactly singular matrix raises LinAlgError (a host read; inside torch.compile the result is inf/NaN instead). float32/float64. */
+    (A: Tensor): Tensor;
+  };
+  /** `{ inverse, info }`: linalg.inv's inverses and, per matrix, the 1-based index of the first zero pivot of its LU factorisation (int32, 0 when invertible; the inverse is then inf/NaN); no error unless checkErrors. */
+  "linalg.invEx": {
+    /** `{ inverse, info }`: linalg.inv's inverses and, per matrix, the 1-based index of the first zero pivot of its LU factorisation (int32, 0 when invertible; the inverse is then inf/NaN); no error unless checkErrors. */
+    (A: Tensor, options?: { checkErrors?: boolean }): InverseInfo;
+  };
+  /** `{ P, L, U }` with A = P L U for A [..., m, n]: P a permutation matrix [..., m, m] (in A's dtype), L unit lower triangular [..., m, k] and U upper triangular [..., k, n], k = min(m, n); partial pivoting (pivot = false: P is the identity). Singular matrices are fine (U has zeros on its diagonal). float32/float64. */
+  "linalg.lu": {
+    /** `{ P, L, U }` with A = P L U for A [..., m, n]: P a permutation matrix [..., m, m] (in A's dtype), L unit lower triangular [..., m, k] and U upper triangular [..., k, n], k = min(m, n); partial pivoting (pivot = false: P is the identity). Singular matrices are fine (U has zeros on its diagonal). float32/float64. */
+    (A: Tensor, options?: { pivot?: boolean }): PLU;
+  };
+  /** `{ LU, pivots }`: the LU factorisation with partial pivoting of A [..., m, n] (A = P L U with L unit lower triangular, stored below LU's diagonal, and U upper triangular) and the 1-based row swaps pivots (int32 [..., min(m, n)]). An exactly singular U (a zero on its diagonal) raises LinAlgError, as in PyTorch (a host read; not inside torch.compile). float32/float64. pivot = false factors without row swaps. */
+  "linalg.luFactor": {
+    /** `{ LU, pivots }`: the LU factorisation with partial pivoting of A [..., m, n] (A = P L U with L unit lower triangular, stored below LU's diagonal, and U upper triangular) and the 1-based row swaps pivots (int32 [..., min(m, n)]). An exactly singular U (a zero on its diagonal) raises LinAlgError, as in PyTorch (a host read; not inside torch.compile). float32/float64. pivot = false factors without row swaps. */
+    (A: Tensor, options?: { pivot?: boolean }): LUPivots;
+  };
+  /** `{ LU, pivots, info }`: luFactor's factorisation and, per matrix, the 1-based index of U's first zero diagonal element (int32, 0: none); no error unless checkErrors. */
+  "linalg.luFactorEx": {
+    /** `{ LU, pivots, info }`: luFactor's factorisation and, per matrix, the 1-based index of U's first zero diagonal element (int32, 0: none); no error unless checkErrors. */
+    (A: Tensor, options?: { pivot?: boolean; checkErrors?: boolean }): LUPivotsInfo;
+  };
+  /** X with A X = B (left) or X A = B, or with Aᵀ when adjoint, from luFactor's LU [..., n, n] and pivots [..., n] (int32, LU's batch shape) of A; B is [..., n, k] (left) or [..., k, n] of LU's dtype, its batch dims broadcast with LU's. float32/float64. */
+  "linalg.luSolve": {
+    /** X with A X = B (left) or X A = B, or with Aᵀ when adjoint, from luFactor's LU [..., n, n] and pivots [..., n] (int32, LU's batch shape) of A; B is [..., n, k] (left) or [..., k, n] of LU's dtype, its batch dims broadcast with LU's. float32/float64. */
+    (LU: Tensor, pivots: Tensor, B: Tensor, options?: { left?: boolean; adjoint?: boolean }): Tensor;
   };
   /** The matrix norm of the matrices in the two dims `dim` ([-2, -1] when omitted): `ord` "fro", 1 or -1 (max or min column sum of |A|), Infinity or -Infinity (max or min row sum). Floating inputs only; `dtype` as in vectorNorm. The orders 2, -2 and "nuc" (from singular values) are not supported yet. */
   "linalg.matrixNorm": {
@@ -2380,6 +2832,40 @@ export interface OpTypes {
     (input: Tensor, ord: number | "fro" | "nuc" | null, dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
     /** A vector or matrix norm, as `ord` and `dim` say: without `ord`, the 2-norm of the input seen as a flat vector (over `dim`, one or two dims, when given); with a number `ord` and one dim (or a 1-d input), vectorNorm; with a string `ord`, or two dims (or a 2-d input), matrixNorm. `ord` without `dim` needs a 1-d or 2-d input. Matrix orders 2, -2 and "nuc" are not supported yet. */
     (input: Tensor, ord: number | "fro" | "nuc" | null, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  };
+  /** `{ sign, logabsdet }`: the sign (±1, 0 when singular) and log |det| (−inf when singular) of the square matrices A [..., n, n], from LU with partial pivoting; float32/float64. */
+  "linalg.slogdet": {
+    /** `{ sign, logabsdet }`: the sign (±1, 0 when singular) and log |det| (−inf when singular) of the square matrices A [..., n, n], from LU with partial pivoting; float32/float64. */
+    (A: Tensor): SignLogabsdet;
+  };
+  /** X with A X = B (left) or X A = B for square A [..., n, n] and B [..., n, k] (left) or [..., k, n]; batch dims broadcast. B may be a vector [n] or a batch of vectors [..., n] (A's batch shape), giving X of B's shape. An exactly singular A raises LinAlgError (a host read; not inside torch.compile). float32/float64, one dtype. */
+  "linalg.solve": {
+    /** X with A X = B (left) or X A = B for square A [..., n, n] and B [..., n, k] (left) or [..., k, n]; batch dims broadcast. B may be a vector [n] or a batch of vectors [..., n] (A's batch shape), giving X of B's shape. An exactly singular A raises LinAlgError (a host read; not inside torch.compile). float32/float64, one dtype. */
+    (A: Tensor, B: Tensor, options?: { left?: boolean }): Tensor;
+  };
+  /** `{ result, info }`: linalg.solve's X and, per matrix, the 1-based index of the first zero pivot of A's LU factorisation (int32, 0 when A is invertible); no error unless checkErrors. */
+  "linalg.solveEx": {
+    /** `{ result, info }`: linalg.solve's X and, per matrix, the 1-based index of the first zero pivot of A's LU factorisation (int32, 0 when A is invertible); no error unless checkErrors. */
+    (A: Tensor, B: Tensor, options?: { left?: boolean; checkErrors?: boolean }): ResultInfo;
+  };
+  /** X with A X = B (left) or X A = B for the upper (or lower) triangular matrices A [..., n, n] and B [..., n, k] (left) or [..., k, n]; batch dims broadcast. Only A's upper (lower) triangle is read, its diagonal taken as ones with unitriangular. A float32/float64; B is converted to A's dtype, the result's. */
+  "linalg.solveTriangular": {
+    /** X with A X = B (left) or X A = B for the upper (or lower) triangular matrices A [..., n, n] and B [..., n, k] (left) or [..., k, n]; batch dims broadcast. Only A's upper (lower) triangle is read, its diagonal taken as ones with unitriangular. A float32/float64; B is converted to A's dtype, the result's. */
+    (input: Tensor, B: Tensor, options: { upper: boolean; left?: boolean; unitriangular?: boolean }): Tensor;
+  };
+  /** The inverse of `input` for tensordot over `ind` dims: input [*a, *b] with prod(a) = prod(b) (a its first `ind` dims) seen as a square matrix, inverted (linalg.inv) and returned as [*b, *a]. */
+  "linalg.tensorinv": {
+    /** The inverse of `input` for tensordot over `ind` dims: input [*a, *b] with prod(a) = prod(b) (a its first `ind` dims) seen as a square matrix, inverted (linalg.inv) and returned as [*b, *a]. */
+    (input: Tensor, options?: { ind?: number }): Tensor;
+    /** The inverse of `input` for tensordot over `ind` dims: input [*a, *b] with prod(a) = prod(b) (a its first `ind` dims) seen as a square matrix, inverted (linalg.inv) and returned as [*b, *a]. */
+    (input: Tensor, ind: number): Tensor;
+  };
+  /** X with tensordot(A, X, X.ndim) = B for A = `input` and B = `other`: A's first B.ndim dims against the rest (whose sizes are X's shape, with `dims` of A moved to the end first), their products equal, solved as one square system (linalg.solve). */
+  "linalg.tensorsolve": {
+    /** X with tensordot(A, X, X.ndim) = B for A = `input` and B = `other`: A's first B.ndim dims against the rest (whose sizes are X's shape, with `dims` of A moved to the end first), their products equal, solved as one square system (linalg.solve). */
+    (input: Tensor, other: Tensor, options?: { dims?: readonly number[] | null }): Tensor;
+    /** X with tensordot(A, X, X.ndim) = B for A = `input` and B = `other`: A's first B.ndim dims against the rest (whose sizes are X's shape, with `dims` of A moved to the end first), their products equal, solved as one square system (linalg.solve). */
+    (input: Tensor, other: Tensor, dims: readonly number[] | null): Tensor;
   };
   /** The Vandermonde matrices of the vectors in the last dim of x (a 0-d x is one element): shape [..., n, N] with columns x^0, x^1, …, x^(N−1); N defaults to n and must be at least 2. float32/float64 or integer inputs (integers give int64). */
   "linalg.vander": {
@@ -2490,6 +2976,11 @@ export interface OpTypes {
     /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
     (input: Tensor, dim: number): Tensor;
   };
+  /** log det of the square matrices in the last two dims: NaN where det < 0, −inf where it is 0. float32/float64. */
+  logdet: {
+    /** log det of the square matrices in the last two dims: NaN where det < 0, −inf where it is 0. float32/float64. */
+    (input: Tensor): Tensor;
+  };
   /** input and other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalAnd: {
     /** input and other as truth values (nonzero is true), elementwise with broadcasting (bool). */
@@ -2549,10 +3040,26 @@ export interface OpTypes {
     /** log(input / (1 − input)), with input first clamped to [eps, 1 − eps] when eps is given; integer and bool inputs give float32. */
     (input: Tensor, eps: number | null): Tensor;
   };
+  /** In place: x = logit(x, eps) (float tensors; x first clamped to [eps, 1 − eps] when eps is given); returns x. */
+  logit_: {
+    /** In place: x = logit(x, eps) (float tensors; x first clamped to [eps, 1 − eps] when eps is given); returns x. */
+    (input: Tensor, options?: { eps?: number | null }): Tensor;
+    /** In place: x = logit(x, eps) (float tensors; x first clamped to [eps, 1 − eps] when eps is given); returns x. */
+    (input: Tensor, eps: number | null): Tensor;
+  };
   /** log Φ(input), the log of the standard normal CDF, accurate far into the left tail, elementwise; integer and bool inputs give float32. */
   logNdtr: {
     /** log Φ(input), the log of the standard normal CDF, accurate far into the left tail, elementwise; integer and bool inputs give float32. */
     (input: Tensor): Tensor;
+  };
+  /** Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it. */
+  logNormal_: {
+    /** Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it. */
+    (input: Tensor, options?: { mean?: number; std?: number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it. */
+    (input: Tensor, mean: number, options?: { std?: number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it. */
+    (input: Tensor, mean: number, std: number, options?: { generator?: Generator | null }): Tensor;
   };
   /** log(sigmoid(x)), computed stably as min(x, 0) − log(1 + exp(−|x|)) (float tensors). */
   logsigmoid: {
@@ -2926,6 +3433,11 @@ export interface OpTypes {
     /** Coordinate grids from 0-d or 1-d tensors of one dtype: "ij" indexing (the default) gives shape [n0, n1, …], "xy" swaps the first two. */
     (tensors: readonly Tensor[], options?: { indexing?: "ij" | "xy" }): Tensor[];
   };
+  /** The conjugate transpose of the last two dims (tensors are real here, so mT); a property: `x.mH`. */
+  mH: {
+    /** The conjugate transpose of the last two dims (tensors are real here, so mT); a property: `x.mH`. */
+    (input: Tensor): Tensor;
+  };
   /** The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`. */
   min: {
     /** The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`. */
@@ -3038,6 +3550,11 @@ export interface OpTypes {
     (input: Tensor, options: { p: number }): Tensor;
     /** The log of the multivariate gamma function of dimension p (torch.mvlgamma), elementwise. */
     (input: Tensor, p: number): Tensor;
+  };
+  /** Multi-label hinge loss of input [N, C] (or [C]) and target of the same shape (int64) listing each sample's classes up to the first −1: Σ_j Σ_{i not a target} max(0, 1 − (input[y_j] − input[i])) / C per sample, a class listed twice counting twice. Reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+  multilabelMarginLoss: {
+    /** Multi-label hinge loss of input [N, C] (or [C]) and target of the same shape (int64) listing each sample's classes up to the first −1: Σ_j Σ_{i not a target} max(0, 1 − (input[y_j] − input[i])) / C per sample, a class listed twice counting twice. Reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
+    (input: Tensor, target: Tensor, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
   };
   /** Multi-label one-versus-all loss: −(target · logσ(input) + (1 − target) · logσ(−input)), times weight (per class, broadcast), averaged over the class (last) dim, then reduced; target of 0s and 1s with the input's shape. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
   multilabelSoftMarginLoss: {
@@ -3172,6 +3689,17 @@ export interface OpTypes {
     /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
     (input: Tensor, dim: number, start: number, options: { length: number }): Tensor;
     /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
+    (input: Tensor, dim: number, start: number, length: number): Tensor;
+  };
+  /** narrow, as a copy (narrow is one here too). */
+  narrowCopy: {
+    /** narrow, as a copy (narrow is one here too). */
+    (input: Tensor, options: { dim: number; start: number; length: number }): Tensor;
+    /** narrow, as a copy (narrow is one here too). */
+    (input: Tensor, dim: number, options: { start: number; length: number }): Tensor;
+    /** narrow, as a copy (narrow is one here too). */
+    (input: Tensor, dim: number, start: number, options: { length: number }): Tensor;
+    /** narrow, as a copy (narrow is one here too). */
     (input: Tensor, dim: number, start: number, length: number): Tensor;
   };
   /** The standard normal CDF Φ(input), elementwise; integer and bool inputs give float32. */
@@ -3357,6 +3885,11 @@ export interface OpTypes {
     /** In place: x = (x != other), as 1 or 0 in x's dtype; returns x. */
     (input: Tensor, other: Tensor | ScalarArg): Tensor;
   };
+  /** The number of elements of the tensor (the product of its shape). */
+  numel: {
+    /** The number of elements of the tensor (the product of its shape). */
+    (input: Tensor): number;
+  };
   /** int64 [*] → int64 [*, numClasses] with a 1 at each value. Like PyTorch on CPU it reads the smallest and largest value from the device (one host sync) to infer numClasses (−1) and to reject values outside [0, numClasses). */
   oneHot: {
     /** int64 [*] → int64 [*, numClasses] with a 1 at each value. Like PyTorch on CPU it reads the smallest and largest value from the device (one host sync) to infer numClasses (−1) and to reject values outside [0, numClasses). */
@@ -3493,6 +4026,15 @@ export interface OpTypes {
     /** Product over `dim` (all dims by default); integer and bool inputs multiply in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
+  /** The smallest dtype both dtypes convert to without leaving their category (bool < integer < float). */
+  promoteTypes: {
+    /** The smallest dtype both dtypes convert to without leaving their category (bool < integer < float). */
+    (options: { type1: DType; type2: DType }): DType;
+    /** The smallest dtype both dtypes convert to without leaving their category (bool < integer < float). */
+    (type1: DType, options: { type2: DType }): DType;
+    /** The smallest dtype both dtypes convert to without leaving their category (bool < integer < float). */
+    (type1: DType, type2: DType): DType;
+  };
   /** The digamma function (torch.digamma), elementwise. */
   psi: {
     /** The digamma function (torch.digamma), elementwise. */
@@ -3595,12 +4137,38 @@ export interface OpTypes {
     /** randn with the shape of `input`, and its dtype and device unless given. */
     (input: Tensor, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
+  /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+  random_: {
+    /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+    (input: Tensor, options?: { generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+    (input: Tensor, options: { to: number; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+    (input: Tensor, to: number, options?: { generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+    (input: Tensor, options: { from: number; to?: number | null; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+    (input: Tensor, from: number, options?: { to?: number | null; generator?: Generator | null }): Tensor;
+    /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+    (input: Tensor, from: number, to: number | null, options?: { generator?: Generator | null }): Tensor;
+  };
   /** A random permutation of 0..n−1 (int64 unless `dtype`): positions sorted by 64 random bits each (a stable sort, so always a permutation; a tie, probability about n²/2⁶⁵, keeps two in order). */
   randperm: {
     /** A random permutation of 0..n−1 (int64 unless `dtype`): positions sorted by 64 random bits each (a stable sort, so always a permutation; a tie, probability about n²/2⁶⁵, keeps two in order). */
     (options: { n: number; generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
     /** A random permutation of 0..n−1 (int64 unless `dtype`): positions sorted by 64 random bits each (a stable sort, so always a permutation; a tie, probability about n²/2⁶⁵, keeps two in order). */
     (n: number, options?: { generator?: Generator | null; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+  };
+  /** Deprecated in PyTorch for arange: start, start + step, … up to `end` included (floor((end − start) / step) + 1 values), float32 unless `dtype` even for integer arguments. */
+  range: {
+    /** Deprecated in PyTorch for arange: start, start + step, … up to `end` included (floor((end − start) / step) + 1 values), float32 unless `dtype` even for integer arguments. */
+    (options: { start: ScalarArg; end: ScalarArg; step?: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** Deprecated in PyTorch for arange: start, start + step, … up to `end` included (floor((end − start) / step) + 1 values), float32 unless `dtype` even for integer arguments. */
+    (start: ScalarArg, options: { end: ScalarArg; step?: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** Deprecated in PyTorch for arange: start, start + step, … up to `end` included (floor((end − start) / step) + 1 values), float32 unless `dtype` even for integer arguments. */
+    (start: ScalarArg, end: ScalarArg, options?: { step?: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** Deprecated in PyTorch for arange: start, start + step, … up to `end` included (floor((end − start) / step) + 1 values), float32 unless `dtype` even for integer arguments. */
+    (start: ScalarArg, end: ScalarArg, step: ScalarArg, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** The elements as a 1-d tensor, in row-major order (a copy here, as flatten). */
   ravel: {
@@ -3659,6 +4227,17 @@ export interface OpTypes {
     /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
     (input: Tensor, p: number, dim: number, maxnorm: number): Tensor;
   };
+  /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+  renorm_: {
+    /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+    (input: Tensor, options: { p: number; dim: number; maxnorm: number }): Tensor;
+    /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+    (input: Tensor, p: number, options: { dim: number; maxnorm: number }): Tensor;
+    /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+    (input: Tensor, p: number, dim: number, options: { maxnorm: number }): Tensor;
+    /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+    (input: Tensor, p: number, dim: number, maxnorm: number): Tensor;
+  };
   /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
   repeat: {
     /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
@@ -3696,6 +4275,21 @@ export interface OpTypes {
   reshapeAs: {
     /** reshape to `other`'s shape. */
     (input: Tensor, other: Tensor): Tensor;
+  };
+  /** The dtype an arithmetic op of the two gives (PyTorch's type promotion: dimensioned tensors decide within a category, 0-d tensors and JS numbers only lift the category). */
+  resultType: {
+    /** The dtype an arithmetic op of the two gives (PyTorch's type promotion: dimensioned tensors decide within a category, 0-d tensors and JS numbers only lift the category). */
+    (tensor: Tensor, options: { other: Tensor | ScalarArg }): DType;
+    /** The dtype an arithmetic op of the two gives (PyTorch's type promotion: dimensioned tensors decide within a category, 0-d tensors and JS numbers only lift the category). */
+    (tensor: Tensor, other: Tensor | ScalarArg): DType;
+    /** The dtype an arithmetic op of the two gives (PyTorch's type promotion: dimensioned tensors decide within a category, 0-d tensors and JS numbers only lift the category). */
+    (scalar: ScalarArg, tensor: Tensor): DType;
+    /** The dtype an arithmetic op of the two gives (PyTorch's type promotion: dimensioned tensors decide within a category, 0-d tensors and JS numbers only lift the category). */
+    (options: { scalar1: ScalarArg; scalar2: ScalarArg }): DType;
+    /** The dtype an arithmetic op of the two gives (PyTorch's type promotion: dimensioned tensors decide within a category, 0-d tensors and JS numbers only lift the category). */
+    (scalar1: ScalarArg, options: { scalar2: ScalarArg }): DType;
+    /** The dtype an arithmetic op of the two gives (PyTorch's type promotion: dimensioned tensors decide within a category, 0-d tensors and JS numbers only lift the category). */
+    (scalar1: ScalarArg, scalar2: ScalarArg): DType;
   };
   /** x / sqrt(mean(x²) + eps) over the last `normalizedShape.length` dims, rounded to x's dtype, then times weight; eps defaults to the machine epsilon of the compute dtype (float32 for half inputs), as in PyTorch. */
   rmsNorm: {
@@ -3756,6 +4350,17 @@ export interface OpTypes {
     /** Randomized leaky ReLU: when training, each x ≤ 0 is multiplied by its own slope drawn uniformly from [lower, upper] (from the default generator); otherwise leakyRelu with slope (lower + upper) / 2 (float tensors). `inplace` rebinds the input to the result. */
     (input: Tensor, lower: number, upper: number, training: boolean, inplace: boolean): Tensor;
   };
+  /** In place: input = torch.rrelu(input, lower, upper, training); returns input. */
+  rrelu_: {
+    /** In place: input = torch.rrelu(input, lower, upper, training); returns input. */
+    (input: Tensor, options?: { lower?: number; upper?: number; training?: boolean }): Tensor;
+    /** In place: input = torch.rrelu(input, lower, upper, training); returns input. */
+    (input: Tensor, lower: number, options?: { upper?: number; training?: boolean }): Tensor;
+    /** In place: input = torch.rrelu(input, lower, upper, training); returns input. */
+    (input: Tensor, lower: number, upper: number, options?: { training?: boolean }): Tensor;
+    /** In place: input = torch.rrelu(input, lower, upper, training); returns input. */
+    (input: Tensor, lower: number, upper: number, training: boolean): Tensor;
+  };
   /** 1 / sqrt(input), elementwise; integer and bool inputs give float32. */
   rsqrt: {
     /** 1 / sqrt(input), elementwise; integer and bool inputs give float32. */
@@ -3765,6 +4370,20 @@ export interface OpTypes {
   rsqrt_: {
     /** In place: x = 1 / sqrt(x) (float tensors); returns x. */
     (input: Tensor): Tensor;
+  };
+  /** other − alpha × input, with broadcasting and type promotion (sub with its operands swapped). */
+  rsub: {
+    /** other − alpha × input, with broadcasting and type promotion (sub with its operands swapped). */
+    (input: Tensor, options: { other: Tensor | ScalarArg; alpha?: ScalarArg }): Tensor;
+    /** other − alpha × input, with broadcasting and type promotion (sub with its operands swapped). */
+    (input: Tensor, other: Tensor | ScalarArg, options?: { alpha?: ScalarArg }): Tensor;
+  };
+  /** A 0-d tensor holding `s`: the default float dtype (float32) whatever s is, unless `dtype`. */
+  scalarTensor: {
+    /** A 0-d tensor holding `s`: the default float dtype (float32) whatever s is, unless `dtype`. */
+    (options: { s: ScalarArg; dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
+    /** A 0-d tensor holding `s`: the default float dtype (float32) whatever s is, unless `dtype`. */
+    (s: ScalarArg, options?: { dtype?: DType | null; device?: DeviceLike | null; requiresGrad?: boolean }): Tensor;
   };
   /** softmax(query keyᵀ · scale + attnMask) value: query [*, L, E], key [*, S, E], value [*, S, Ev] → [*, L, Ev] (batch dims broadcast; a bool mask marks what may be attended). scale defaults to 1 / sqrt(E); dropout on the weights draws from `generator`, which PyTorch does not take. */
   scaledDotProductAttention: {
@@ -3850,6 +4469,11 @@ export interface OpTypes {
   /** scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors). */
   selu: {
     /** scale · elu(x, alpha) with PyTorch's fixed scale ≈ 1.0507 and alpha ≈ 1.6733 (float tensors). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: input = selu(input); returns input. */
+  selu_: {
+    /** In place: input = selu(input); returns input. */
     (input: Tensor): Tensor;
   };
   /** PyTorch's `t[items] = value`: `t` keeps its identity and gets the new values (one item, or a list of them, as `index` takes). Returns `t`. */
@@ -3996,6 +4620,11 @@ export interface OpTypes {
     /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
     (input: Tensor, src: Tensor, dim: number, start: number | null, end: number | null, step: number): Tensor;
   };
+  /** linalg.slogdet: `{ sign, logabsdet }` of the square matrices in the last two dims. */
+  slogdet: {
+    /** linalg.slogdet: `{ sign, logabsdet }` of the square matrices in the last two dims. */
+    (input: Tensor): SignLogabsdet;
+  };
   /** |d| < beta ? d² / (2 beta) : |d| − beta / 2 with d = input − target, reduced (beta 0 is l1Loss). PyTorch's deprecated size_average and reduce are left out, so reduction and beta are keyword-only. */
   smoothL1Loss: {
     /** |d| < beta ? d² / (2 beta) : |d| − beta / 2 with d = input − target, reduced (beta 0 is l1Loss). PyTorch's deprecated size_average and reduce are left out, so reduction and beta are keyword-only. */
@@ -4100,6 +4729,13 @@ export interface OpTypes {
     /** Removes size-1 dims: all of them, or those in `dim` (a listed dim of another size stays). */
     (input: Tensor, dim: number | readonly number[] | null): Tensor;
   };
+  /** In place: x without its size-1 dims (all of them, or those in `dim`); returns x. */
+  squeeze_: {
+    /** In place: x without its size-1 dims (all of them, or those in `dim`); returns x. */
+    (input: Tensor, options?: { dim?: number | readonly number[] | null }): Tensor;
+    /** In place: x without its size-1 dims (all of them, or those in `dim`); returns x. */
+    (input: Tensor, dim: number | readonly number[] | null): Tensor;
+  };
   /** Joins equal-shaped tensors along a new dim `dim`; dtypes are promoted. */
   stack: {
     /** Joins equal-shaped tensors along a new dim `dim`; dtypes are promoted. */
@@ -4188,6 +4824,15 @@ export interface OpTypes {
     /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
     (input: Tensor, dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
   };
+  /** The tensor summed to `size` (`x.sumToSize(3, 1)` or a list), a shape that broadcasts to x's: its leading extra dims and the dims where size has 1 are summed (integers and bool in int64, as sum does); the same shape gives a copy. */
+  sumToSize: {
+    /** The tensor summed to `size` (`x.sumToSize(3, 1)` or a list), a shape that broadcasts to x's: its leading extra dims and the dims where size has 1 are summed (integers and bool in int64, as sum does); the same shape gives a copy. */
+    (input: Tensor, options: { size: readonly number[] }): Tensor;
+    /** The tensor summed to `size` (`x.sumToSize(3, 1)` or a list), a shape that broadcasts to x's: its leading extra dims and the dims where size has 1 are summed (integers and bool in int64, as sum does); the same shape gives a copy. */
+    (input: Tensor, ...size: number[]): Tensor;
+    /** The tensor summed to `size` (`x.sumToSize(3, 1)` or a list), a shape that broadcasts to x's: its leading extra dims and the dims where size has 1 are summed (integers and bool in int64, as sum does); the same shape gives a copy. */
+    (input: Tensor, size: readonly number[]): Tensor;
+  };
   /** transpose, by NumPy's name. */
   swapaxes: {
     /** transpose, by NumPy's name. */
@@ -4195,6 +4840,15 @@ export interface OpTypes {
     /** transpose, by NumPy's name. */
     (input: Tensor, axis0: number, options: { axis1: number }): Tensor;
     /** transpose, by NumPy's name. */
+    (input: Tensor, axis0: number, axis1: number): Tensor;
+  };
+  /** transpose_, by NumPy's name. */
+  swapaxes_: {
+    /** transpose_, by NumPy's name. */
+    (input: Tensor, options: { axis0: number; axis1: number }): Tensor;
+    /** transpose_, by NumPy's name. */
+    (input: Tensor, axis0: number, options: { axis1: number }): Tensor;
+    /** transpose_, by NumPy's name. */
     (input: Tensor, axis0: number, axis1: number): Tensor;
   };
   /** transpose, by another of PyTorch's names. */
@@ -4206,9 +4860,28 @@ export interface OpTypes {
     /** transpose, by another of PyTorch's names. */
     (input: Tensor, dim0: number, dim1: number): Tensor;
   };
+  /** transpose_, by another of PyTorch's names. */
+  swapdims_: {
+    /** transpose_, by another of PyTorch's names. */
+    (input: Tensor, options: { dim0: number; dim1: number }): Tensor;
+    /** transpose_, by another of PyTorch's names. */
+    (input: Tensor, dim0: number, options: { dim1: number }): Tensor;
+    /** transpose_, by another of PyTorch's names. */
+    (input: Tensor, dim0: number, dim1: number): Tensor;
+  };
   /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
   t: {
     /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
+    (input: Tensor): Tensor;
+  };
+  /** The dims reversed (a matrix transposed; 0-d and 1-d tensors as they are); a property: `x.T`. PyTorch deprecates it for other than 2 dims (use mT or permute). */
+  T: {
+    /** The dims reversed (a matrix transposed; 0-d and 1-d tensors as they are); a property: `x.T`. PyTorch deprecates it for other than 2 dims (use mT or permute). */
+    (input: Tensor): Tensor;
+  };
+  /** In place: x becomes its transpose (a matrix; 0-d and 1-d tensors stay); returns x. */
+  t_: {
+    /** In place: x becomes its transpose (a matrix; 0-d and 1-d tensors stay); returns x. */
     (input: Tensor): Tensor;
   };
   /** The elements of the flattened input at `index`, in index's shape; a negative index counts from the end (out-of-range indices clamp instead of raising). */
@@ -4288,6 +4961,15 @@ export interface OpTypes {
     /** x where x > threshold, else value (NaN stays NaN); integer tensors compare with and fill in their dtype (threshold and value truncated). `inplace` rebinds the input to the result. */
     (input: Tensor, threshold: number, value: number, inplace: boolean): Tensor;
   };
+  /** In place: input = torch.threshold(input, threshold, value); returns input. */
+  threshold_: {
+    /** In place: input = torch.threshold(input, threshold, value); returns input. */
+    (input: Tensor, options: { threshold: number; value: number }): Tensor;
+    /** In place: input = torch.threshold(input, threshold, value); returns input. */
+    (input: Tensor, threshold: number, options: { value: number }): Tensor;
+    /** In place: input = torch.threshold(input, threshold, value); returns input. */
+    (input: Tensor, threshold: number, value: number): Tensor;
+  };
   /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */
   tile: {
     /** Like repeat, but fewer `dims` than the tensor has are padded with leading 1s (`x.tile(2, 2)` or a list). */
@@ -4337,6 +5019,276 @@ export interface OpTypes {
     /** `{ values, indices }` of the `k` largest (or, with `largest: false`, smallest) elements along `dim`, always sorted. */
     (input: Tensor, k: number, dim: number, largest: boolean, sorted: boolean): ValuesIndices;
   };
+  /** nn.functional.adaptiveMaxPool1d's values and indices: PyTorch's torch.adaptive_max_pool1d always returns both. */
+  "torch.adaptiveMaxPool1d": {
+    /** nn.functional.adaptiveMaxPool1d's values and indices: PyTorch's torch.adaptive_max_pool1d always returns both. */
+    (input: Tensor, options: { outputSize: number | readonly number[] }): [Tensor, Tensor];
+    /** nn.functional.adaptiveMaxPool1d's values and indices: PyTorch's torch.adaptive_max_pool1d always returns both. */
+    (input: Tensor, outputSize: number | readonly number[]): [Tensor, Tensor];
+  };
+  /** nn.functional.alphaDropout with PyTorch's torch.alpha_dropout signature: p and train are required. */
+  "torch.alphaDropout": {
+    /** nn.functional.alphaDropout with PyTorch's torch.alpha_dropout signature: p and train are required. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** nn.functional.alphaDropout with PyTorch's torch.alpha_dropout signature: p and train are required. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** nn.functional.alphaDropout with PyTorch's torch.alpha_dropout signature: p and train are required. */
+    (input: Tensor, p: number, train: boolean): Tensor;
+  };
+  /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+  "torch.batchNorm": {
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; runningMean: Tensor | null; runningVar: Tensor | null; training: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; runningMean: Tensor | null; runningVar: Tensor | null; training: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { runningMean: Tensor | null; runningVar: Tensor | null; training: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, options: { runningVar: Tensor | null; training: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, options: { training: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, options: { momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, options: { eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, options: { cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.batchNorm with PyTorch's torch.batch_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect); in training the running statistics, when given, are updated in place. */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, training: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
+  };
+  /** nn.functional.binaryCrossEntropyWithLogits with posWeight positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+  "torch.binaryCrossEntropyWithLogits": {
+    /** nn.functional.binaryCrossEntropyWithLogits with posWeight positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, options?: { weight?: Tensor | null; posWeight?: Tensor | null; reduction?: number }): Tensor;
+    /** nn.functional.binaryCrossEntropyWithLogits with posWeight positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, weight: Tensor | null, options?: { posWeight?: Tensor | null; reduction?: number }): Tensor;
+    /** nn.functional.binaryCrossEntropyWithLogits with posWeight positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, weight: Tensor | null, posWeight: Tensor | null, options?: { reduction?: number }): Tensor;
+    /** nn.functional.binaryCrossEntropyWithLogits with posWeight positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, weight: Tensor | null, posWeight: Tensor | null, reduction: number): Tensor;
+  };
+  /** nn.functional.cosineEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+  "torch.cosineEmbeddingLoss": {
+    /** nn.functional.cosineEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: number }): Tensor;
+    /** nn.functional.cosineEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input1: Tensor, input2: Tensor, target: Tensor, margin: number, options?: { reduction?: number }): Tensor;
+    /** nn.functional.cosineEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number): Tensor;
+  };
+  /** nn.functional.dropout with PyTorch's torch.dropout signature: p and train are required. */
+  "torch.dropout": {
+    /** nn.functional.dropout with PyTorch's torch.dropout signature: p and train are required. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** nn.functional.dropout with PyTorch's torch.dropout signature: p and train are required. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** nn.functional.dropout with PyTorch's torch.dropout signature: p and train are required. */
+    (input: Tensor, p: number, train: boolean): Tensor;
+  };
+  /** nn.functional.embedding with PyTorch's torch.embedding signature: weight first, and a negative paddingIdx (default −1) means no padding row (it is not counted from the end, as F.embedding's is). */
+  "torch.embedding": {
+    /** nn.functional.embedding with PyTorch's torch.embedding signature: weight first, and a negative paddingIdx (default −1) means no padding row (it is not counted from the end, as F.embedding's is). */
+    (weight: Tensor, indices: Tensor, options?: { paddingIdx?: number; scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+    /** nn.functional.embedding with PyTorch's torch.embedding signature: weight first, and a negative paddingIdx (default −1) means no padding row (it is not counted from the end, as F.embedding's is). */
+    (weight: Tensor, indices: Tensor, paddingIdx: number, options?: { scaleGradByFreq?: boolean; sparse?: boolean }): Tensor;
+    /** nn.functional.embedding with PyTorch's torch.embedding signature: weight first, and a negative paddingIdx (default −1) means no padding row (it is not counted from the end, as F.embedding's is). */
+    (weight: Tensor, indices: Tensor, paddingIdx: number, scaleGradByFreq: boolean, options?: { sparse?: boolean }): Tensor;
+    /** nn.functional.embedding with PyTorch's torch.embedding signature: weight first, and a negative paddingIdx (default −1) means no padding row (it is not counted from the end, as F.embedding's is). */
+    (weight: Tensor, indices: Tensor, paddingIdx: number, scaleGradByFreq: boolean, sparse: boolean): Tensor;
+  };
+  /** nn.functional.featureAlphaDropout with PyTorch's torch.feature_alpha_dropout signature: p and train are required. */
+  "torch.featureAlphaDropout": {
+    /** nn.functional.featureAlphaDropout with PyTorch's torch.feature_alpha_dropout signature: p and train are required. */
+    (input: Tensor, options: { p: number; train: boolean }): Tensor;
+    /** nn.functional.featureAlphaDropout with PyTorch's torch.feature_alpha_dropout signature: p and train are required. */
+    (input: Tensor, p: number, options: { train: boolean }): Tensor;
+    /** nn.functional.featureAlphaDropout with PyTorch's torch.feature_alpha_dropout signature: p and train are required. */
+    (input: Tensor, p: number, train: boolean): Tensor;
+  };
+  /** nn.functional.groupNorm with PyTorch's torch.group_norm signature (cudnnEnabled is accepted and has no effect). */
+  "torch.groupNorm": {
+    /** nn.functional.groupNorm with PyTorch's torch.group_norm signature (cudnnEnabled is accepted and has no effect). */
+    (input: Tensor, options: { numGroups: number; weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnnEnabled?: boolean }): Tensor;
+    /** nn.functional.groupNorm with PyTorch's torch.group_norm signature (cudnnEnabled is accepted and has no effect). */
+    (input: Tensor, numGroups: number, options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnnEnabled?: boolean }): Tensor;
+    /** nn.functional.groupNorm with PyTorch's torch.group_norm signature (cudnnEnabled is accepted and has no effect). */
+    (input: Tensor, numGroups: number, weight: Tensor | null, options?: { bias?: Tensor | null; eps?: number; cudnnEnabled?: boolean }): Tensor;
+    /** nn.functional.groupNorm with PyTorch's torch.group_norm signature (cudnnEnabled is accepted and has no effect). */
+    (input: Tensor, numGroups: number, weight: Tensor | null, bias: Tensor | null, options?: { eps?: number; cudnnEnabled?: boolean }): Tensor;
+    /** nn.functional.groupNorm with PyTorch's torch.group_norm signature (cudnnEnabled is accepted and has no effect). */
+    (input: Tensor, numGroups: number, weight: Tensor | null, bias: Tensor | null, eps: number, options?: { cudnnEnabled?: boolean }): Tensor;
+    /** nn.functional.groupNorm with PyTorch's torch.group_norm signature (cudnnEnabled is accepted and has no effect). */
+    (input: Tensor, numGroups: number, weight: Tensor | null, bias: Tensor | null, eps: number, cudnnEnabled: boolean): Tensor;
+  };
+  /** nn.functional.hingeEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+  "torch.hingeEmbeddingLoss": {
+    /** nn.functional.hingeEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, options?: { margin?: number; reduction?: number }): Tensor;
+    /** nn.functional.hingeEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, margin: number, options?: { reduction?: number }): Tensor;
+    /** nn.functional.hingeEmbeddingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, margin: number, reduction: number): Tensor;
+  };
+  /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+  "torch.instanceNorm": {
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, options: { weight: Tensor | null; bias: Tensor | null; runningMean: Tensor | null; runningVar: Tensor | null; useInputStats: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, options: { bias: Tensor | null; runningMean: Tensor | null; runningVar: Tensor | null; useInputStats: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, options: { runningMean: Tensor | null; runningVar: Tensor | null; useInputStats: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, options: { runningVar: Tensor | null; useInputStats: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, options: { useInputStats: boolean; momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, options: { momentum: number; eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, options: { eps: number; cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, options: { cudnnEnabled: boolean }): Tensor;
+    /** nn.functional.instanceNorm with PyTorch's torch.instance_norm signature: weight and bias first, every argument required (cudnnEnabled has no effect). */
+    (input: Tensor, weight: Tensor | null, bias: Tensor | null, runningMean: Tensor | null, runningVar: Tensor | null, useInputStats: boolean, momentum: number, eps: number, cudnnEnabled: boolean): Tensor;
+  };
+  /** nn.functional.klDiv; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum (elementwise, so no "batchmean"). */
+  "torch.klDiv": {
+    /** nn.functional.klDiv; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum (elementwise, so no "batchmean"). */
+    (input: Tensor, target: Tensor, options?: { reduction?: number; logTarget?: boolean }): Tensor;
+    /** nn.functional.klDiv; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum (elementwise, so no "batchmean"). */
+    (input: Tensor, target: Tensor, reduction: number, options?: { logTarget?: boolean }): Tensor;
+  };
+  /** nn.functional.layerNorm with PyTorch's torch.layer_norm signature (cudnnEnable is accepted and has no effect). */
+  "torch.layerNorm": {
+    /** nn.functional.layerNorm with PyTorch's torch.layer_norm signature (cudnnEnable is accepted and has no effect). */
+    (input: Tensor, options: { normalizedShape: number | readonly number[]; weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnnEnable?: boolean }): Tensor;
+    /** nn.functional.layerNorm with PyTorch's torch.layer_norm signature (cudnnEnable is accepted and has no effect). */
+    (input: Tensor, normalizedShape: number | readonly number[], options?: { weight?: Tensor | null; bias?: Tensor | null; eps?: number; cudnnEnable?: boolean }): Tensor;
+    /** nn.functional.layerNorm with PyTorch's torch.layer_norm signature (cudnnEnable is accepted and has no effect). */
+    (input: Tensor, normalizedShape: number | readonly number[], weight: Tensor | null, options?: { bias?: Tensor | null; eps?: number; cudnnEnable?: boolean }): Tensor;
+    /** nn.functional.layerNorm with PyTorch's torch.layer_norm signature (cudnnEnable is accepted and has no effect). */
+    (input: Tensor, normalizedShape: number | readonly number[], weight: Tensor | null, bias: Tensor | null, options?: { eps?: number; cudnnEnable?: boolean }): Tensor;
+    /** nn.functional.layerNorm with PyTorch's torch.layer_norm signature (cudnnEnable is accepted and has no effect). */
+    (input: Tensor, normalizedShape: number | readonly number[], weight: Tensor | null, bias: Tensor | null, eps: number, options?: { cudnnEnable?: boolean }): Tensor;
+    /** nn.functional.layerNorm with PyTorch's torch.layer_norm signature (cudnnEnable is accepted and has no effect). */
+    (input: Tensor, normalizedShape: number | readonly number[], weight: Tensor | null, bias: Tensor | null, eps: number, cudnnEnable: boolean): Tensor;
+  };
+  /** nn.functional.marginRankingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+  "torch.marginRankingLoss": {
+    /** nn.functional.marginRankingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input1: Tensor, input2: Tensor, target: Tensor, options?: { margin?: number; reduction?: number }): Tensor;
+    /** nn.functional.marginRankingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input1: Tensor, input2: Tensor, target: Tensor, margin: number, options?: { reduction?: number }): Tensor;
+    /** nn.functional.marginRankingLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input1: Tensor, input2: Tensor, target: Tensor, margin: number, reduction: number): Tensor;
+  };
+  /** nn.functional.maxPool1d without returnIndices (torch.max_pool1d's signature; stride [] or left out is the kernel size). */
+  "torch.maxPool1d": {
+    /** nn.functional.maxPool1d without returnIndices (torch.max_pool1d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool1d without returnIndices (torch.max_pool1d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool1d without returnIndices (torch.max_pool1d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool1d without returnIndices (torch.max_pool1d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool1d without returnIndices (torch.max_pool1d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool1d without returnIndices (torch.max_pool1d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean): Tensor;
+  };
+  /** nn.functional.maxPool1d's values and indices (torch.max_pool1d_with_indices's signature, without returnIndices). */
+  "torch.maxPool1dWithIndices": {
+    /** nn.functional.maxPool1d's values and indices (torch.max_pool1d_with_indices's signature, without returnIndices). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): [Tensor, Tensor];
+    /** nn.functional.maxPool1d's values and indices (torch.max_pool1d_with_indices's signature, without returnIndices). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): [Tensor, Tensor];
+    /** nn.functional.maxPool1d's values and indices (torch.max_pool1d_with_indices's signature, without returnIndices). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): [Tensor, Tensor];
+    /** nn.functional.maxPool1d's values and indices (torch.max_pool1d_with_indices's signature, without returnIndices). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean }): [Tensor, Tensor];
+    /** nn.functional.maxPool1d's values and indices (torch.max_pool1d_with_indices's signature, without returnIndices). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean }): [Tensor, Tensor];
+    /** nn.functional.maxPool1d's values and indices (torch.max_pool1d_with_indices's signature, without returnIndices). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean): [Tensor, Tensor];
+  };
+  /** nn.functional.maxPool2d without returnIndices (torch.max_pool2d's signature; stride [] or left out is the kernel size). */
+  "torch.maxPool2d": {
+    /** nn.functional.maxPool2d without returnIndices (torch.max_pool2d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool2d without returnIndices (torch.max_pool2d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool2d without returnIndices (torch.max_pool2d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool2d without returnIndices (torch.max_pool2d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool2d without returnIndices (torch.max_pool2d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool2d without returnIndices (torch.max_pool2d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean): Tensor;
+  };
+  /** nn.functional.maxPool3d without returnIndices (torch.max_pool3d's signature; stride [] or left out is the kernel size). */
+  "torch.maxPool3d": {
+    /** nn.functional.maxPool3d without returnIndices (torch.max_pool3d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, options: { kernelSize: number | readonly number[]; stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool3d without returnIndices (torch.max_pool3d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], options?: { stride?: number | readonly number[] | null; padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool3d without returnIndices (torch.max_pool3d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, options?: { padding?: number | readonly number[]; dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool3d without returnIndices (torch.max_pool3d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], options?: { dilation?: number | readonly number[]; ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool3d without returnIndices (torch.max_pool3d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], options?: { ceilMode?: boolean }): Tensor;
+    /** nn.functional.maxPool3d without returnIndices (torch.max_pool3d's signature; stride [] or left out is the kernel size). */
+    (input: Tensor, kernelSize: number | readonly number[], stride: number | readonly number[] | null, padding: number | readonly number[], dilation: number | readonly number[], ceilMode: boolean): Tensor;
+  };
+  /** nn.functional.poissonNllLoss with PyTorch's torch.poisson_nll_loss signature: every argument required and positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+  "torch.poissonNllLoss": {
+    /** nn.functional.poissonNllLoss with PyTorch's torch.poisson_nll_loss signature: every argument required and positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, options: { logInput: boolean; full: boolean; eps: number; reduction: number }): Tensor;
+    /** nn.functional.poissonNllLoss with PyTorch's torch.poisson_nll_loss signature: every argument required and positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, logInput: boolean, options: { full: boolean; eps: number; reduction: number }): Tensor;
+    /** nn.functional.poissonNllLoss with PyTorch's torch.poisson_nll_loss signature: every argument required and positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, logInput: boolean, full: boolean, options: { eps: number; reduction: number }): Tensor;
+    /** nn.functional.poissonNllLoss with PyTorch's torch.poisson_nll_loss signature: every argument required and positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, options: { reduction: number }): Tensor;
+    /** nn.functional.poissonNllLoss with PyTorch's torch.poisson_nll_loss signature: every argument required and positional; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (input: Tensor, target: Tensor, logInput: boolean, full: boolean, eps: number, reduction: number): Tensor;
+  };
+  /** nn.functional.rrelu with PyTorch's torch.rrelu signature (no inplace; PyTorch's generator is not taken: the slopes draw from the default generator). */
+  "torch.rrelu": {
+    /** nn.functional.rrelu with PyTorch's torch.rrelu signature (no inplace; PyTorch's generator is not taken: the slopes draw from the default generator). */
+    (input: Tensor, options?: { lower?: number; upper?: number; training?: boolean }): Tensor;
+    /** nn.functional.rrelu with PyTorch's torch.rrelu signature (no inplace; PyTorch's generator is not taken: the slopes draw from the default generator). */
+    (input: Tensor, lower: number, options?: { upper?: number; training?: boolean }): Tensor;
+    /** nn.functional.rrelu with PyTorch's torch.rrelu signature (no inplace; PyTorch's generator is not taken: the slopes draw from the default generator). */
+    (input: Tensor, lower: number, upper: number, options?: { training?: boolean }): Tensor;
+    /** nn.functional.rrelu with PyTorch's torch.rrelu signature (no inplace; PyTorch's generator is not taken: the slopes draw from the default generator). */
+    (input: Tensor, lower: number, upper: number, training: boolean): Tensor;
+  };
+  /** nn.functional.threshold with PyTorch's torch.threshold signature (no inplace): x where x > threshold, else value. */
+  "torch.threshold": {
+    /** nn.functional.threshold with PyTorch's torch.threshold signature (no inplace): x where x > threshold, else value. */
+    (input: Tensor, options: { threshold: number; value: number }): Tensor;
+    /** nn.functional.threshold with PyTorch's torch.threshold signature (no inplace): x where x > threshold, else value. */
+    (input: Tensor, threshold: number, options: { value: number }): Tensor;
+    /** nn.functional.threshold with PyTorch's torch.threshold signature (no inplace): x where x > threshold, else value. */
+    (input: Tensor, threshold: number, value: number): Tensor;
+  };
+  /** nn.functional.tripletMarginLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+  "torch.tripletMarginLoss": {
+    /** nn.functional.tripletMarginLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, options?: { margin?: number; p?: number; eps?: number; swap?: boolean; reduction?: number }): Tensor;
+    /** nn.functional.tripletMarginLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, options?: { p?: number; eps?: number; swap?: boolean; reduction?: number }): Tensor;
+    /** nn.functional.tripletMarginLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, options?: { eps?: number; swap?: boolean; reduction?: number }): Tensor;
+    /** nn.functional.tripletMarginLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, options?: { swap?: boolean; reduction?: number }): Tensor;
+    /** nn.functional.tripletMarginLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, options?: { reduction?: number }): Tensor;
+    /** nn.functional.tripletMarginLoss; reduction is an int, as in PyTorch's torch namespace: 0 none (the default there, though its schema says mean), 1 mean, 2 sum. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, reduction: number): Tensor;
+  };
   /** The sum of a matrix's main diagonal (0-d); integer inputs sum in int64, float16/bfloat16 in float32. */
   trace: {
     /** The sum of a matrix's main diagonal (0-d); integer inputs sum in int64, float16/bfloat16 in float32. */
@@ -4351,11 +5303,52 @@ export interface OpTypes {
     /** Swaps dims `dim0` and `dim1`. */
     (input: Tensor, dim0: number, dim1: number): Tensor;
   };
+  /** In place: x with dims `dim0` and `dim1` swapped (its shape changes); returns x. */
+  transpose_: {
+    /** In place: x with dims `dim0` and `dim1` swapped (its shape changes); returns x. */
+    (input: Tensor, options: { dim0: number; dim1: number }): Tensor;
+    /** In place: x with dims `dim0` and `dim1` swapped (its shape changes); returns x. */
+    (input: Tensor, dim0: number, options: { dim1: number }): Tensor;
+    /** In place: x with dims `dim0` and `dim1` swapped (its shape changes); returns x. */
+    (input: Tensor, dim0: number, dim1: number): Tensor;
+  };
+  /** The integral of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+  trapezoid: {
+    /** The integral of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+    (y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+    /** The integral of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+    (y: Tensor, options?: { dx?: ScalarArg; dim?: number }): Tensor;
+  };
+  /** Alias of trapezoid (NumPy's older name). The integral of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+  trapz: {
+    /** Alias of trapezoid (NumPy's older name). The integral of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+    (y: Tensor, x: Tensor, options?: { dim?: number }): Tensor;
+    /** Alias of trapezoid (NumPy's older name). The integral of y along dim by the trapezoidal rule, with sample points x (1-d along dim, or broadcasting with y) or the constant spacing dx (default 1). Integer inputs give the default float dtype. */
+    (y: Tensor, options?: { dx?: number; dim?: number }): Tensor;
+  };
+  /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+  triangularSolve: {
+    /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+    (input: Tensor, A: Tensor, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): SolutionCoefficient;
+    /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+    (input: Tensor, A: Tensor, upper: boolean, options?: { transpose?: boolean; unitriangular?: boolean }): SolutionCoefficient;
+    /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+    (input: Tensor, A: Tensor, upper: boolean, transpose: boolean, options?: { unitriangular?: boolean }): SolutionCoefficient;
+    /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+    (input: Tensor, A: Tensor, upper: boolean, transpose: boolean, unitriangular: boolean): SolutionCoefficient;
+  };
   /** The lower triangle of the last two dims: elements above diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   tril: {
     /** The lower triangle of the last two dims: elements above diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
     (input: Tensor, options?: { diagonal?: number }): Tensor;
     /** The lower triangle of the last two dims: elements above diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
+    (input: Tensor, diagonal: number): Tensor;
+  };
+  /** In place: x = tril(x, diagonal); returns x. */
+  tril_: {
+    /** In place: x = tril(x, diagonal); returns x. */
+    (input: Tensor, options?: { diagonal?: number }): Tensor;
+    /** In place: x = tril(x, diagonal); returns x. */
     (input: Tensor, diagonal: number): Tensor;
   };
   /** [2, N]: the row and column indices of the lower triangle of a `row` × `col` matrix (below and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
@@ -4382,11 +5375,23 @@ export interface OpTypes {
     /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the pairwiseDistance (‖x1 − x2 + eps‖_p over the last dim); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. [N, D] or [D] inputs, reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only. */
     (anchor: Tensor, positive: Tensor, negative: Tensor, margin: number, p: number, eps: number, swap: boolean, options?: { reduction?: "mean" | "sum" | "none" }): Tensor;
   };
+  /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the `distanceFunction` (a function of two tensors returning their distances; default pairwiseDistance); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. Reduced. The distances' gradients flow through the function's own ops. */
+  tripletMarginWithDistanceLoss: {
+    /** max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the `distanceFunction` (a function of two tensors returning their distances; default pairwiseDistance); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. Reduced. The distances' gradients flow through the function's own ops. */
+    (anchor: Tensor, positive: Tensor, negative: Tensor, options?: { distanceFunction?: ((x1: Tensor, x2: Tensor) => Tensor) | null; margin?: number; swap?: boolean; reduction?: "mean" | "sum" | "none" }): Tensor;
+  };
   /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   triu: {
     /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
     (input: Tensor, options?: { diagonal?: number }): Tensor;
     /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
+    (input: Tensor, diagonal: number): Tensor;
+  };
+  /** In place: x = triu(x, diagonal); returns x. */
+  triu_: {
+    /** In place: x = triu(x, diagonal); returns x. */
+    (input: Tensor, options?: { diagonal?: number }): Tensor;
+    /** In place: x = triu(x, diagonal); returns x. */
     (input: Tensor, diagonal: number): Tensor;
   };
   /** [2, N]: the row and column indices of the upper triangle of a `row` × `col` matrix (above and on diagonal `offset`), row by row; int64 unless `dtype` (int32). */
@@ -4493,11 +5498,25 @@ export interface OpTypes {
     /** The values (or, with `dim`, slices along it) with each run of equal consecutive ones kept once, in order; with `returnInverse` or `returnCounts` an array [values, inverse?, counts?] like PyTorch's tuple. Each NaN is its own value. Reads the count back to the host. */
     (input: Tensor, returnInverse: boolean, returnCounts: boolean, dim: number | null): Tensor | Tensor[];
   };
+  /** The coordinates in a tensor of `shape` of each flat (row-major) index: one int64 tensor per dim of shape, each of indices' shape. Indices outside the shape wrap, as in PyTorch. */
+  unravelIndex: {
+    /** The coordinates in a tensor of `shape` of each flat (row-major) index: one int64 tensor per dim of shape, each of indices' shape. Indices outside the shape wrap, as in PyTorch. */
+    (indices: Tensor, options: { shape: number | readonly number[] }): Tensor[];
+    /** The coordinates in a tensor of `shape` of each flat (row-major) index: one int64 tensor per dim of shape, each of indices' shape. Indices outside the shape wrap, as in PyTorch. */
+    (indices: Tensor, shape: number | readonly number[]): Tensor[];
+  };
   /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
   unsqueeze: {
     /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
     (input: Tensor, options: { dim: number }): Tensor;
     /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
+    (input: Tensor, dim: number): Tensor;
+  };
+  /** In place: x with a size-1 dim inserted at `dim`; returns x. */
+  unsqueeze_: {
+    /** In place: x with a size-1 dim inserted at `dim`; returns x. */
+    (input: Tensor, options: { dim: number }): Tensor;
+    /** In place: x with a size-1 dim inserted at `dim`; returns x. */
     (input: Tensor, dim: number): Tensor;
   };
   /** Deprecated alias of interpolate (without recomputeScaleFactor and antialias). */
@@ -4530,6 +5549,15 @@ export interface OpTypes {
     (input: Tensor, size: number | readonly number[] | null, options?: { scaleFactor?: number | readonly number[] | null }): Tensor;
     /** Deprecated: interpolate with mode nearest. */
     (input: Tensor, size: number | readonly number[] | null, scaleFactor: number | readonly number[] | null): Tensor;
+  };
+  /** The Vandermonde matrix [n, N] of the 1-d x: columns x^(N−1), …, x^1, x^0 (x^0 first with `increasing`); N defaults to n. Integer inputs give int64. */
+  vander: {
+    /** The Vandermonde matrix [n, N] of the 1-d x: columns x^(N−1), …, x^1, x^0 (x^0 first with `increasing`); N defaults to n. Integer inputs give int64. */
+    (x: Tensor, options?: { N?: number | null; increasing?: boolean }): Tensor;
+    /** The Vandermonde matrix [n, N] of the 1-d x: columns x^(N−1), …, x^1, x^0 (x^0 first with `increasing`); N defaults to n. Integer inputs give int64. */
+    (x: Tensor, N: number | null, options?: { increasing?: boolean }): Tensor;
+    /** The Vandermonde matrix [n, N] of the 1-d x: columns x^(N−1), …, x^1, x^0 (x^0 first with `increasing`); N defaults to n. Integer inputs give int64. */
+    (x: Tensor, N: number | null, increasing: boolean): Tensor;
   };
   /** Variance over `dim` (all dims by default), divided by N - `correction` (1 by default; `unbiased: false` means 0); floating inputs only. */
   var: {
@@ -4711,6 +5739,7 @@ export interface OpBodies {
   "all(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
   "allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equalNan: bool = false) -> bool": { args: { input: Tensor; other: Tensor; rtol: number; atol: number; equalNan: boolean }; returns: boolean };
   "alphaDropout(input: Tensor, p: float = 0.5, training: bool = false, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
+  "alphaDropout_(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
   "amax(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
   "amin(input: Tensor, dim?: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean }; returns: Tensor };
   "aminmax(input: Tensor, *, dim?: int, keepdim: bool = false) -> MinMax": { args: { input: Tensor; dim: number | undefined; keepdim: boolean }; returns: MinMax };
@@ -4735,10 +5764,12 @@ export interface OpBodies {
   "argmin(input: Tensor, dim?: int, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | undefined; keepdim: boolean }; returns: Tensor };
   "argsort(input: Tensor, dim: int = -1, descending: bool = false, *, stable: bool = false) -> Tensor": { args: { input: Tensor; dim: number; descending: boolean; stable: boolean }; returns: Tensor };
   "argwhere(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "asarray(obj: Tensor | TensorData, *, dtype?: dtype, device?: device, copy?: bool, requiresGrad: bool = false) -> Tensor": { args: { obj: Tensor | TensorData; dtype: DType | undefined; device: DeviceLike | undefined; copy: boolean | undefined; requiresGrad: boolean }; returns: Tensor };
   "asin(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "asin_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "asinh(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "asinh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "asTensor(data: Tensor | TensorData, *, dtype?: dtype, device?: device) -> Tensor": { args: { data: Tensor | TensorData; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
   "atan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "atan_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "atan2(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
@@ -4755,8 +5786,10 @@ export interface OpBodies {
   "avgPool2d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, ceilMode: bool = false, countIncludePad: bool = true, divisorOverride?: float) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; ceilMode: boolean; countIncludePad: boolean; divisorOverride: number | undefined }; returns: Tensor };
   "avgPool3d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, ceilMode: bool = false, countIncludePad: bool = true, divisorOverride?: float) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; ceilMode: boolean; countIncludePad: boolean; divisorOverride: number | undefined }; returns: Tensor };
   "baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor": { args: { input: Tensor; batch1: Tensor; batch2: Tensor; beta: number; alpha: number }; returns: Tensor };
+  "bartlettWindow(windowLength: int, periodic: bool = true, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { windowLength: number; periodic: boolean; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "batchNorm(input: Tensor, runningMean: Tensor | None, runningVar: Tensor | None, weight?: Tensor, bias?: Tensor, training: bool = false, momentum: float = 0.1, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; runningMean: Tensor | null; runningVar: Tensor | null; weight: Tensor | undefined; bias: Tensor | undefined; training: boolean; momentum: number; eps: number }; returns: Tensor };
   "bernoulli(input: Tensor, p?: float, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number | undefined; generator: Generator | undefined }; returns: Tensor };
+  "bernoulli_(input: Tensor, p: Tensor | float = 0.5, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: Tensor | number; generator: Generator | undefined }; returns: Tensor };
   "besselJ0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "besselJ1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "besselY0(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -4778,6 +5811,7 @@ export interface OpBodies {
   "bitwiseRightShift_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "bitwiseXor(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "bitwiseXor_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "blackmanWindow(windowLength: int, periodic: bool = true, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { windowLength: number; periodic: boolean; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "blockDiag(...tensors: Tensor) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "bmm(input: Tensor, mat2: Tensor) -> Tensor": { args: { input: Tensor; mat2: Tensor }; returns: Tensor };
   "bool(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -4786,18 +5820,25 @@ export interface OpBodies {
   "broadcastTo(input: Tensor, size: int[]) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "bucketize(input: Tensor | Scalar, boundaries: Tensor, *, outInt32: bool = false, right: bool = false) -> Tensor": { args: { input: Tensor | ScalarArg; boundaries: Tensor; outInt32: boolean; right: boolean }; returns: Tensor };
   "byte(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "canCast(from_: dtype, to: dtype) -> bool": { args: { from_: DType; to: DType }; returns: boolean };
   "cartesianProd(...tensors: Tensor) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "cat(tensors: Tensor[], dim: int = 0) -> Tensor": { args: { tensors: readonly Tensor[]; dim: number }; returns: Tensor };
+  "cauchy_(input: Tensor, median: float = 0, sigma: float = 1, *, generator?: Generator) -> Tensor": { args: { input: Tensor; median: number; sigma: number; generator: Generator | undefined }; returns: Tensor };
   "cdist(x1: Tensor, x2: Tensor, p: float = 2, computeMode?: str) -> Tensor": { args: { x1: Tensor; x2: Tensor; p: number; computeMode: string | undefined }; returns: Tensor };
   "ceil(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "ceil_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "celu(input: Tensor, alpha: float = 1) -> Tensor": { args: { input: Tensor; alpha: number }; returns: Tensor };
+  "celu_(input: Tensor, alpha: float = 1) -> Tensor": { args: { input: Tensor; alpha: number }; returns: Tensor };
+  "chainMatmul(...matrices: Tensor) -> Tensor": { args: { matrices: readonly Tensor[] }; returns: Tensor };
   "channelShuffle(input: Tensor, groups: int) -> Tensor": { args: { input: Tensor; groups: number }; returns: Tensor };
   "char(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "chebyshevPolynomialT(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "chebyshevPolynomialU(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "chebyshevPolynomialV(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
   "chebyshevPolynomialW(x: Tensor | Scalar, n: Tensor | Scalar) -> Tensor": { args: { x: Tensor | ScalarArg; n: Tensor | ScalarArg }; returns: Tensor };
+  "cholesky(input: Tensor, upper: bool = false) -> Tensor": { args: { input: Tensor; upper: boolean }; returns: Tensor };
+  "choleskyInverse(input: Tensor, upper: bool = false) -> Tensor": { args: { input: Tensor; upper: boolean }; returns: Tensor };
+  "choleskySolve(input: Tensor, input2: Tensor, upper: bool = false) -> Tensor": { args: { input: Tensor; input2: Tensor; upper: boolean }; returns: Tensor };
   "chunk(input: Tensor, chunks: int, dim: int = 0) -> Tensor[]": { args: { input: Tensor; chunks: number; dim: number }; returns: Tensor[] };
   "clamp(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
   "clamp_(input: Tensor, min?: Tensor | Scalar, max?: Tensor | Scalar) -> Tensor": { args: { input: Tensor; min: Tensor | ScalarArg | undefined; max: Tensor | ScalarArg | undefined }; returns: Tensor };
@@ -4810,10 +5851,14 @@ export interface OpBodies {
   "clone(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "columnStack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "combinations(input: Tensor, r: int = 2, withReplacement: bool = false) -> Tensor": { args: { input: Tensor; r: number; withReplacement: boolean }; returns: Tensor };
+  "concat(tensors: Tensor[], dim: int = 0) -> Tensor": { args: { tensors: readonly Tensor[]; dim: number }; returns: Tensor };
+  "concatenate(tensors: Tensor[], dim: int = 0, *, axis?: int) -> Tensor": { args: { tensors: readonly Tensor[]; dim: number; axis: number | undefined }; returns: Tensor };
+  "constantPadNd(input: Tensor, pad: int[], value: Scalar = 0) -> Tensor": { args: { input: Tensor; pad: readonly number[]; value: ScalarArg }; returns: Tensor };
   "contiguous(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "conv1d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] | \"valid\" | \"same\" = 0, dilation: int | int[] = 1, groups: int = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[] | "valid" | "same"; dilation: number | readonly number[]; groups: number }; returns: Tensor };
   "conv2d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] | \"valid\" | \"same\" = 0, dilation: int | int[] = 1, groups: int = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[] | "valid" | "same"; dilation: number | readonly number[]; groups: number }; returns: Tensor };
   "conv3d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] | \"valid\" | \"same\" = 0, dilation: int | int[] = 1, groups: int = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[] | "valid" | "same"; dilation: number | readonly number[]; groups: number }; returns: Tensor };
+  "convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: int[], padding: int[], dilation: int[], transposed: bool, outputPadding: int[], groups: int) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | null; stride: readonly number[]; padding: readonly number[]; dilation: readonly number[]; transposed: boolean; outputPadding: readonly number[]; groups: number }; returns: Tensor };
   "convTranspose1d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
   "convTranspose2d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
   "convTranspose3d(input: Tensor, weight: Tensor, bias?: Tensor, stride: int | int[] = 1, padding: int | int[] = 0, outputPadding: int | int[] = 0, groups: int = 1, dilation: int | int[] = 1) -> Tensor": { args: { input: Tensor; weight: Tensor; bias: Tensor | undefined; stride: number | readonly number[]; padding: number | readonly number[]; outputPadding: number | readonly number[]; groups: number; dilation: number | readonly number[] }; returns: Tensor };
@@ -4832,12 +5877,18 @@ export interface OpBodies {
   "cpu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "cross(input: Tensor, other: Tensor, dim?: int) -> Tensor": { args: { input: Tensor; other: Tensor; dim: number | undefined }; returns: Tensor };
   "crossEntropy(input: Tensor, target: Tensor, weight?: Tensor, *, ignoreIndex: int = -100, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", labelSmoothing: float = 0) -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; ignoreIndex: number; reduction: "mean" | "sum" | "none"; labelSmoothing: number }; returns: Tensor };
+  "ctcLoss(logProbs: Tensor, targets: Tensor, inputLengths: Tensor | int[], targetLengths: Tensor | int[], blank: int = 0, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", zeroInfinity: bool = false) -> Tensor": { args: { logProbs: Tensor; targets: Tensor; inputLengths: Tensor | readonly number[]; targetLengths: Tensor | readonly number[]; blank: number; reduction: "mean" | "sum" | "none"; zeroInfinity: boolean }; returns: Tensor };
   "cummax(input: Tensor, dim: int) -> ValuesIndices": { args: { input: Tensor; dim: number }; returns: ValuesIndices };
   "cummin(input: Tensor, dim: int) -> ValuesIndices": { args: { input: Tensor; dim: number }; returns: ValuesIndices };
   "cumprod(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
+  "cumprod_(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
   "cumsum(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
+  "cumsum_(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
+  "cumulativeTrapezoid(y: Tensor, x: Tensor, *, dim: int = -1) -> Tensor": { args: { y: Tensor; x: Tensor; dim: number }; returns: Tensor };
+  "cumulativeTrapezoid(y: Tensor, *, dx: Scalar = 1, dim: int = -1) -> Tensor": { args: { y: Tensor; dx: ScalarArg; dim: number }; returns: Tensor };
   "deg2rad(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "deg2rad_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "det(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "detach(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "diag(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "diagEmbed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor": { args: { input: Tensor; offset: number; dim1: number; dim2: number }; returns: Tensor };
@@ -4855,6 +5906,7 @@ export interface OpBodies {
   "dot(input: Tensor, tensor: Tensor) -> Tensor": { args: { input: Tensor; tensor: Tensor }; returns: Tensor };
   "double(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "dropout(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean; generator: Generator | undefined }; returns: Tensor };
+  "dropout_(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
   "dropout1d(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
   "dropout2d(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
   "dropout3d(input: Tensor, p: float = 0.5, training: bool = true, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
@@ -4872,9 +5924,12 @@ export interface OpBodies {
   "eq_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "equal(input: Tensor, other: Tensor) -> bool": { args: { input: Tensor; other: Tensor }; returns: boolean };
   "erf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "erf_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "erfc(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "erfc_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "erfcx(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "erfinv(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "erfinv_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "exp(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "exp_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "exp2(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -4884,9 +5939,14 @@ export interface OpBodies {
   "expit(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "expm1(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "expm1_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "exponential_(input: Tensor, lambd: float = 1, *, generator?: Generator) -> Tensor": { args: { input: Tensor; lambd: number; generator: Generator | undefined }; returns: Tensor };
   "eye(n: int, m?: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { n: number; m: number | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "featureAlphaDropout(input: Tensor, p: float = 0.5, training: bool = false, inplace: bool = false) -> Tensor": { args: { input: Tensor; p: number; training: boolean; inplace: boolean }; returns: Tensor };
+  "featureAlphaDropout_(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
+  "featureDropout(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
+  "featureDropout_(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
   "fill_(input: Tensor, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; value: Tensor | ScalarArg }; returns: Tensor };
+  "fillDiagonal_(input: Tensor, fillValue: Scalar, wrap: bool = false) -> Tensor": { args: { input: Tensor; fillValue: ScalarArg; wrap: boolean }; returns: Tensor };
   "fix(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "fix_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "flatten(input: Tensor, startDim: int = 0, endDim: int = -1) -> Tensor": { args: { input: Tensor; startDim: number; endDim: number }; returns: Tensor };
@@ -4907,7 +5967,12 @@ export interface OpBodies {
   "fold(input: Tensor, outputSize: int | int[], kernelSize: int | int[], dilation: int | int[] = 1, padding: int | int[] = 0, stride: int | int[] = 1) -> Tensor": { args: { input: Tensor; outputSize: number | readonly number[]; kernelSize: number | readonly number[]; dilation: number | readonly number[]; padding: number | readonly number[]; stride: number | readonly number[] }; returns: Tensor };
   "frac(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "frac_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "fractionalMaxPool2d(input: Tensor, kernelSize: int | int[], outputSize?: int | int[], outputRatio?: float | float[], returnIndices: false = false, randomSamples?: Tensor) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; outputSize: number | readonly number[] | undefined; outputRatio: number | readonly number[] | undefined; returnIndices: false; randomSamples: Tensor | undefined }; returns: Tensor };
+  "fractionalMaxPool2d(input: Tensor, kernelSize: int | int[], outputSize?: int | int[], outputRatio?: float | float[], returnIndices: true = true, randomSamples?: Tensor) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; outputSize: number | readonly number[] | undefined; outputRatio: number | readonly number[] | undefined; returnIndices: true; randomSamples: Tensor | undefined }; returns: [Tensor, Tensor] };
+  "fractionalMaxPool3d(input: Tensor, kernelSize: int | int[], outputSize?: int | int[], outputRatio?: float | float[], returnIndices: false = false, randomSamples?: Tensor) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; outputSize: number | readonly number[] | undefined; outputRatio: number | readonly number[] | undefined; returnIndices: false; randomSamples: Tensor | undefined }; returns: Tensor };
+  "fractionalMaxPool3d(input: Tensor, kernelSize: int | int[], outputSize?: int | int[], outputRatio?: float | float[], returnIndices: true = true, randomSamples?: Tensor) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; outputSize: number | readonly number[] | undefined; outputRatio: number | readonly number[] | undefined; returnIndices: true; randomSamples: Tensor | undefined }; returns: [Tensor, Tensor] };
   "frexp(input: Tensor) -> MantissaExponent": { args: { input: Tensor }; returns: MantissaExponent };
+  "frobeniusNorm(input: Tensor, dim: int | int[], keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[]; keepdim: boolean }; returns: Tensor };
   "full(size: int[], fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "fullLike(input: Tensor, fillValue: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; fillValue: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "gammainc(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
@@ -4920,18 +5985,23 @@ export interface OpBodies {
   "ge(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "ge_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "gelu(input: Tensor, *, approximate: \"none\" | \"tanh\" = \"none\") -> Tensor": { args: { input: Tensor; approximate: "none" | "tanh" }; returns: Tensor };
+  "geometric_(input: Tensor, p: float, *, generator?: Generator) -> Tensor": { args: { input: Tensor; p: number; generator: Generator | undefined }; returns: Tensor };
   "ger(input: Tensor, vec2: Tensor) -> Tensor": { args: { input: Tensor; vec2: Tensor }; returns: Tensor };
   "glu(input: Tensor, dim: int = -1) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
+  "gradient(input: Tensor, *, spacing: Scalar | Scalar[] | Tensor[] = 1, dim?: int | int[], edgeOrder: int = 1) -> Tensor[]": { args: { input: Tensor; spacing: ScalarArg | readonly ScalarArg[] | readonly Tensor[]; dim: number | readonly number[] | undefined; edgeOrder: number }; returns: Tensor[] };
   "greater(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "greater_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "greaterEqual(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "greaterEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
-  "gridSample(input: Tensor, grid: Tensor, mode: \"bilinear\" | \"nearest\" = \"bilinear\", paddingMode: \"zeros\" | \"border\" | \"reflection\" = \"zeros\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; grid: Tensor; mode: "bilinear" | "nearest"; paddingMode: "zeros" | "border" | "reflection"; alignCorners: boolean | undefined }; returns: Tensor };
+  "gridSample(input: Tensor, grid: Tensor, mode: \"bilinear\" | \"nearest\" | \"bicubic\" = \"bilinear\", paddingMode: \"zeros\" | \"border\" | \"reflection\" = \"zeros\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; grid: Tensor; mode: "bilinear" | "nearest" | "bicubic"; paddingMode: "zeros" | "border" | "reflection"; alignCorners: boolean | undefined }; returns: Tensor };
   "groupNorm(input: Tensor, numGroups: int, weight?: Tensor, bias?: Tensor, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; numGroups: number; weight: Tensor | undefined; bias: Tensor | undefined; eps: number }; returns: Tensor };
   "gt(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "gt_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "gumbelSoftmax(logits: Tensor, tau: float = 1, hard: bool = false, eps: float = 1e-10, dim: int = -1) -> Tensor": { args: { logits: Tensor; tau: number; hard: boolean; eps: number; dim: number }; returns: Tensor };
+  "H(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "half(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "hammingWindow(windowLength: int, periodic: bool = true, alpha: float = 0.54, beta: float = 0.46, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { windowLength: number; periodic: boolean; alpha: number; beta: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "hannWindow(windowLength: int, periodic: bool = true, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { windowLength: number; periodic: boolean; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor": { args: { input: Tensor; lambd: number }; returns: Tensor };
   "hardsigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "hardswish(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -4975,13 +6045,21 @@ export interface OpBodies {
   "instanceNorm(input: Tensor, runningMean?: Tensor, runningVar?: Tensor, weight?: Tensor, bias?: Tensor, useInputStats: bool = true, momentum: float = 0.1, eps: float = 1e-5) -> Tensor": { args: { input: Tensor; runningMean: Tensor | undefined; runningVar: Tensor | undefined; weight: Tensor | undefined; bias: Tensor | undefined; useInputStats: boolean; momentum: number; eps: number }; returns: Tensor };
   "int(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "interpolate(input: Tensor, size?: int | int[], scaleFactor?: float | float[], mode: \"nearest\" | \"linear\" | \"bilinear\" | \"bicubic\" | \"trilinear\" | \"area\" | \"nearest-exact\" | \"lanczos\" = \"nearest\", alignCorners?: bool, recomputeScaleFactor?: bool, antialias: bool = false) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined; mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact" | "lanczos"; alignCorners: boolean | undefined; recomputeScaleFactor: boolean | undefined; antialias: boolean }; returns: Tensor };
+  "inverse(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equalNan: bool = false) -> Tensor": { args: { input: Tensor; other: Tensor; rtol: number; atol: number; equalNan: boolean }; returns: Tensor };
+  "isComplex(input: Tensor) -> bool": { args: { input: Tensor }; returns: boolean };
   "isfinite(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "isFloatingPoint(input: Tensor) -> bool": { args: { input: Tensor }; returns: boolean };
+  "isin(elements: Tensor | Scalar, testElements: Tensor | Scalar, *, assumeUnique: bool = false, invert: bool = false) -> Tensor": { args: { elements: Tensor | ScalarArg; testElements: Tensor | ScalarArg; assumeUnique: boolean; invert: boolean }; returns: Tensor };
   "isinf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isnan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isneginf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "isNonzero(input: Tensor) -> bool": { args: { input: Tensor }; returns: boolean };
   "isposinf(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "isreal(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "isSameSize(input: Tensor, other: Tensor) -> bool": { args: { input: Tensor; other: Tensor }; returns: boolean };
+  "isSigned(input: Tensor) -> bool": { args: { input: Tensor }; returns: boolean };
+  "kaiserWindow(windowLength: int, periodic: bool = true, beta: float = 12, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { windowLength: number; periodic: boolean; beta: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "klDiv(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" | \"batchmean\" = \"mean\", logTarget: bool = false) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" | "batchmean"; logTarget: boolean }; returns: Tensor };
   "kron(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; keepdim: boolean }; returns: ValuesIndices };
@@ -5004,11 +6082,26 @@ export interface OpBodies {
   "lessEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "lgamma(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "lgamma_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "linalg.cholesky(input: Tensor, *, upper: bool = false) -> Tensor": { args: { input: Tensor; upper: boolean }; returns: Tensor };
+  "linalg.choleskyEx(input: Tensor, *, upper: bool = false, checkErrors: bool = false) -> LInfo": { args: { input: Tensor; upper: boolean; checkErrors: boolean }; returns: LInfo };
   "linalg.cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor": { args: { input: Tensor; other: Tensor; dim: number }; returns: Tensor };
+  "linalg.det(A: Tensor) -> Tensor": { args: { A: Tensor }; returns: Tensor };
   "linalg.diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor": { args: { A: Tensor; offset: number; dim1: number; dim2: number }; returns: Tensor };
+  "linalg.inv(A: Tensor) -> Tensor": { args: { A: Tensor }; returns: Tensor };
+  "linalg.invEx(A: Tensor, *, checkErrors: bool = false) -> InverseInfo": { args: { A: Tensor; checkErrors: boolean }; returns: InverseInfo };
+  "linalg.lu(A: Tensor, *, pivot: bool = true) -> PLU": { args: { A: Tensor; pivot: boolean }; returns: PLU };
+  "linalg.luFactor(A: Tensor, *, pivot: bool = true) -> LUPivots": { args: { A: Tensor; pivot: boolean }; returns: LUPivots };
+  "linalg.luFactorEx(A: Tensor, *, pivot: bool = true, checkErrors: bool = false) -> LUPivotsInfo": { args: { A: Tensor; pivot: boolean; checkErrors: boolean }; returns: LUPivotsInfo };
+  "linalg.luSolve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = true, adjoint: bool = false) -> Tensor": { args: { LU: Tensor; pivots: Tensor; B: Tensor; left: boolean; adjoint: boolean }; returns: Tensor };
   "linalg.matrixNorm(input: Tensor, ord: float | \"fro\" | \"nuc\" = \"fro\", dim?: int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number | "fro" | "nuc"; dim: readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
   "linalg.multiDot(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "linalg.norm(input: Tensor, ord?: float | \"fro\" | \"nuc\", dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number | "fro" | "nuc" | undefined; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "linalg.slogdet(A: Tensor) -> SignLogabsdet": { args: { A: Tensor }; returns: SignLogabsdet };
+  "linalg.solve(A: Tensor, B: Tensor, *, left: bool = true) -> Tensor": { args: { A: Tensor; B: Tensor; left: boolean }; returns: Tensor };
+  "linalg.solveEx(A: Tensor, B: Tensor, *, left: bool = true, checkErrors: bool = false) -> ResultInfo": { args: { A: Tensor; B: Tensor; left: boolean; checkErrors: boolean }; returns: ResultInfo };
+  "linalg.solveTriangular(input: Tensor, B: Tensor, *, upper: bool, left: bool = true, unitriangular: bool = false) -> Tensor": { args: { input: Tensor; B: Tensor; upper: boolean; left: boolean; unitriangular: boolean }; returns: Tensor };
+  "linalg.tensorinv(input: Tensor, ind: int = 2) -> Tensor": { args: { input: Tensor; ind: number }; returns: Tensor };
+  "linalg.tensorsolve(input: Tensor, other: Tensor, dims?: int[]) -> Tensor": { args: { input: Tensor; other: Tensor; dims: readonly number[] | undefined }; returns: Tensor };
   "linalg.vander(x: Tensor, *, N?: int) -> Tensor": { args: { x: Tensor; N: number | undefined }; returns: Tensor };
   "linalg.vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor": { args: { x: Tensor; y: Tensor; dim: number }; returns: Tensor };
   "linalg.vectorNorm(input: Tensor, ord: float = 2, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; ord: number; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
@@ -5026,6 +6119,7 @@ export interface OpBodies {
   "logaddexp(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logaddexp2(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logcumsumexp(input: Tensor, dim: int) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
+  "logdet(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "logicalAnd(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "logicalAnd_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logicalNot(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -5035,7 +6129,9 @@ export interface OpBodies {
   "logicalXor(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "logicalXor_(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
   "logit(input: Tensor, eps?: float) -> Tensor": { args: { input: Tensor; eps: number | undefined }; returns: Tensor };
+  "logit_(input: Tensor, eps?: float) -> Tensor": { args: { input: Tensor; eps: number | undefined }; returns: Tensor };
   "logNdtr(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "logNormal_(input: Tensor, mean: float = 1, std: float = 2, *, generator?: Generator) -> Tensor": { args: { input: Tensor; mean: number; std: number; generator: Generator | undefined }; returns: Tensor };
   "logsigmoid(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "logSoftmax(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
   "logspace(start: float, end: float, steps: int, base: float = 10, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: number; end: number; steps: number; base: number; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
@@ -5074,6 +6170,7 @@ export interface OpBodies {
   "median(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "median(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "meshgrid(...tensors: Tensor, *, indexing: \"ij\" | \"xy\" = \"ij\") -> Tensor[]": { args: { tensors: readonly Tensor[]; indexing: "ij" | "xy" }; returns: Tensor[] };
+  "mH(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "min(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "min(input: Tensor, dim: int, keepdim: bool = false) -> ValuesIndices": { args: { input: Tensor; dim: number; keepdim: boolean }; returns: ValuesIndices };
   "min(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
@@ -5093,6 +6190,7 @@ export interface OpBodies {
   "mul(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "mul_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "multigammaln(input: Tensor, p: int) -> Tensor": { args: { input: Tensor; p: number }; returns: Tensor };
+  "multilabelMarginLoss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multilabelSoftMarginLoss(input: Tensor, target: Tensor, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multiMarginLoss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1, weight?: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; p: number; margin: number; weight: Tensor | undefined; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "multinomial(input: Tensor, numSamples: int, replacement: bool = false, *, generator?: Generator) -> Tensor": { args: { input: Tensor; numSamples: number; replacement: boolean; generator: Generator | undefined }; returns: Tensor };
@@ -5109,6 +6207,7 @@ export interface OpBodies {
   "nanToNum(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
   "nanToNum_(input: Tensor, nan: float = 0, posinf?: float, neginf?: float) -> Tensor": { args: { input: Tensor; nan: number; posinf: number | undefined; neginf: number | undefined }; returns: Tensor };
   "narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor": { args: { input: Tensor; dim: number; start: number; length: number }; returns: Tensor };
+  "narrowCopy(input: Tensor, dim: int, start: int, length: int) -> Tensor": { args: { input: Tensor; dim: number; start: number; length: number }; returns: Tensor };
   "ndtr(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "ndtri(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "ne(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
@@ -5136,6 +6235,7 @@ export interface OpBodies {
   "normalize(input: Tensor, p: float = 2, dim: int = 1, eps: float = 1e-12) -> Tensor": { args: { input: Tensor; p: number; dim: number; eps: number }; returns: Tensor };
   "notEqual(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "notEqual_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
+  "numel(input: Tensor) -> int": { args: { input: Tensor }; returns: number };
   "oneHot(input: Tensor, numClasses: int = -1) -> Tensor": { args: { input: Tensor; numClasses: number }; returns: Tensor };
   "ones(...size: int, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "onesLike(input: Tensor, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
@@ -5154,6 +6254,7 @@ export interface OpBodies {
   "pow_(input: Tensor, exponent: Tensor | Scalar) -> Tensor": { args: { input: Tensor; exponent: Tensor | ScalarArg }; returns: Tensor };
   "prelu(input: Tensor, weight: Tensor) -> Tensor": { args: { input: Tensor; weight: Tensor }; returns: Tensor };
   "prod(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "promoteTypes(type1: dtype, type2: dtype) -> dtype": { args: { type1: DType; type2: DType }; returns: DType };
   "psi(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = false) -> Tensor": { args: { input: Tensor; index: Tensor; source: Tensor; accumulate: boolean }; returns: Tensor };
   "put_(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = false) -> Tensor": { args: { input: Tensor; index: Tensor; source: Tensor; accumulate: boolean }; returns: Tensor };
@@ -5168,7 +6269,11 @@ export interface OpBodies {
   "randLike(input: Tensor, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randn(...size: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { size: readonly number[]; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "randnLike(input: Tensor, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { input: Tensor; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "random_(input: Tensor, *, generator?: Generator) -> Tensor": { args: { input: Tensor; generator: Generator | undefined }; returns: Tensor };
+  "random_(input: Tensor, to: int, *, generator?: Generator) -> Tensor": { args: { input: Tensor; to: number; generator: Generator | undefined }; returns: Tensor };
+  "random_(input: Tensor, from: int, to?: int, *, generator?: Generator) -> Tensor": { args: { input: Tensor; from: number; to: number | undefined; generator: Generator | undefined }; returns: Tensor };
   "randperm(n: int, *, generator?: Generator, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { n: number; generator: Generator | undefined; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
+  "range(start: Scalar, end: Scalar, step: Scalar = 1, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { start: ScalarArg; end: ScalarArg; step: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "ravel(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "reciprocal(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "reciprocal_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -5178,12 +6283,16 @@ export interface OpBodies {
   "remainder(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "remainder_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
   "renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor": { args: { input: Tensor; p: number; dim: number; maxnorm: number }; returns: Tensor };
+  "renorm_(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor": { args: { input: Tensor; p: number; dim: number; maxnorm: number }; returns: Tensor };
   "repeat(input: Tensor, ...repeats: int) -> Tensor": { args: { input: Tensor; repeats: readonly number[] }; returns: Tensor };
   "repeatInterleave(input: Tensor, repeats: int, dim?: int, *, outputSize?: int) -> Tensor": { args: { input: Tensor; repeats: number; dim: number | undefined; outputSize: number | undefined }; returns: Tensor };
   "repeatInterleave(input: Tensor, repeats: Tensor, dim?: int, *, outputSize?: int) -> Tensor": { args: { input: Tensor; repeats: Tensor; dim: number | undefined; outputSize: number | undefined }; returns: Tensor };
   "repeatInterleave(repeats: Tensor, *, outputSize?: int) -> Tensor": { args: { repeats: Tensor; outputSize: number | undefined }; returns: Tensor };
   "reshape(input: Tensor, ...shape: int) -> Tensor": { args: { input: Tensor; shape: readonly number[] }; returns: Tensor };
   "reshapeAs(input: Tensor, other: Tensor) -> Tensor": { args: { input: Tensor; other: Tensor }; returns: Tensor };
+  "resultType(tensor: Tensor, other: Tensor | Scalar) -> dtype": { args: { tensor: Tensor; other: Tensor | ScalarArg }; returns: DType };
+  "resultType(scalar: Scalar, tensor: Tensor) -> dtype": { args: { scalar: ScalarArg; tensor: Tensor }; returns: DType };
+  "resultType(scalar1: Scalar, scalar2: Scalar) -> dtype": { args: { scalar1: ScalarArg; scalar2: ScalarArg }; returns: DType };
   "rmsNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, eps?: float) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; eps: number | undefined }; returns: Tensor };
   "roll(input: Tensor, shifts: int | int[], dims?: int | int[]) -> Tensor": { args: { input: Tensor; shifts: number | readonly number[]; dims: number | readonly number[] | undefined }; returns: Tensor };
   "rot90(input: Tensor, k: int = 1, dims?: int[]) -> Tensor": { args: { input: Tensor; k: number; dims: readonly number[] | undefined }; returns: Tensor };
@@ -5191,8 +6300,11 @@ export interface OpBodies {
   "round_(input: Tensor, *, decimals: int = 0) -> Tensor": { args: { input: Tensor; decimals: number }; returns: Tensor };
   "rowStack(tensors: Tensor[]) -> Tensor": { args: { tensors: readonly Tensor[] }; returns: Tensor };
   "rrelu(input: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = false, inplace: bool = false) -> Tensor": { args: { input: Tensor; lower: number; upper: number; training: boolean; inplace: boolean }; returns: Tensor };
+  "rrelu_(input: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = false) -> Tensor": { args: { input: Tensor; lower: number; upper: number; training: boolean }; returns: Tensor };
   "rsqrt(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "rsqrt_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "rsub(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
+  "scalarTensor(s: Scalar, *, dtype?: dtype, device?: device, requiresGrad: bool = false) -> Tensor": { args: { s: ScalarArg; dtype: DType | undefined; device: DeviceLike | undefined; requiresGrad: boolean }; returns: Tensor };
   "scaledDotProductAttention(query: Tensor, key: Tensor, value: Tensor, attnMask?: Tensor, dropoutP: float = 0, isCausal: bool = false, *, scale?: float, enableGqa: bool = false, generator?: Generator) -> Tensor": { args: { query: Tensor; key: Tensor; value: Tensor; attnMask: Tensor | undefined; dropoutP: number; isCausal: boolean; scale: number | undefined; enableGqa: boolean; generator: Generator | undefined }; returns: Tensor };
   "scaledModifiedBesselK0(x: Tensor) -> Tensor": { args: { x: Tensor }; returns: Tensor };
   "scaledModifiedBesselK1(x: Tensor) -> Tensor": { args: { x: Tensor }; returns: Tensor };
@@ -5207,6 +6319,7 @@ export interface OpBodies {
   "select(input: Tensor, dim: int, index: int) -> Tensor": { args: { input: Tensor; dim: number; index: number }; returns: Tensor };
   "selectScatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor": { args: { input: Tensor; src: Tensor; dim: number; index: number }; returns: Tensor };
   "selu(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "selu_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "setIndex(input: Tensor, items: IndexItem | IndexItem[] | None, value: Tensor | Scalar) -> Tensor": { args: { input: Tensor; items: IndexItem | readonly IndexItem[] | null; value: Tensor | ScalarArg }; returns: Tensor };
   "sgn(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "sgn_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -5229,6 +6342,7 @@ export interface OpBodies {
   "sinh_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "slice(start?: int, stop?: int, step?: int) -> Slice": { args: { start: number | undefined; stop: number | undefined; step: number | undefined }; returns: Slice };
   "sliceScatter(input: Tensor, src: Tensor, dim: int = 0, start?: int, end?: int, step: int = 1) -> Tensor": { args: { input: Tensor; src: Tensor; dim: number; start: number | undefined; end: number | undefined; step: number }; returns: Tensor };
+  "slogdet(input: Tensor) -> SignLogabsdet": { args: { input: Tensor }; returns: SignLogabsdet };
   "smoothL1Loss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\", beta: float = 1) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none"; beta: number }; returns: Tensor };
   "softMarginLoss(input: Tensor, target: Tensor, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { input: Tensor; target: Tensor; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "softmax(input: Tensor, dim: int, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number; dtype: DType | undefined }; returns: Tensor };
@@ -5245,6 +6359,7 @@ export interface OpBodies {
   "square(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "square_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "squeeze(input: Tensor, dim?: int | int[]) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined }; returns: Tensor };
+  "squeeze_(input: Tensor, dim?: int | int[]) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined }; returns: Tensor };
   "stack(tensors: Tensor[], dim: int = 0) -> Tensor": { args: { tensors: readonly Tensor[]; dim: number }; returns: Tensor };
   "std(input: Tensor, dim?: int | int[], *, correction: float = 1, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; correction: number; keepdim: boolean }; returns: Tensor };
   "std(input: Tensor, dim: int | int[] | None, unbiased: bool = true, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | null; unbiased: boolean; keepdim: boolean }; returns: Tensor };
@@ -5257,9 +6372,14 @@ export interface OpBodies {
   "subtract(input: Tensor | Scalar, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
   "subtract_(input: Tensor, other: Tensor | Scalar, *, alpha: Scalar = 1) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg; alpha: ScalarArg }; returns: Tensor };
   "sum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; keepdim: boolean; dtype: DType | undefined }; returns: Tensor };
+  "sumToSize(input: Tensor, ...size: int) -> Tensor": { args: { input: Tensor; size: readonly number[] }; returns: Tensor };
   "swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor": { args: { input: Tensor; axis0: number; axis1: number }; returns: Tensor };
+  "swapaxes_(input: Tensor, axis0: int, axis1: int) -> Tensor": { args: { input: Tensor; axis0: number; axis1: number }; returns: Tensor };
   "swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
+  "swapdims_(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
   "t(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "T(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
+  "t_(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "take(input: Tensor, index: Tensor) -> Tensor": { args: { input: Tensor; index: Tensor }; returns: Tensor };
   "takeAlongDim(input: Tensor, indices: Tensor, dim?: int) -> Tensor": { args: { input: Tensor; indices: Tensor; dim: number | undefined }; returns: Tensor };
   "tan(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
@@ -5272,17 +6392,49 @@ export interface OpBodies {
   "tensorSplit(input: Tensor, sections: int, dim: int = 0) -> Tensor[]": { args: { input: Tensor; sections: number; dim: number }; returns: Tensor[] };
   "tensorSplit(input: Tensor, indices: int[], dim: int = 0) -> Tensor[]": { args: { input: Tensor; indices: readonly number[]; dim: number }; returns: Tensor[] };
   "threshold(input: Tensor, threshold: float, value: float, inplace: bool = false) -> Tensor": { args: { input: Tensor; threshold: number; value: number; inplace: boolean }; returns: Tensor };
+  "threshold_(input: Tensor, threshold: float, value: float) -> Tensor": { args: { input: Tensor; threshold: number; value: number }; returns: Tensor };
   "tile(input: Tensor, ...dims: int) -> Tensor": { args: { input: Tensor; dims: readonly number[] }; returns: Tensor };
   "to(input: Tensor, dtype: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; dtype: DType; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "to(input: Tensor, device?: device, dtype?: dtype, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; device: DeviceLike | undefined; dtype: DType | undefined; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "to(input: Tensor, tensor: Tensor, nonBlocking: bool = false, copy: bool = false) -> Tensor": { args: { input: Tensor; tensor: Tensor; nonBlocking: boolean; copy: boolean }; returns: Tensor };
   "topk(input: Tensor, k: int, dim: int = -1, largest: bool = true, sorted: bool = true) -> ValuesIndices": { args: { input: Tensor; k: number; dim: number; largest: boolean; sorted: boolean }; returns: ValuesIndices };
+  "torch.adaptiveMaxPool1d(input: Tensor, outputSize: int | int[]) -> (Tensor, Tensor)": { args: { input: Tensor; outputSize: number | readonly number[] }; returns: [Tensor, Tensor] };
+  "torch.alphaDropout(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
+  "torch.batchNorm(input: Tensor, weight: Tensor | None, bias: Tensor | None, runningMean: Tensor | None, runningVar: Tensor | None, training: bool, momentum: float, eps: float, cudnnEnabled: bool) -> Tensor": { args: { input: Tensor; weight: Tensor | null; bias: Tensor | null; runningMean: Tensor | null; runningVar: Tensor | null; training: boolean; momentum: number; eps: number; cudnnEnabled: boolean }; returns: Tensor };
+  "torch.binaryCrossEntropyWithLogits(input: Tensor, target: Tensor, weight?: Tensor, posWeight?: Tensor, reduction: int = 0) -> Tensor": { args: { input: Tensor; target: Tensor; weight: Tensor | undefined; posWeight: Tensor | undefined; reduction: number }; returns: Tensor };
+  "torch.cosineEmbeddingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, reduction: int = 0) -> Tensor": { args: { input1: Tensor; input2: Tensor; target: Tensor; margin: number; reduction: number }; returns: Tensor };
+  "torch.dropout(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
+  "torch.embedding(weight: Tensor, indices: Tensor, paddingIdx: int = -1, scaleGradByFreq: bool = false, sparse: bool = false) -> Tensor": { args: { weight: Tensor; indices: Tensor; paddingIdx: number; scaleGradByFreq: boolean; sparse: boolean }; returns: Tensor };
+  "torch.featureAlphaDropout(input: Tensor, p: float, train: bool) -> Tensor": { args: { input: Tensor; p: number; train: boolean }; returns: Tensor };
+  "torch.groupNorm(input: Tensor, numGroups: int, weight?: Tensor, bias?: Tensor, eps: float = 1e-5, cudnnEnabled: bool = true) -> Tensor": { args: { input: Tensor; numGroups: number; weight: Tensor | undefined; bias: Tensor | undefined; eps: number; cudnnEnabled: boolean }; returns: Tensor };
+  "torch.hingeEmbeddingLoss(input: Tensor, target: Tensor, margin: float = 1, reduction: int = 0) -> Tensor": { args: { input: Tensor; target: Tensor; margin: number; reduction: number }; returns: Tensor };
+  "torch.instanceNorm(input: Tensor, weight: Tensor | None, bias: Tensor | None, runningMean: Tensor | None, runningVar: Tensor | None, useInputStats: bool, momentum: float, eps: float, cudnnEnabled: bool) -> Tensor": { args: { input: Tensor; weight: Tensor | null; bias: Tensor | null; runningMean: Tensor | null; runningVar: Tensor | null; useInputStats: boolean; momentum: number; eps: number; cudnnEnabled: boolean }; returns: Tensor };
+  "torch.klDiv(input: Tensor, target: Tensor, reduction: int = 0, *, logTarget: bool = false) -> Tensor": { args: { input: Tensor; target: Tensor; reduction: number; logTarget: boolean }; returns: Tensor };
+  "torch.layerNorm(input: Tensor, normalizedShape: int | int[], weight?: Tensor, bias?: Tensor, eps: float = 1e-5, cudnnEnable: bool = true) -> Tensor": { args: { input: Tensor; normalizedShape: number | readonly number[]; weight: Tensor | undefined; bias: Tensor | undefined; eps: number; cudnnEnable: boolean }; returns: Tensor };
+  "torch.marginRankingLoss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0, reduction: int = 0) -> Tensor": { args: { input1: Tensor; input2: Tensor; target: Tensor; margin: number; reduction: number }; returns: Tensor };
+  "torch.maxPool1d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean }; returns: Tensor };
+  "torch.maxPool1dWithIndices(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false) -> (Tensor, Tensor)": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean }; returns: [Tensor, Tensor] };
+  "torch.maxPool2d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean }; returns: Tensor };
+  "torch.maxPool3d(input: Tensor, kernelSize: int | int[], stride?: int | int[], padding: int | int[] = 0, dilation: int | int[] = 1, ceilMode: bool = false) -> Tensor": { args: { input: Tensor; kernelSize: number | readonly number[]; stride: number | readonly number[] | undefined; padding: number | readonly number[]; dilation: number | readonly number[]; ceilMode: boolean }; returns: Tensor };
+  "torch.poissonNllLoss(input: Tensor, target: Tensor, logInput: bool, full: bool, eps: float, reduction: int) -> Tensor": { args: { input: Tensor; target: Tensor; logInput: boolean; full: boolean; eps: number; reduction: number }; returns: Tensor };
+  "torch.rrelu(input: Tensor, lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = false) -> Tensor": { args: { input: Tensor; lower: number; upper: number; training: boolean }; returns: Tensor };
+  "torch.threshold(input: Tensor, threshold: float, value: float) -> Tensor": { args: { input: Tensor; threshold: number; value: number }; returns: Tensor };
+  "torch.tripletMarginLoss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1, p: float = 2, eps: float = 1e-6, swap: bool = false, reduction: int = 0) -> Tensor": { args: { anchor: Tensor; positive: Tensor; negative: Tensor; margin: number; p: number; eps: number; swap: boolean; reduction: number }; returns: Tensor };
   "trace(input: Tensor) -> Tensor": { args: { input: Tensor }; returns: Tensor };
   "transpose(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
+  "transpose_(input: Tensor, dim0: int, dim1: int) -> Tensor": { args: { input: Tensor; dim0: number; dim1: number }; returns: Tensor };
+  "trapezoid(y: Tensor, x: Tensor, *, dim: int = -1) -> Tensor": { args: { y: Tensor; x: Tensor; dim: number }; returns: Tensor };
+  "trapezoid(y: Tensor, *, dx: Scalar = 1, dim: int = -1) -> Tensor": { args: { y: Tensor; dx: ScalarArg; dim: number }; returns: Tensor };
+  "trapz(y: Tensor, x: Tensor, *, dim: int = -1) -> Tensor": { args: { y: Tensor; x: Tensor; dim: number }; returns: Tensor };
+  "trapz(y: Tensor, *, dx: float = 1, dim: int = -1) -> Tensor": { args: { y: Tensor; dx: number; dim: number }; returns: Tensor };
+  "triangularSolve(input: Tensor, A: Tensor, upper: bool = true, transpose: bool = false, unitriangular: bool = false) -> SolutionCoefficient": { args: { input: Tensor; A: Tensor; upper: boolean; transpose: boolean; unitriangular: boolean }; returns: SolutionCoefficient };
   "tril(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
+  "tril_(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "trilIndices(row: int, col: int, offset: int = 0, *, dtype?: dtype, device?: device) -> Tensor": { args: { row: number; col: number; offset: number; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
   "tripletMarginLoss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1, p: float = 2, eps: float = 1e-6, swap: bool = false, *, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { anchor: Tensor; positive: Tensor; negative: Tensor; margin: number; p: number; eps: number; swap: boolean; reduction: "mean" | "sum" | "none" }; returns: Tensor };
+  "tripletMarginWithDistanceLoss(anchor: Tensor, positive: Tensor, negative: Tensor, *, distanceFunction?: DistanceFunction, margin: float = 1, swap: bool = false, reduction: \"mean\" | \"sum\" | \"none\" = \"mean\") -> Tensor": { args: { anchor: Tensor; positive: Tensor; negative: Tensor; distanceFunction: ((x1: Tensor, x2: Tensor) => Tensor) | undefined; margin: number; swap: boolean; reduction: "mean" | "sum" | "none" }; returns: Tensor };
   "triu(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
+  "triu_(input: Tensor, diagonal: int = 0) -> Tensor": { args: { input: Tensor; diagonal: number }; returns: Tensor };
   "triuIndices(row: int, col: int, offset: int = 0, *, dtype?: dtype, device?: device) -> Tensor": { args: { row: number; col: number; offset: number; dtype: DType | undefined; device: DeviceLike | undefined }; returns: Tensor };
   "trueDivide(input: Tensor | Scalar, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor | ScalarArg; other: Tensor | ScalarArg }; returns: Tensor };
   "trueDivide_(input: Tensor, other: Tensor | Scalar) -> Tensor": { args: { input: Tensor; other: Tensor | ScalarArg }; returns: Tensor };
@@ -5295,10 +6447,13 @@ export interface OpBodies {
   "uniform_(input: Tensor, from: float = 0, to: float = 1, *, generator?: Generator) -> Tensor": { args: { input: Tensor; from: number; to: number; generator: Generator | undefined }; returns: Tensor };
   "unique(input: Tensor, sorted: bool = true, returnInverse: bool = false, returnCounts: bool = false, dim?: int) -> Tensor | Tensor[]": { args: { input: Tensor; sorted: boolean; returnInverse: boolean; returnCounts: boolean; dim: number | undefined }; returns: Tensor | Tensor[] };
   "uniqueConsecutive(input: Tensor, returnInverse: bool = false, returnCounts: bool = false, dim?: int) -> Tensor | Tensor[]": { args: { input: Tensor; returnInverse: boolean; returnCounts: boolean; dim: number | undefined }; returns: Tensor | Tensor[] };
+  "unravelIndex(indices: Tensor, shape: int | int[]) -> Tensor[]": { args: { indices: Tensor; shape: number | readonly number[] }; returns: Tensor[] };
   "unsqueeze(input: Tensor, dim: int) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
+  "unsqueeze_(input: Tensor, dim: int) -> Tensor": { args: { input: Tensor; dim: number }; returns: Tensor };
   "upsample(input: Tensor, size?: int | int[], scaleFactor?: float | float[], mode: \"nearest\" | \"linear\" | \"bilinear\" | \"bicubic\" | \"trilinear\" | \"area\" | \"nearest-exact\" = \"nearest\", alignCorners?: bool) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined; mode: "nearest" | "linear" | "bilinear" | "bicubic" | "trilinear" | "area" | "nearest-exact"; alignCorners: boolean | undefined }; returns: Tensor };
   "upsampleBilinear(input: Tensor, size?: int | int[], scaleFactor?: float | float[]) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined }; returns: Tensor };
   "upsampleNearest(input: Tensor, size?: int | int[], scaleFactor?: float | float[]) -> Tensor": { args: { input: Tensor; size: number | readonly number[] | undefined; scaleFactor: number | readonly number[] | undefined }; returns: Tensor };
+  "vander(x: Tensor, N?: int, increasing: bool = false) -> Tensor": { args: { x: Tensor; N: number | undefined; increasing: boolean }; returns: Tensor };
   "var(input: Tensor, dim?: int | int[], *, correction: float = 1, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | undefined; correction: number; keepdim: boolean }; returns: Tensor };
   "var(input: Tensor, dim: int | int[] | None, unbiased: bool = true, keepdim: bool = false) -> Tensor": { args: { input: Tensor; dim: number | readonly number[] | null; unbiased: boolean; keepdim: boolean }; returns: Tensor };
   "var(input: Tensor, unbiased: bool) -> Tensor": { args: { input: Tensor; unbiased: boolean }; returns: Tensor };
@@ -5472,6 +6627,10 @@ export interface TensorMethods {
   bernoulli(options?: { p?: number | null; generator?: Generator | null }): Tensor;
   /** 1 with probability `input` (or `p` for every element), else 0, in input's dtype. */
   bernoulli(p: number | null, options?: { generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with 1 with probability `p` (a number, or a floating tensor that broadcasts to the tensor's shape), else 0; any dtype. Returns it. */
+  bernoulli_(options?: { p?: Tensor | number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with 1 with probability `p` (a number, or a floating tensor that broadcasts to the tensor's shape), else 0; any dtype. Returns it. */
+  bernoulli_(p: Tensor | number, options?: { generator?: Generator | null }): Tensor;
   /** `to("bfloat16")`: the tensor as bfloat16, itself when it is bfloat16 already. */
   bfloat16(): Tensor;
   /** How often each value 0, 1, … occurs in the 1-d non-negative integer `input` (or the sum of `weights` at its positions): int64 counts, weights' dtype for float32/float64 weights, else float64; length max(input) + 1, at least `minlength`. Reads the largest value back to the host. */
@@ -5534,12 +6693,30 @@ export interface TensorMethods {
   broadcastTo(size: readonly number[]): Tensor;
   /** `to("uint8")`: the tensor as uint8, itself when it is uint8 already. */
   byte(): Tensor;
+  /** Fills the tensor in place with Cauchy samples: median + sigma · tan(π (u − ½)) (sigma > 0); floating tensors. Returns it. */
+  cauchy_(options?: { median?: number; sigma?: number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with Cauchy samples: median + sigma · tan(π (u − ½)) (sigma > 0); floating tensors. Returns it. */
+  cauchy_(median: number, options?: { sigma?: number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with Cauchy samples: median + sigma · tan(π (u − ½)) (sigma > 0); floating tensors. Returns it. */
+  cauchy_(median: number, sigma: number, options?: { generator?: Generator | null }): Tensor;
   /** The smallest integer ≥ input, in the input's dtype (integers unchanged). */
   ceil(): Tensor;
   /** In place: x rounded up; returns x. */
   ceil_(): Tensor;
   /** `to("int8")`: the tensor as int8, itself when it is int8 already. */
   char(): Tensor;
+  /** Deprecated in PyTorch for linalg.cholesky: the same factor, with `upper` positional. */
+  cholesky(options?: { upper?: boolean }): Tensor;
+  /** Deprecated in PyTorch for linalg.cholesky: the same factor, with `upper` positional. */
+  cholesky(upper: boolean): Tensor;
+  /** The inverse of A = L Lᵀ (or Uᵀ U with upper) from its Cholesky factor `input` [..., n, n]; only the factor's lower (upper) triangle is read. */
+  choleskyInverse(options?: { upper?: boolean }): Tensor;
+  /** The inverse of A = L Lᵀ (or Uᵀ U with upper) from its Cholesky factor `input` [..., n, n]; only the factor's lower (upper) triangle is read. */
+  choleskyInverse(upper: boolean): Tensor;
+  /** X with A X = B for A = L Lᵀ (or Uᵀ U with upper) given B (`input`, [..., n, k]) and the Cholesky factor (`input2`, [..., n, n]); batch dims broadcast. Only the factor's lower (upper) triangle is read. */
+  choleskySolve(input2: Tensor, options?: { upper?: boolean }): Tensor;
+  /** X with A X = B for A = L Lᵀ (or Uᵀ U with upper) given B (`input`, [..., n, k]) and the Cholesky factor (`input2`, [..., n, n]); batch dims broadcast. Only the factor's lower (upper) triangle is read. */
+  choleskySolve(input2: Tensor, upper: boolean): Tensor;
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
   chunk(options: { chunks: number; dim?: number }): Tensor[];
   /** `chunks` pieces along `dim` of ceil(size / chunks) elements (the last may be smaller, and there may be fewer pieces). */
@@ -5634,14 +6811,24 @@ export interface TensorMethods {
   cumprod(options: { dim: number; dtype?: DType | null }): Tensor;
   /** Cumulative product along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
   cumprod(dim: number, options?: { dtype?: DType | null }): Tensor;
+  /** In place: x = cumprod(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+  cumprod_(options: { dim: number; dtype?: DType | null }): Tensor;
+  /** In place: x = cumprod(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+  cumprod_(dim: number, options?: { dtype?: DType | null }): Tensor;
   /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
   cumsum(options: { dim: number; dtype?: DType | null }): Tensor;
   /** Cumulative sum along `dim`; integer and bool inputs accumulate in int64, or in `dtype` (the input is converted to it first). */
   cumsum(dim: number, options?: { dtype?: DType | null }): Tensor;
+  /** In place: x = cumsum(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+  cumsum_(options: { dim: number; dtype?: DType | null }): Tensor;
+  /** In place: x = cumsum(x, dim), in x's dtype (`dtype`, if given, must be x's); returns x. */
+  cumsum_(dim: number, options?: { dtype?: DType | null }): Tensor;
   /** Degrees to radians, elementwise; integer and bool inputs give float32. */
   deg2rad(): Tensor;
   /** In place: degrees to radians (float tensors); returns x. */
   deg2rad_(): Tensor;
+  /** linalg.det: the determinants of the square matrices in the last two dims. */
+  det(): Tensor;
   /** A new tensor with the same values, outside autograd (no gradFn, requiresGrad false). PyTorch's shares storage; here every tensor owns its buffer, so it is a copy (see "views are copies" in the README). */
   detach(): Tensor;
   /** Of a 1-d tensor, the square matrix with it on diagonal `diagonal`; of a 2-d tensor, that diagonal. */
@@ -5734,10 +6921,16 @@ export interface TensorMethods {
   equal(other: Tensor): boolean;
   /** The error function, elementwise; integer and bool inputs give float32. */
   erf(): Tensor;
+  /** In place: x = erf(x) (float tensors); returns x. */
+  erf_(): Tensor;
   /** 1 − erf(input), computed without cancellation for large inputs; integer and bool inputs give float32. */
   erfc(): Tensor;
+  /** In place: x = erfc(x) = 1 − erf(x) (float tensors); returns x. */
+  erfc_(): Tensor;
   /** The inverse error function, elementwise (±1 give ±inf); integer and bool inputs give float32. */
   erfinv(): Tensor;
+  /** In place: x = erfinv(x) (float tensors); returns x. */
+  erfinv_(): Tensor;
   /** e^input, elementwise; integer and bool inputs give float32. */
   exp(): Tensor;
   /** In place: x = e^x (float tensors); returns x. */
@@ -5758,10 +6951,20 @@ export interface TensorMethods {
   expm1(): Tensor;
   /** In place: x = e^x − 1 (float tensors); returns x. */
   expm1_(): Tensor;
+  /** Fills the tensor in place with exponential samples of rate `lambd` (> 0): −log(1 − u) / lambd; floating tensors. Returns it. */
+  exponential_(options?: { lambd?: number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with exponential samples of rate `lambd` (> 0): −log(1 − u) / lambd; floating tensors. Returns it. */
+  exponential_(lambd: number, options?: { generator?: Generator | null }): Tensor;
   /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
   fill_(options: { value: Tensor | ScalarArg }): Tensor;
   /** In place: fills x with `value`, a scalar (cast to x's dtype: floats truncate into ints) or a 0-d tensor; returns x. */
   fill_(value: Tensor | ScalarArg): Tensor;
+  /** In place: the main diagonal (elements whose indices are all equal) set to `fillValue`, cast to x's dtype. x has at least 2 dims, all of one length beyond 2; with `wrap`, the diagonal of a tall matrix starts again every cols + 1 rows. Returns x. */
+  fillDiagonal_(options: { fillValue: ScalarArg; wrap?: boolean }): Tensor;
+  /** In place: the main diagonal (elements whose indices are all equal) set to `fillValue`, cast to x's dtype. x has at least 2 dims, all of one length beyond 2; with `wrap`, the diagonal of a tall matrix starts again every cols + 1 rows. Returns x. */
+  fillDiagonal_(fillValue: ScalarArg, options?: { wrap?: boolean }): Tensor;
+  /** In place: the main diagonal (elements whose indices are all equal) set to `fillValue`, cast to x's dtype. x has at least 2 dims, all of one length beyond 2; with `wrap`, the diagonal of a tall matrix starts again every cols + 1 rows. Returns x. */
+  fillDiagonal_(fillValue: ScalarArg, wrap: boolean): Tensor;
   /** Alias of trunc: input rounded toward zero, in the input's dtype (integers unchanged). */
   fix(): Tensor;
   /** In place: x rounded toward zero (alias of trunc_); returns x. */
@@ -5836,6 +7039,10 @@ export interface TensorMethods {
   ge_(options: { other: Tensor | ScalarArg }): Tensor;
   /** In place: x = (x >= other), as 1 or 0 in x's dtype; returns x. */
   ge_(other: Tensor | ScalarArg): Tensor;
+  /** Fills the tensor in place with geometric samples (the number of Bernoulli(p) trials up to the first success, 1, 2, …; p in (0, 1)): ⌈log(1 − u) / log(1 − p)⌉, at least 1. Any real dtype; returns it. */
+  geometric_(options: { p: number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with geometric samples (the number of Bernoulli(p) trials up to the first success, 1, 2, …; p in (0, 1)): ⌈log(1 − u) / log(1 − p)⌉, at least 1. Any real dtype; returns it. */
+  geometric_(p: number, options?: { generator?: Generator | null }): Tensor;
   /** outer, by its older name. */
   ger(vec2: Tensor): Tensor;
   /** Alias of gt: input > other, elementwise (bool). */
@@ -5862,6 +7069,8 @@ export interface TensorMethods {
   gt_(options: { other: Tensor | ScalarArg }): Tensor;
   /** In place: x = (x > other), as 1 or 0 in x's dtype; returns x. */
   gt_(other: Tensor | ScalarArg): Tensor;
+  /** The conjugate transpose of a matrix (2-d tensors; tensors are real here, so the transpose); a property: `x.H`. */
+  readonly H: Tensor;
   /** `to("float16")`: the tensor as float16, itself when it is float16 already. */
   half(): Tensor;
   /** x where |x| > lambd, else 0 (NaN stays NaN; float tensors). */
@@ -5962,6 +7171,8 @@ export interface TensorMethods {
   inner(other: Tensor): Tensor;
   /** `to("int32")`: the tensor as int32, itself when it is int32 already. */
   int(): Tensor;
+  /** linalg.inv: the inverses of the square matrices in the last two dims. */
+  inverse(): Tensor;
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
   isclose(other: Tensor, options?: { rtol?: number; atol?: number; equalNan?: boolean }): Tensor;
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
@@ -5970,6 +7181,8 @@ export interface TensorMethods {
   isclose(other: Tensor, rtol: number, atol: number, options?: { equalNan?: boolean }): Tensor;
   /** |input − other| ≤ atol + rtol × |other|, elementwise (bool); equal infinities are close, NaNs only with equalNan. The dtypes must match. */
   isclose(other: Tensor, rtol: number, atol: number, equalNan: boolean): Tensor;
+  /** Whether the tensor's dtype is a complex one: always false here (there are no complex dtypes). */
+  isComplex(): boolean;
   /** Whether each element is finite: not NaN and not ±inf (bool). */
   isfinite(): Tensor;
   /** Whether each element is +inf or −inf (bool). */
@@ -5978,10 +7191,16 @@ export interface TensorMethods {
   isnan(): Tensor;
   /** Whether each element is −inf (bool). */
   isneginf(): Tensor;
+  /** Whether the one element of a one-element tensor is not zero (NaN is not zero); reads it back to the host. */
+  isNonzero(): boolean;
   /** Whether each element is +inf (bool). */
   isposinf(): Tensor;
   /** Whether each element is real-valued (bool): always true, as every dtype here is real. */
   isreal(): Tensor;
+  /** Whether the two tensors have the same shape. */
+  isSameSize(other: Tensor): boolean;
+  /** Whether the tensor's dtype can hold negative values (the floats and int8 … int64; not bool and the unsigned ones). */
+  isSigned(): boolean;
   /** The Kronecker product: the blocks input[i] × other, in dims of size input.shape[d] · other.shape[d] (the lower-rank operand gets leading 1s); dtypes are promoted. */
   kron(other: Tensor): Tensor;
   /** `{ values, indices }` of the k-th smallest element along `dim` (k from 1); NaN counts as the largest value. */
@@ -6060,6 +7279,8 @@ export interface TensorMethods {
   logcumsumexp(options: { dim: number }): Tensor;
   /** log(cumsum(exp(x))) along `dim`, computed stably; floating inputs only. */
   logcumsumexp(dim: number): Tensor;
+  /** log det of the square matrices in the last two dims: NaN where det < 0, −inf where it is 0. float32/float64. */
+  logdet(): Tensor;
   /** input and other as truth values (nonzero is true), elementwise with broadcasting (bool). */
   logicalAnd(options: { other: Tensor | ScalarArg }): Tensor;
   /** input and other as truth values (nonzero is true), elementwise with broadcasting (bool). */
@@ -6086,6 +7307,16 @@ export interface TensorMethods {
   logit(options?: { eps?: number | null }): Tensor;
   /** log(input / (1 − input)), with input first clamped to [eps, 1 − eps] when eps is given; integer and bool inputs give float32. */
   logit(eps: number | null): Tensor;
+  /** In place: x = logit(x, eps) (float tensors; x first clamped to [eps, 1 − eps] when eps is given); returns x. */
+  logit_(options?: { eps?: number | null }): Tensor;
+  /** In place: x = logit(x, eps) (float tensors; x first clamped to [eps, 1 − eps] when eps is given); returns x. */
+  logit_(eps: number | null): Tensor;
+  /** Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it. */
+  logNormal_(options?: { mean?: number; std?: number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it. */
+  logNormal_(mean: number, options?: { std?: number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it. */
+  logNormal_(mean: number, std: number, options?: { generator?: Generator | null }): Tensor;
   /** x − log(sum(exp(x))) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
   logSoftmax(options: { dim: number; dtype?: DType | null }): Tensor;
   /** x − log(sum(exp(x))) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
@@ -6152,6 +7383,8 @@ export interface TensorMethods {
   median(dim: number, options?: { keepdim?: boolean }): ValuesIndices;
   /** The lower median (of an even count, the smaller middle value): of all elements, or `{ values, indices }` along `dim`; NaN when there is a NaN (the first NaN's index). */
   median(dim: number, keepdim: boolean): ValuesIndices;
+  /** The conjugate transpose of the last two dims (tensors are real here, so mT); a property: `x.mH`. */
+  readonly mH: Tensor;
   /** The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`. */
   min(): Tensor;
   /** The smallest value (0-d); or `{ values, indices }` along `dim` (the first index of the minimum, NaN counting as smallest); or the elementwise minimum with `other`. */
@@ -6272,6 +7505,14 @@ export interface TensorMethods {
   narrow(dim: number, start: number, options: { length: number }): Tensor;
   /** `length` elements of `dim` from `start` (a negative start counts from the end); a copy here, not a view. */
   narrow(dim: number, start: number, length: number): Tensor;
+  /** narrow, as a copy (narrow is one here too). */
+  narrowCopy(options: { dim: number; start: number; length: number }): Tensor;
+  /** narrow, as a copy (narrow is one here too). */
+  narrowCopy(dim: number, options: { start: number; length: number }): Tensor;
+  /** narrow, as a copy (narrow is one here too). */
+  narrowCopy(dim: number, start: number, options: { length: number }): Tensor;
+  /** narrow, as a copy (narrow is one here too). */
+  narrowCopy(dim: number, start: number, length: number): Tensor;
   /** input != other, elementwise (bool), with broadcasting and type promotion. */
   ne(options: { other: Tensor | ScalarArg }): Tensor;
   /** input != other, elementwise (bool), with broadcasting and type promotion. */
@@ -6406,6 +7647,18 @@ export interface TensorMethods {
   rad2deg(): Tensor;
   /** In place: radians to degrees (float tensors); returns x. */
   rad2deg_(): Tensor;
+  /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+  random_(options?: { generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+  random_(options: { to: number; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+  random_(to: number, options?: { generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+  random_(options: { from: number; to?: number | null; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+  random_(from: number, options?: { to?: number | null; generator?: Generator | null }): Tensor;
+  /** Fills the tensor in place with integers uniform in [from, to): [0, to) given one bound, and without `to` up to the largest integer its dtype holds (2^24 for float32, 2^53 for float64, the maximum for integer dtypes, 1 for bool); returns it. */
+  random_(from: number, to: number | null, options?: { generator?: Generator | null }): Tensor;
   /** The elements as a 1-d tensor, in row-major order (a copy here, as flatten). */
   ravel(): Tensor;
   /** 1 / input, elementwise; integer and bool inputs give float32. */
@@ -6432,6 +7685,14 @@ export interface TensorMethods {
   renorm(p: number, dim: number, options: { maxnorm: number }): Tensor;
   /** `input` with each slice along `dim` (input.select(dim, i)) whose p-norm (p > 0, Infinity allowed) exceeds `maxnorm` scaled by maxnorm / (norm + 1e-7); the others unchanged. Floating inputs of at least 2 dims. */
   renorm(p: number, dim: number, maxnorm: number): Tensor;
+  /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+  renorm_(options: { p: number; dim: number; maxnorm: number }): Tensor;
+  /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+  renorm_(p: number, options: { dim: number; maxnorm: number }): Tensor;
+  /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+  renorm_(p: number, dim: number, options: { maxnorm: number }): Tensor;
+  /** In place: x = renorm(x, p, dim, maxnorm) (each slice along `dim` whose p-norm exceeds maxnorm scaled down to it); returns x. */
+  renorm_(p: number, dim: number, maxnorm: number): Tensor;
   /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
   repeat(options: { repeats: readonly number[] }): Tensor;
   /** The tensor tiled `repeats[i]` times along each dim (`x.repeat(2, 3)` or a list); at least one repeat per dim, extra ones add leading dims. */
@@ -6552,6 +7813,8 @@ export interface TensorMethods {
   sliceScatter(src: Tensor, dim: number, start: number | null, end: number | null, options?: { step?: number }): Tensor;
   /** A copy of `input` with the slice start:end:step of `dim` (Python's slice bounds: negative count from the end, out of range clamp) replaced by `src`. */
   sliceScatter(src: Tensor, dim: number, start: number | null, end: number | null, step: number): Tensor;
+  /** linalg.slogdet: `{ sign, logabsdet }` of the square matrices in the last two dims. */
+  slogdet(): SignLogabsdet;
   /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
   softmax(options: { dim: number; dtype?: DType | null }): Tensor;
   /** exp(x) / sum(exp(x)) along `dim`, computed stably, in `dtype` if given. `dim` is required (PyTorch's implicit dim is deprecated) and `dtype` is keyword-only. */
@@ -6586,6 +7849,10 @@ export interface TensorMethods {
   squeeze(options?: { dim?: number | readonly number[] | null }): Tensor;
   /** Removes size-1 dims: all of them, or those in `dim` (a listed dim of another size stays). */
   squeeze(dim: number | readonly number[] | null): Tensor;
+  /** In place: x without its size-1 dims (all of them, or those in `dim`); returns x. */
+  squeeze_(options?: { dim?: number | readonly number[] | null }): Tensor;
+  /** In place: x without its size-1 dims (all of them, or those in `dim`); returns x. */
+  squeeze_(dim: number | readonly number[] | null): Tensor;
   /** Standard deviation over `dim` (all dims by default), with N - `correction` in the divisor (1 by default; `unbiased: false` means 0); floating inputs only. */
   std(options?: { dim?: number | readonly number[] | null; correction?: number; keepdim?: boolean }): Tensor;
   /** Standard deviation over `dim` (all dims by default), with N - `correction` in the divisor (1 by default; `unbiased: false` means 0); floating inputs only. */
@@ -6624,20 +7891,42 @@ export interface TensorMethods {
   sum(dim: number | readonly number[] | null, options?: { keepdim?: boolean; dtype?: DType | null }): Tensor;
   /** Sum over `dim` (all dims by default); integer and bool inputs sum in int64, float16/bfloat16 in float32. */
   sum(dim: number | readonly number[] | null, keepdim: boolean, options?: { dtype?: DType | null }): Tensor;
+  /** The tensor summed to `size` (`x.sumToSize(3, 1)` or a list), a shape that broadcasts to x's: its leading extra dims and the dims where size has 1 are summed (integers and bool in int64, as sum does); the same shape gives a copy. */
+  sumToSize(options: { size: readonly number[] }): Tensor;
+  /** The tensor summed to `size` (`x.sumToSize(3, 1)` or a list), a shape that broadcasts to x's: its leading extra dims and the dims where size has 1 are summed (integers and bool in int64, as sum does); the same shape gives a copy. */
+  sumToSize(...size: number[]): Tensor;
+  /** The tensor summed to `size` (`x.sumToSize(3, 1)` or a list), a shape that broadcasts to x's: its leading extra dims and the dims where size has 1 are summed (integers and bool in int64, as sum does); the same shape gives a copy. */
+  sumToSize(size: readonly number[]): Tensor;
   /** transpose, by NumPy's name. */
   swapaxes(options: { axis0: number; axis1: number }): Tensor;
   /** transpose, by NumPy's name. */
   swapaxes(axis0: number, options: { axis1: number }): Tensor;
   /** transpose, by NumPy's name. */
   swapaxes(axis0: number, axis1: number): Tensor;
+  /** transpose_, by NumPy's name. */
+  swapaxes_(options: { axis0: number; axis1: number }): Tensor;
+  /** transpose_, by NumPy's name. */
+  swapaxes_(axis0: number, options: { axis1: number }): Tensor;
+  /** transpose_, by NumPy's name. */
+  swapaxes_(axis0: number, axis1: number): Tensor;
   /** transpose, by another of PyTorch's names. */
   swapdims(options: { dim0: number; dim1: number }): Tensor;
   /** transpose, by another of PyTorch's names. */
   swapdims(dim0: number, options: { dim1: number }): Tensor;
   /** transpose, by another of PyTorch's names. */
   swapdims(dim0: number, dim1: number): Tensor;
+  /** transpose_, by another of PyTorch's names. */
+  swapdims_(options: { dim0: number; dim1: number }): Tensor;
+  /** transpose_, by another of PyTorch's names. */
+  swapdims_(dim0: number, options: { dim1: number }): Tensor;
+  /** transpose_, by another of PyTorch's names. */
+  swapdims_(dim0: number, dim1: number): Tensor;
   /** The transpose of a matrix; a 0-d or 1-d tensor as it is. */
   t(): Tensor;
+  /** The dims reversed (a matrix transposed; 0-d and 1-d tensors as they are); a property: `x.T`. PyTorch deprecates it for other than 2 dims (use mT or permute). */
+  readonly T: Tensor;
+  /** In place: x becomes its transpose (a matrix; 0-d and 1-d tensors stay); returns x. */
+  t_(): Tensor;
   /** The elements of the flattened input at `index`, in index's shape; a negative index counts from the end (out-of-range indices clamp instead of raising). */
   take(index: Tensor): Tensor;
   /** gather along `dim` after broadcasting the other dims of `input` and `indices`; without `dim`, from the flattened input. */
@@ -6712,14 +8001,36 @@ export interface TensorMethods {
   transpose(dim0: number, options: { dim1: number }): Tensor;
   /** Swaps dims `dim0` and `dim1`. */
   transpose(dim0: number, dim1: number): Tensor;
+  /** In place: x with dims `dim0` and `dim1` swapped (its shape changes); returns x. */
+  transpose_(options: { dim0: number; dim1: number }): Tensor;
+  /** In place: x with dims `dim0` and `dim1` swapped (its shape changes); returns x. */
+  transpose_(dim0: number, options: { dim1: number }): Tensor;
+  /** In place: x with dims `dim0` and `dim1` swapped (its shape changes); returns x. */
+  transpose_(dim0: number, dim1: number): Tensor;
+  /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+  triangularSolve(A: Tensor, options?: { upper?: boolean; transpose?: boolean; unitriangular?: boolean }): SolutionCoefficient;
+  /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+  triangularSolve(A: Tensor, upper: boolean, options?: { transpose?: boolean; unitriangular?: boolean }): SolutionCoefficient;
+  /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+  triangularSolve(A: Tensor, upper: boolean, transpose: boolean, options?: { unitriangular?: boolean }): SolutionCoefficient;
+  /** Deprecated in PyTorch for linalg.solveTriangular: `{ solution, clonedCoefficient }` with op(A) X = B for B (`input`, [..., n, k]) and triangular A [..., n, n] (op(A) = Aᵀ with transpose), batch dims broadcast, and a copy of A broadcast to the batch. One float32/float64 dtype. */
+  triangularSolve(A: Tensor, upper: boolean, transpose: boolean, unitriangular: boolean): SolutionCoefficient;
   /** The lower triangle of the last two dims: elements above diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   tril(options?: { diagonal?: number }): Tensor;
   /** The lower triangle of the last two dims: elements above diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   tril(diagonal: number): Tensor;
+  /** In place: x = tril(x, diagonal); returns x. */
+  tril_(options?: { diagonal?: number }): Tensor;
+  /** In place: x = tril(x, diagonal); returns x. */
+  tril_(diagonal: number): Tensor;
   /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   triu(options?: { diagonal?: number }): Tensor;
   /** The upper triangle of the last two dims: elements below diagonal `diagonal` (0 the main one, > 0 above it) zeroed. */
   triu(diagonal: number): Tensor;
+  /** In place: x = triu(x, diagonal); returns x. */
+  triu_(options?: { diagonal?: number }): Tensor;
+  /** In place: x = triu(x, diagonal); returns x. */
+  triu_(diagonal: number): Tensor;
   /** Alias of div without rounding: input / other (integer inputs give float32). */
   trueDivide(options: { other: Tensor | ScalarArg }): Tensor;
   /** Alias of div without rounding: input / other (integer inputs give float32). */
@@ -6772,6 +8083,10 @@ export interface TensorMethods {
   unsqueeze(options: { dim: number }): Tensor;
   /** Inserts a size-1 dim at `dim` (in [-ndim-1, ndim]). */
   unsqueeze(dim: number): Tensor;
+  /** In place: x with a size-1 dim inserted at `dim`; returns x. */
+  unsqueeze_(options: { dim: number }): Tensor;
+  /** In place: x with a size-1 dim inserted at `dim`; returns x. */
+  unsqueeze_(dim: number): Tensor;
   /** Variance over `dim` (all dims by default), divided by N - `correction` (1 by default; `unbiased: false` means 0); floating inputs only. */
   var(options?: { dim?: number | readonly number[] | null; correction?: number; keepdim?: boolean }): Tensor;
   /** Variance over `dim` (all dims by default), divided by N - `correction` (1 by default; `unbiased: false` means 0); floating inputs only. */

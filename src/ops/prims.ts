@@ -61,6 +61,8 @@ export interface PrimParams extends WindowPrimParams, ControlPrimParams {
   scatter: ScatterParams;
   /** Sorts every operand by the first along `dim` (stable; NaN last ascending, first descending). */
   sort: { dim: number; descending: boolean };
+  /** Inputs a, b: x with op(a) x = b (left) or x op(a) = b, op(a) = aᵀ when transposeA; only a's `lower` (else upper) triangle is read, its diagonal as ones when unitDiagonal. */
+  triangular_solve: { left: boolean; lower: boolean; unitDiagonal: boolean; transposeA: boolean };
 }
 
 /** StableHLO gather's dimension numbers (batching dims optional) and slice sizes. */
@@ -277,6 +279,29 @@ const sortDef: PrimDef<"sort"> = {
   }),
 };
 
+const triangularSolveDef: PrimDef<"triangular_solve"> = {
+  arity: 2,
+  infer: ([a, b], { left }) => {
+    check("triangular_solve", [a!], "float");
+    if (b!.dtype !== a!.dtype) throw new DTypeError(`triangular_solve: ${fmt(a!)} and ${fmt(b!)} differ in dtype`);
+    const rank = a!.shape.length;
+    const m = a!.shape[rank - 1];
+    const fits = rank >= 2 && b!.shape.length === rank && a!.shape[rank - 2] === m && b!.shape[left ? rank - 2 : rank - 1] === m &&
+      a!.shape.slice(0, -2).every((d, i) => d === b!.shape[i]);
+    if (!fits) throw new ShapeError(`triangular_solve: ${fmt(a!)} must be square matrices matching the ${left ? "rows" : "columns"} and batch of ${fmt(b!)}`);
+    return [b!];
+  },
+  lower: ({ left, lower, unitDiagonal, transposeA }) => ({
+    op: "triangular_solve",
+    attrs: [
+      { name: "left_side", text: String(left) },
+      { name: "lower", text: String(lower) },
+      { name: "transpose_a", text: `#stablehlo<transpose ${transposeA ? "TRANSPOSE" : "NO_TRANSPOSE"}>` },
+      { name: "unit_diagonal", text: String(unitDiagonal) },
+    ],
+  }),
+};
+
 // --- the table --------------------------------------------------------------------------------------
 
 export const prims = {
@@ -461,6 +486,7 @@ export const prims = {
   gather: gatherDef,
   scatter: scatterDef,
   sort: sortDef,
+  triangular_solve: triangularSolveDef,
   ...windowPrims,
   ...controlPrims,
 } satisfies { [P in Prim]: PrimDef<P> };

@@ -120,6 +120,29 @@ const prodRule: VjpRule<"reduce_prod"> = ({ inputs: [x], cts: [ct], params: { di
   return [e.mul(e.transpose(others, inverse), spread(ct!, x!, dims))];
 };
 
+/** The matrix product of [..., n, k] and [..., k, m] (equal batch dims), at full precision. */
+function matmulOf(a: T, b: T): T {
+  const batch = range(a.shape.length - 2);
+  return e.dotGeneral(a, b, batch, batch, [a.shape.length - 1], [b.shape.length - 2], { exact: true });
+}
+const swapLast = (x: T): T => e.transpose(x, [...range(x.shape.length - 2), x.shape.length - 1, x.shape.length - 2]);
+
+/**
+ * triangular_solve: with M = op(a), b's cotangent solves Mᵀ y = g (left) or y Mᵀ = g (right); M's is
+ * −y xᵀ (left) or −xᵀ y (right), transposed back to a when op transposes, and kept to the triangle a
+ * is read from (its strict part with a unit diagonal), as PyTorch's solve_triangular gradient.
+ */
+const triangularSolveRule: VjpRule<"triangular_solve"> = ({ inputs: [a], outputs: [x], cts: [ct], needed, params }) => {
+  const gb = bind1("triangular_solve", [a!, ct!], { ...params, transposeA: !params.transposeA });
+  if (!needed[0]) return [null, gb];
+  const gm = e.neg(params.left ? matmulOf(gb, swapLast(x!)) : matmulOf(swapLast(x!), gb));
+  const ga = params.transposeA ? swapLast(gm) : gm;
+  const rank = a!.shape.length;
+  const [rows, cols] = [e.iota("int32", a!.shape, rank - 2), e.iota("int32", a!.shape, rank - 1)];
+  const kept = e.compare(rows, cols, params.lower ? (params.unitDiagonal ? "GT" : "GE") : params.unitDiagonal ? "LT" : "LE");
+  return [where(kept, ga), gb];
+};
+
 /** dot_general: each operand's cotangent is a dot_general of the cotangent with the other operand. */
 const dotRule: VjpRule<"dot_general"> = ({ inputs: [a, b], cts: [ct], params }) => {
   const { lhsBatch, rhsBatch, lhsContract, rhsContract } = params;
@@ -284,6 +307,7 @@ const rules = {
   reduce_or: none,
   argmax: argRule(),
   argmin: argRule(),
+  triangular_solve: triangularSolveRule,
   ...indexingVjps,
   ...windowVjps,
   ...controlVjps,

@@ -54,7 +54,8 @@ export function bind1<P extends Prim>(prim: P, inputs: readonly Tracer[], params
 /** Runs `fn` on tracers for `inputs` and records what it returns as the graph's outputs. */
 export function trace(inputs: readonly Aval[], fn: (args: Tracer[]) => Tracer | readonly Tracer[]): { graph: Graph; single: boolean } {
   const graph = new Graph();
-  const args = inputs.map((a) => new Tracer(graph, graph.addInput(a), a.shape, a.dtype));
+  // plain avals: a Tensor given as one can change shape or dtype later (t_(), Module.to), the graph's inputs cannot
+  const args = inputs.map((a) => new Tracer(graph, graph.addInput({ shape: a.shape, dtype: a.dtype }), a.shape, a.dtype));
   active.push(graph);
   try {
     const result = fn(args);

@@ -152,7 +152,8 @@ export function decodeArg(v: JsonValue, inputs: readonly AnyTensor[]): unknown {
  */
 export function callArgs(c: FixtureCase, inputs: readonly AnyTensor[], device?: string): unknown[] {
   const args = c.args.map((a) => decodeArg(a, inputs));
-  const factory = c.inputs.length === 0 && device !== undefined;
+  // an op of no tensors that makes one (zeros, arange) is told the device; one that answers a plain value (canCast) is not
+  const factory = c.inputs.length === 0 && device !== undefined && !("value" in c.expected);
   if (c.kwargs !== undefined || factory) {
     const options = (c.kwargs === undefined ? {} : decodeArg(c.kwargs, inputs)) as Record<string, unknown>;
     args.push(factory ? { ...options, device } : options);
@@ -333,8 +334,8 @@ export async function runCase(torch: Torch, c: FixtureCase, device: string, form
     if (result instanceof Promise) result = await result;
     const mismatch = await compareResult(torch, result, c, device);
     if (mismatch) return mismatch;
-    // Views are copies and only in-place methods (name ending in "_") may change their inputs.
-    const inPlace = form === "method" && (c.method ?? "").endsWith("_");
+    // Views are copies and only in-place ops (name ending in "_": x.relu_(), torch.selu_(x)) may change their inputs.
+    const inPlace = (form === "method" ? (c.method ?? "") : c.name).endsWith("_");
     if (!inPlace) {
       const outs = tensorsIn(torch, result);
       const same = inputs.findIndex((t) => outs.includes(t));

@@ -5,7 +5,7 @@
  */
 import { defaultFloatDType } from "../../dtype.js";
 import { full } from "../../ops/creation/filled.js";
-import { ArgumentError } from "../../runtime/errors.js";
+import { ArgumentError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
 import * as F from "../functional.js";
 import { Module, Parameter } from "../module.js";
@@ -61,6 +61,14 @@ export class Softmax extends Module {
   }
   override extraRepr(): string {
     return `dim=${this.dim}`;
+  }
+}
+
+/** Softmax over the channels of [N, C, H, W] or [C, H, W] (dim −3). */
+export class Softmax2d extends Module {
+  override forward(x: Tensor): Tensor {
+    if (x.ndim !== 3 && x.ndim !== 4) throw new ShapeError(`Softmax2d: expected input to be 3D or 4D, got ${x.ndim}D instead`);
+    return F.softmax(x, -3);
   }
 }
 

@@ -9,6 +9,7 @@ import type { Tensor } from "../../tensor.js";
 import * as F from "../functional.js";
 import { fans, kaimingUniform_, uniform_ } from "../init.js";
 import { Module, Parameter } from "../module.js";
+import { constructorOptions } from "./constructor_options.js";
 import { factory, type FactoryOptions, layerOptions } from "./options.js";
 
 type Size = number | readonly number[];
@@ -211,3 +212,52 @@ export class Fold extends Module {
     return [`outputSize=${sizeText(this.outputSize)}`, `kernelSize=${sizeText(this.kernelSize)}`, ...optionsText(this.options)].join(", ");
   }
 }
+
+type FractionalOptions = { outputSize?: Size; outputRatio?: number | readonly number[]; returnIndices?: boolean; randomSamples?: Tensor };
+type FractionalFn = (x: Tensor, kernelSize: Size, options: { outputSize?: Size; outputRatio?: number | readonly number[]; returnIndices: boolean; randomSamples?: Tensor }) => Tensor | [Tensor, Tensor];
+
+/**
+ * A fractional max-pooling module: FractionalMaxPool2d(kernelSize, outputSize?, outputRatio?,
+ * returnIndices?, randomSamples?) or with the rest by name. Given samples are a buffer
+ * ("_random_samples" in the state dict, as PyTorch's); without, each call draws new ones.
+ */
+function fractionalPooling(name: string, dims: number, fn: FractionalFn) {
+  const layer = class<R extends boolean = false> extends Module {
+    readonly kernelSize: Size;
+    readonly outputSize: Size | undefined;
+    readonly outputRatio: number | readonly number[] | undefined;
+    readonly returnIndices: boolean;
+    declare _randomSamples: Tensor | null;
+    constructor(kernelSize: Size, ...args: [outputSize?: Size | FractionalOptions & { returnIndices?: R }, outputRatio?: number | readonly number[] | FractionalOptions, returnIndices?: R | FractionalOptions, randomSamples?: Tensor | FractionalOptions, options?: FractionalOptions]) {
+      super();
+      const o = constructorOptions<FractionalOptions>(name, args, ["outputSize", "outputRatio", "returnIndices", "randomSamples"]);
+      this.kernelSize = kernelSize;
+      this.outputSize = o.outputSize ?? undefined;
+      this.outputRatio = o.outputRatio ?? undefined;
+      this.returnIndices = o.returnIndices ?? false;
+      if (this.outputSize === undefined && this.outputRatio === undefined) throw new ArgumentError(`${name}: requires specifying either an outputSize or an outputRatio`);
+      if (this.outputSize !== undefined && this.outputRatio !== undefined) throw new ArgumentError(`${name}: only one of outputSize and outputRatio may be specified`);
+      const ratios = this.outputRatio === undefined ? [] : typeof this.outputRatio === "number" ? [this.outputRatio] : this.outputRatio;
+      if (ratios.some((r) => !(r > 0 && r < 1))) throw new ArgumentError(`${name}: outputRatio must be between 0 and 1 (got ${JSON.stringify(this.outputRatio)})`);
+      if (ratios.length > 1 && ratios.length !== dims) throw new ArgumentError(`${name}: outputRatio must be a number or ${dims} of them, got ${JSON.stringify(this.outputRatio)}`);
+      this.registerBuffer("_randomSamples", o.randomSamples ?? null);
+    }
+    override forward(x: Tensor): R extends true ? [Tensor, Tensor] : Tensor {
+      return fn(x, this.kernelSize, {
+        ...(this.outputSize === undefined ? {} : { outputSize: this.outputSize }),
+        ...(this.outputRatio === undefined ? {} : { outputRatio: this.outputRatio }),
+        returnIndices: this.returnIndices,
+        ...(this._randomSamples === null ? {} : { randomSamples: this._randomSamples }),
+      }) as never;
+    }
+    override extraRepr(): string {
+      const by = this.outputSize !== undefined ? `outputSize=${sizeText(this.outputSize)}` : `outputRatio=${JSON.stringify(this.outputRatio)}`;
+      return [`kernelSize=${sizeText(this.kernelSize)}`, by, ...(this.returnIndices ? ["returnIndices=true"] : [])].join(", ");
+    }
+  };
+  Object.defineProperty(layer, "name", { value: name });
+  return layer;
+}
+
+export const FractionalMaxPool2d = fractionalPooling("FractionalMaxPool2d", 2, F.fractionalMaxPool2d as never);
+export const FractionalMaxPool3d = fractionalPooling("FractionalMaxPool3d", 3, F.fractionalMaxPool3d as never);

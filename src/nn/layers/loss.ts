@@ -1,9 +1,9 @@
 /**
  * @file Loss modules: each holds its functional loss's options (`new CrossEntropyLoss({ labelSmoothing: 0.1 })`)
  * and calls it with (input, target) — or (input1, input2, target), (anchor, positive, negative),
- * (input, target, var). Tensor options (weight, posWeight) are buffers, as in PyTorch, so they are in
- * the state dict ("weight", "pos_weight") and move with the module. Also the distance modules
- * CosineSimilarity and PairwiseDistance.
+ * (input, target, var), (logProbs, targets, inputLengths, targetLengths). Tensor options (weight,
+ * posWeight) are buffers, as in PyTorch, so they are in the state dict ("weight", "pos_weight") and
+ * move with the module. Also the distance modules CosineSimilarity and PairwiseDistance.
  */
 import * as F from "../functional.js";
 import { ArgumentError } from "../../runtime/errors.js";
@@ -15,7 +15,7 @@ type Reduction = "mean" | "sum" | "none";
 type Inputs2 = [input: Tensor, target: Tensor];
 type Inputs3 = [input1: Tensor, input2: Tensor, target: Tensor];
 
-function loss<O extends object, A extends Tensor[] = Inputs2>(name: string, fn: (...args: never[]) => Tensor, known: readonly (keyof O & string)[]) {
+function loss<O extends object, A extends unknown[] = Inputs2>(name: string, fn: (...args: never[]) => Tensor, known: readonly (keyof O & string)[]) {
   const call = fn as unknown as (...args: unknown[]) => Tensor;
   const layer = class extends Module {
     readonly options: Partial<O>;
@@ -63,6 +63,43 @@ export const GaussianNLLLoss = loss<{ full?: boolean; eps?: number; reduction?: 
 export const MultiLabelSoftMarginLoss = loss<{ weight?: Tensor; reduction?: Reduction }>("MultiLabelSoftMarginLoss", F.multilabelSoftMarginLoss as never, ["weight", "reduction"]);
 export const MultiMarginLoss = loss<{ p?: number; margin?: number; weight?: Tensor; reduction?: Reduction }>(
   "MultiMarginLoss", F.multiMarginLoss as never, ["p", "margin", "weight", "reduction"]);
+/** forward(logProbs, targets, inputLengths, targetLengths): the lengths as int tensors or arrays. */
+export const CTCLoss = loss<{ blank?: number; reduction?: Reduction; zeroInfinity?: boolean },
+  [logProbs: Tensor, targets: Tensor, inputLengths: Tensor | readonly number[], targetLengths: Tensor | readonly number[]]>(
+  "CTCLoss", F.ctcLoss as never, ["blank", "reduction", "zeroInfinity"]);
+
+/** forward(input, target): target lists each sample's classes (int64) up to the first −1. */
+export const MultiLabelMarginLoss = loss<{ reduction?: Reduction }>("MultiLabelMarginLoss", F.multilabelMarginLoss as never, ["reduction"]);
+
+type Distance = (x1: Tensor, x2: Tensor) => Tensor;
+type TripletDistanceOptions = { distanceFunction?: Distance | Module; margin?: number; swap?: boolean; reduction?: Reduction };
+
+/**
+ * forward(anchor, positive, negative) with `distanceFunction`, a function or a module of two tensors
+ * (default: a PairwiseDistance module, a child as in PyTorch, so it prints and moves with this one).
+ */
+export class TripletMarginWithDistanceLoss extends Module {
+  readonly distanceFunction: Distance | Module;
+  readonly margin: number;
+  readonly swap: boolean;
+  readonly reduction: Reduction;
+  constructor(options?: TripletDistanceOptions) {
+    super();
+    const o = layerOptions<TripletDistanceOptions>("TripletMarginWithDistanceLoss", options, ["distanceFunction", "margin", "swap", "reduction"]);
+    const fn = o.distanceFunction ?? new PairwiseDistance();
+    if (typeof fn !== "function" && !(fn instanceof Module)) throw new ArgumentError(`TripletMarginWithDistanceLoss: distanceFunction must be a function or a Module, got ${typeof fn}`);
+    this.distanceFunction = fn;
+    this.margin = o.margin ?? 1;
+    this.swap = o.swap ?? false;
+    this.reduction = o.reduction ?? "mean";
+    if (!(this.margin > 0)) throw new ArgumentError(`TripletMarginWithDistanceLoss: margin must be greater than 0, got ${this.margin}`);
+  }
+  override forward(anchor: Tensor, positive: Tensor, negative: Tensor): Tensor {
+    const fn = this.distanceFunction;
+    const distanceFunction = fn instanceof Module ? (x1: Tensor, x2: Tensor) => fn.call(x1, x2) as Tensor : fn;
+    return F.tripletMarginWithDistanceLoss(anchor, positive, negative, { distanceFunction, margin: this.margin, swap: this.swap, reduction: this.reduction });
+  }
+}
 
 /** Options, or PyTorch's positional arguments followed by options. */
 function distanceOptions<O extends object>(name: string, first: number | O | undefined, rest: unknown[], positional: readonly (keyof O & string)[], known: readonly (keyof O & string)[]): Partial<O> {

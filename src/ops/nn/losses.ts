@@ -4,7 +4,8 @@
  * clamped at −100 as in PyTorch), binaryCrossEntropyWithLogits and klDiv. Half inputs compute in float32.
  *
  * The margin and embedding losses: marginRankingLoss, hingeEmbeddingLoss, softMarginLoss,
- * cosineEmbeddingLoss, tripletMarginLoss, multilabelSoftMarginLoss and multiMarginLoss; and
+ * cosineEmbeddingLoss, tripletMarginLoss, tripletMarginWithDistanceLoss (over a distance function's
+ * results), multilabelSoftMarginLoss, multiMarginLoss and multilabelMarginLoss; and
  * poissonNllLoss and gaussianNllLoss. All are compositions of primitives, so autograd comes from
  * the primitives' VJPs.
  *
@@ -12,15 +13,16 @@
  * BCE inputs outside [0, 1] and gaussianNllLoss's negative variance tensors are not checked (that
  * needs the values on the host); such entries contribute 0 (or NaN for a negative variance).
  */
-import { isFloating } from "../../dtype.js";
+import { isFloating, resultType } from "../../dtype.js";
 import { ArgumentError, DTypeError, ShapeError } from "../../runtime/errors.js";
-import type { Tensor } from "../../tensor.js";
+import { tidy } from "../../memory.js";
+import { Tensor as TensorClass, type Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
 import { broadcastShapes, fmtShape, sameShape } from "../dims.js";
 import { op } from "../signature/op.js";
 import { run } from "../unit.js";
 import { amax, amin } from "../reduction/extremes.js";
-import { vectorNorm } from "./distance.js";
+import { pairwiseDistance, vectorNorm } from "./distance.js";
 import { c, log1p, type T } from "./emitters.js";
 import { opmath, requireFloat } from "./opmath.js";
 import { runOptional } from "./optional_tensors.js";
@@ -539,6 +541,73 @@ export const multiMarginLoss = op(
       const perSample = e.reduce("sum", e.select(hit, zero, h), [1]);
       const loss = e.reshape(e.div(perSample, c(perSample, classes)), want);
       return e.convert(reduceLoss(loss, reduction), input.dtype);
+    });
+  },
+);
+
+export const multilabelMarginLoss = op(
+  'multilabelMarginLoss(input: Tensor, target: Tensor, *, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "Multi-label hinge loss of input [N, C] (or [C]) and target of the same shape (int64) listing each sample's classes up to the first −1: Σ_j Σ_{i not a target} max(0, 1 − (input[y_j] − input[i])) / C per sample, a class listed twice counting twice. Reduced. PyTorch's deprecated size_average and reduce are left out, so reduction is keyword-only." },
+  ({ input, target, reduction }) => {
+    const op = "multilabelMarginLoss";
+    requireFloat(op, input);
+    if (input.ndim > 2 || (input.ndim === 2 && input.shape[1] === 0) || (input.ndim === 1 && input.shape[0] === 0)) {
+      throw new ShapeError(`${op}: expected a non-empty vector or matrix with optional 0-dim batch size, got ${fmtShape(input.shape)}`);
+    }
+    if (target.dtype !== "int64") throw new DTypeError(`${op}: target must be int64 class indices, got ${target.dtype} (convert it with .to("int64"))`);
+    if (!sameShape(target.shape, input.shape)) throw new ShapeError(`${op}: inconsistent target size ${fmtShape(target.shape)} for input of size ${fmtShape(input.shape)}`);
+    return run(op, [input, target], reduction, ([x0, t0]) => {
+      const dtype = opmath(input.dtype);
+      const classes = input.ndim === 0 ? 1 : input.shape[input.ndim - 1]!;
+      const n = input.ndim === 2 ? input.shape[0]! : 1;
+      const x = e.reshape(e.convert(x0 as T, dtype), [n, classes]);
+      const t = e.reshape(t0 as T, [n, classes]);
+      // slot j holds a target while no −1 came before it (firstEnd: the first −1's slot, or C)
+      const slots = e.iota("int64", [n, classes], 1);
+      const firstEnd = e.reduce("min", e.select(e.compare(t, c(t, -1), "EQ"), slots, c(slots, classes)), [1]);
+      const valid = e.compare(slots, e.broadcastInDim(firstEnd, [n, classes], [0]), "LT");
+      // hit[n, j, i]: slot j names class i
+      const cube = [n, classes, classes];
+      const hit = e.and(e.compare(e.iota("int64", cube, 2), e.broadcastInDim(t, cube, [0, 1]), "EQ"), e.broadcastInDim(valid, cube, [0, 1]));
+      const zero = e.full(0, dtype, cube);
+      const picked = e.reduce("sum", e.select(hit, e.broadcastInDim(x, cube, [0, 2]), zero), [2]); // x[y_j]
+      const isTarget = e.reduce("or", hit, [1]);
+      const h = relu(e.add(e.sub(c(zero, 1), e.broadcastInDim(picked, cube, [0, 1])), e.broadcastInDim(x, cube, [0, 2])));
+      const counted = e.and(e.broadcastInDim(valid, cube, [0, 1]), e.not(e.broadcastInDim(isTarget, cube, [0, 2])));
+      const perSample = e.reduce("sum", e.select(counted, h, zero), [1, 2]);
+      const loss = e.reshape(e.div(perSample, c(perSample, classes)), input.shape.slice(0, input.ndim === 2 ? 1 : 0));
+      // an empty batch's mean is 0, as in PyTorch
+      const reduced = reduction === "mean" && n === 0 ? e.full(0, dtype) : reduceLoss(loss, reduction);
+      return e.convert(reduced, input.dtype);
+    });
+  },
+);
+
+export const tripletMarginWithDistanceLoss = op(
+  'tripletMarginWithDistanceLoss(anchor: Tensor, positive: Tensor, negative: Tensor, *, distanceFunction?: DistanceFunction, margin: float = 1, swap: bool = false, reduction: "mean" | "sum" | "none" = "mean") -> Tensor',
+  { doc: "max(0, margin + d(anchor, positive) − d(anchor, negative)) with d the `distanceFunction` (a function of two tensors returning their distances; default pairwiseDistance); with swap, d(anchor, negative) is replaced by d(positive, negative) where that is smaller. Reduced. The distances' gradients flow through the function's own ops." },
+  ({ anchor, positive, negative, distanceFunction, margin, swap, reduction }) => {
+    const op = "tripletMarginWithDistanceLoss";
+    if (!(margin > 0)) throw new ArgumentError(`${op}: margin must be greater than 0, got ${margin}`);
+    if (anchor.ndim !== positive.ndim || anchor.ndim !== negative.ndim) {
+      throw new ShapeError(`${op}: the anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor ${anchor.ndim}D, positive ${positive.ndim}D, and negative ${negative.ndim}D inputs`);
+    }
+    const distance = distanceFunction ?? ((x1: Tensor, x2: Tensor): Tensor => pairwiseDistance(x1, x2));
+    return tidy(() => {
+      const measure = (x1: Tensor, x2: Tensor, what: string): Tensor => {
+        const d = distance(x1, x2);
+        if (!(d instanceof TensorClass)) throw new ArgumentError(`${op}: distanceFunction(${what}) must return a Tensor, got ${typeof d}`);
+        requireFloat(op, d, `distanceFunction(${what})`);
+        return d;
+      };
+      const distances = [measure(anchor, positive, "anchor, positive"), measure(anchor, negative, "anchor, negative"), ...(swap ? [measure(positive, negative, "positive, negative")] : [])];
+      const dtype = resultType(...distances);
+      const shape = broadcastShapes(op, ...distances.map((d) => d.shape));
+      return run(op, distances, `${margin}|${swap}|${reduction}`, (ds) => {
+        const [dPos, dNeg, dSwap] = ds.map((d) => e.broadcastTo(e.convert(d as T, opmath(dtype)), shape));
+        const neg = dSwap === undefined ? dNeg! : e.min(dNeg!, dSwap);
+        return e.convert(reduceLoss(relu(e.add(e.sub(dPos!, neg), c(dPos!, margin))), reduction), dtype);
+      });
     });
   },
 );

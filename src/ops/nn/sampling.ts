@@ -3,7 +3,8 @@
  * normalized coordinates ([-1, 1] per spatial dim, x = width first) to input positions, applies the
  * padding mode to them, and reads the input there with one gather per corner: 2ⁿ weighted corners
  * (bilinear, trilinear in 3-d) or the nearest one. Corners outside the input read zero and pass no
- * gradient, as in PyTorch.
+ * gradient, as in PyTorch. Bicubic (2-d only) reads the 4 × 4 taps around the unpadded position,
+ * weighted by the cubic convolution (A = −0.75), and applies the padding mode to each tap, as PyTorch does.
  */
 import { DTypeError, ShapeError } from "../../runtime/errors.js";
 import type { Tensor } from "../../tensor.js";
@@ -29,9 +30,14 @@ function reflect(x: Tracer, low: number, high: number): Tracer {
   return e.select(even, e.add(extra, c(x, low)), e.add(e.sub(c(x, span), extra), c(x, low)));
 }
 
+/** The input position (in elements) of normalized coordinates `g` along a dim of `size`, before the padding mode. */
+function unnormalize(g: Tracer, size: number, alignCorners: boolean): Tracer {
+  return alignCorners ? e.mul(e.add(g, c(g, 1)), c(g, (size - 1) / 2)) : e.div(e.sub(e.mul(e.add(g, c(g, 1)), c(g, size)), c(g, 1)), c(g, 2));
+}
+
 /** The input position (in elements) of normalized coordinates `g` along a dim of `size`, after the padding mode. */
 function sourceIndex(g: Tracer, size: number, padding: Padding, alignCorners: boolean): Tracer {
-  const pos = alignCorners ? e.mul(e.add(g, c(g, 1)), c(g, (size - 1) / 2)) : e.div(e.sub(e.mul(e.add(g, c(g, 1)), c(g, size)), c(g, 1)), c(g, 2));
+  const pos = unnormalize(g, size, alignCorners);
   // as PyTorch's clip_coordinates_set_grad: no gradient at or beyond the bounds
   const clip = (x: Tracer): Tracer => {
     const inside = e.and(e.compare(x, c(x, 0), "GT"), e.compare(x, c(x, size - 1), "LT"));
@@ -42,10 +48,27 @@ function sourceIndex(g: Tracer, size: number, padding: Padding, alignCorners: bo
   return pos;
 }
 
+/** A bicubic tap's integer position `x` (float) along a dim of `size` after the padding mode (zeros: as it is). */
+function tapIndex(x: Tracer, size: number, padding: Padding, alignCorners: boolean): Tracer {
+  if (padding === "zeros") return x;
+  const inside = (v: Tracer): Tracer => e.clamp(c(v, 0), v, c(v, size - 1));
+  if (padding === "border") return inside(x);
+  return inside(alignCorners ? reflect(x, 0, size - 1) : reflect(x, -0.5, size - 0.5));
+}
+
+const A = -0.75; // PyTorch's cubic convolution constant
+/** Keys' cubic convolution weights of the taps at −1, 0, 1, 2 from the fraction t ∈ [0, 1). */
+function cubicWeights(t: Tracer): Tracer[] {
+  const near = (x: Tracer): Tracer => e.add(e.mul(e.mul(e.sub(e.mul(c(x, A + 2), x), c(x, A + 3)), x), x), c(x, 1)); // |x| ≤ 1
+  const far = (x: Tracer): Tracer => e.sub(e.mul(e.add(e.mul(e.sub(e.mul(c(x, A), x), c(x, 5 * A)), x), c(x, 8 * A)), x), c(x, 4 * A)); // 1 < |x| < 2
+  const u = e.sub(c(t, 1), t);
+  return [far(e.add(t, c(t, 1))), near(t), near(u), far(e.add(u, c(u, 1)))];
+}
+
 export const gridSample = op(
-  'gridSample(input: Tensor, grid: Tensor, mode: "bilinear" | "nearest" = "bilinear", paddingMode: "zeros" | "border" | "reflection" = "zeros", alignCorners?: bool) -> Tensor',
+  'gridSample(input: Tensor, grid: Tensor, mode: "bilinear" | "nearest" | "bicubic" = "bilinear", paddingMode: "zeros" | "border" | "reflection" = "zeros", alignCorners?: bool) -> Tensor',
   {
-    doc: "Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d) or nearest; paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres. PyTorch's bicubic mode is not supported.",
+    doc: "Samples input [N, C, H, W] (or [N, C, D, H, W]) at grid [N, Ho, Wo, 2] (or [N, Do, Ho, Wo, 3]) of normalized (x, y[, z]) coordinates in [-1, 1] → [N, C, Ho, Wo] (or 3-d). mode bilinear (trilinear in 3-d), nearest, or bicubic (4-d input only); paddingMode says what outside points read; alignCorners (default false) maps ±1 to the corner pixels' centres.",
   },
   ({ input, grid, mode, paddingMode, alignCorners }) => {
     const op = "gridSample";
@@ -57,6 +80,7 @@ export const gridSample = op(
     if (grid.dtype !== input.dtype) throw new DTypeError(`${op}: input (${input.dtype}) and grid (${grid.dtype}) must have the same dtype`);
     floating(op, input.dtype);
     if (input.shape.slice(2).includes(0)) throw new ShapeError(`${op}: input ${fmtShape(input.shape)} has an empty spatial dimension`);
+    if (mode === "bicubic" && n !== 2) throw new ShapeError(`${op}: bicubic interpolation only supports 4-d input [N, C, H, W], got ${fmtShape(input.shape)}`);
     const corners = alignCorners ?? false;
     return run(op, [input, grid], `${mode}|${paddingMode}|${corners}`, ([xi, gi]) => {
       const [x, g] = [xi as Tracer, gi as Tracer];
@@ -85,11 +109,26 @@ export const gridSample = op(
       };
       const sampled = inOpmath(g, (wg) => {
         // grid's last dim is (x, y[, z]): coordinate k indexes spatial dim n - 1 - k
-        const coords = spatial.map((size, d) => {
+        const gridCoord = (d: number): Tracer => {
           const k = n - 1 - d;
-          const gk = e.reshape(e.slice(wg, [0, ...out.map(() => 0), k], [batch, ...out, k + 1]), [batch, points]);
-          return sourceIndex(gk, size, paddingMode, corners);
-        });
+          return e.reshape(e.slice(wg, [0, ...out.map(() => 0), k], [batch, ...out, k + 1]), [batch, points]);
+        };
+        if (mode === "bicubic") {
+          const pos = spatial.map((size, d) => unnormalize(gridCoord(d), size, corners));
+          const lows = pos.map((p) => e.floor(p));
+          const weights = pos.map((p, d) => cubicWeights(e.sub(p, lows[d]!)));
+          let sum: Tracer | undefined;
+          for (let i = 0; i < 4; i++) {
+            for (let j = 0; j < 4; j++) {
+              const taps = [i, j];
+              const at = lows.map((low, d) => e.convert(tapIndex(e.add(low, c(low, taps[d]! - 1)), spatial[d]!, paddingMode, corners), "int64"));
+              const term = read(at, e.mul(weights[0]![i]!, weights[1]![j]!));
+              sum = sum === undefined ? term : e.add(sum, term);
+            }
+          }
+          return sum!;
+        }
+        const coords = spatial.map((size, d) => sourceIndex(gridCoord(d), size, paddingMode, corners));
         if (mode === "nearest") return read(coords.map((p) => e.convert(e.roundEven(p), "int64")), undefined);
         const lows = coords.map((p) => e.floor(p));
         let sum: Tracer | undefined;

@@ -189,7 +189,7 @@ function besselY(x: T, nu: Order): T {
   return e.select(positive, e.select(near, series, far), edge);
 }
 
-const i0T = (x: T): T => besselI(x, 0, false);
+export const i0T = (x: T): T => besselI(x, 0, false);
 
 export const i0 = op(
   "i0(input: Tensor) -> Tensor",

@@ -23,6 +23,7 @@ import {
   acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, deg2rad, exp2, expm1, hypot, log10, log1p, log2, rad2deg, reciprocal, rsqrt, sin, sinc, sinh, tan, xlogy,
 } from "./math.js";
 import { ceil, fix, floor, frac, round, trunc } from "./rounding.js";
+import { erf, erfc, erfinv, logit } from "./special.js";
 
 const unary = (name: string, fn: (x: Tensor) => Tensor, kind: ResultKind) => ({ input }: { input: Tensor }) => elementwiseInPlace(name, kind, input, [], () => fn(input));
 
@@ -84,6 +85,9 @@ const floatUnaryOps: readonly [string, (x: Tensor) => Tensor, string][] = [
   ["deg2rad_", deg2rad, "In place: degrees to radians (float tensors); returns x."],
   ["rad2deg_", rad2deg, "In place: radians to degrees (float tensors); returns x."],
   ["sinc_", sinc, "In place: x = sinc(x) (float tensors); returns x."],
+  ["erf_", erf, "In place: x = erf(x) (float tensors); returns x."],
+  ["erfc_", erfc, "In place: x = erfc(x) = 1 − erf(x) (float tensors); returns x."],
+  ["erfinv_", erfinv, "In place: x = erfinv(x) (float tensors); returns x."],
 ];
 
 for (const [name, fn, doc] of unaryOps) define(`${name}(input: Tensor) -> Tensor`, { doc, method: true }, unary(name, fn, "promoted"));
@@ -226,4 +230,10 @@ export const addcdiv_ = op(
   "addcdiv_(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Scalar = 1) -> Tensor",
   { doc: "In place: x += value × tensor1 / tensor2 (float tensors); returns x.", method: true },
   ({ input, tensor1, tensor2, value }) => elementwiseInPlace("addcdiv_", "promoted", input, [tensor1, tensor2], () => addcdiv(input, tensor1, tensor2, { value })),
+);
+
+export const logit_ = op(
+  "logit_(input: Tensor, eps?: float) -> Tensor",
+  { doc: "In place: x = logit(x, eps) (float tensors; x first clamped to [eps, 1 − eps] when eps is given); returns x.", method: true },
+  ({ input, eps }) => elementwiseInPlace("logit_", "float", input, [], () => logit(input, eps ?? null)),
 );

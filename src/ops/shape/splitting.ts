@@ -1,6 +1,6 @@
 /**
  * @file Taking a tensor apart along one dim: split, splitWithSizes, tensorSplit, hsplit, vsplit,
- * dsplit, chunk, unbind, and narrow and select (one piece).
+ * dsplit, chunk, unbind, and narrow, narrowCopy and select (one piece).
  * Like the rest of the op library, the pieces are copies, never views.
  */
 import { ShapeError } from "../../runtime/errors.js";
@@ -180,4 +180,10 @@ export const select = op(
     const shape = input.shape.filter((_, k) => k !== d);
     return unary("select", input, `${d},${i}`, (x) => e.reshape(sliceDim(x, d, i, i + 1), shape));
   },
+);
+
+export const narrowCopy = op(
+  "narrowCopy(input: Tensor, dim: int, start: int, length: int) -> Tensor",
+  { doc: "narrow, as a copy (narrow is one here too).", method: true },
+  ({ input, dim, start, length }) => narrow(input, dim, start, length),
 );

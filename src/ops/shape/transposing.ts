@@ -1,5 +1,5 @@
 /**
- * @file Reordering dims: transpose, permute, t, the mT property and movedim (moveaxis).
+ * @file Reordering dims: transpose, permute, t, the mT, T, H and mH properties and movedim (moveaxis).
  */
 import { ShapeError } from "../../runtime/errors.js";
 import { fmtShape, normDim, normDims } from "../dims.js";
@@ -98,4 +98,26 @@ export const moveaxis = op(
   "moveaxis(input: Tensor, source: int | int[], destination: int | int[]) -> Tensor",
   { doc: "movedim, by NumPy's name.", method: true },
   ({ input, source, destination }) => movedim(input, source, destination),
+);
+
+export const T = op(
+  "T(input: Tensor) -> Tensor",
+  { doc: "The dims reversed (a matrix transposed; 0-d and 1-d tensors as they are); a property: `x.T`. PyTorch deprecates it for other than 2 dims (use mT or permute).", property: true },
+  ({ input }) => unary("T", input, "", (x) => (x.ndim < 2 ? x : e.transpose(x, x.shape.map((_, i) => x.ndim - 1 - i)))),
+);
+
+export const H = op(
+  "H(input: Tensor) -> Tensor",
+  { doc: "The conjugate transpose of a matrix (2-d tensors; tensors are real here, so the transpose); a property: `x.H`.", property: true },
+  ({ input }) =>
+    unary("H", input, "", (x) => {
+      if (x.ndim !== 2 && x.ndim !== 0) throw new ShapeError(`H: tensor.H is only supported on matrices (2-D tensors). Got ${x.ndim}-D tensor; for batches of matrices use tensor.mH`);
+      return x.ndim === 0 ? x : e.transpose(x, [1, 0]);
+    }),
+);
+
+export const mH = op(
+  "mH(input: Tensor) -> Tensor",
+  { doc: "The conjugate transpose of the last two dims (tensors are real here, so mT); a property: `x.mH`.", property: true },
+  ({ input }) => mT(input),
 );

@@ -75,6 +75,16 @@ export const atoms = {
   MantissaExponent: { ts: "MantissaExponent", describe: "{ mantissa, exponent }", accept: () => rejected },
   MinMax: { ts: "MinMax", describe: "{ min, max }", accept: () => rejected },
   Histogram: { ts: "Histogram", describe: "{ hist, binEdges }", accept: () => rejected },
+  LInfo: { ts: "LInfo", describe: "{ L, info }", accept: () => rejected },
+  LUPivots: { ts: "LUPivots", describe: "{ LU, pivots }", accept: () => rejected },
+  PLU: { ts: "PLU", describe: "{ P, L, U }", accept: () => rejected },
+  SignLogabsdet: { ts: "SignLogabsdet", describe: "{ sign, logabsdet }", accept: () => rejected },
+  LUPivotsInfo: { ts: "LUPivotsInfo", describe: "{ LU, pivots, info }", accept: () => rejected },
+  InverseInfo: { ts: "InverseInfo", describe: "{ inverse, info }", accept: () => rejected },
+  ResultInfo: { ts: "ResultInfo", describe: "{ result, info }", accept: () => rejected },
+  SolutionCoefficient: { ts: "SolutionCoefficient", describe: "{ solution, clonedCoefficient }", accept: () => rejected },
+  /** A distance between two tensors (tripletMarginWithDistanceLoss's distanceFunction). */
+  DistanceFunction: { ts: "((x1: Tensor, x2: Tensor) => Tensor)", describe: "function (x1, x2) => Tensor", accept: (v: unknown) => (typeof v === "function" ? v : rejected) },
   Slice: { ts: "Slice", describe: "torch.slice", accept: (v: unknown) => (v instanceof Slice ? v : rejected) },
   void: { ts: "void", describe: "nothing", accept: () => rejected },
 } as const satisfies Record<string, Atom>;
@@ -95,6 +105,14 @@ export const atomImports: Readonly<Record<string, string>> = {
   MantissaExponent: "./types.js",
   MinMax: "./types.js",
   Histogram: "./types.js",
+  LInfo: "./types.js",
+  LUPivots: "./types.js",
+  PLU: "./types.js",
+  SignLogabsdet: "./types.js",
+  LUPivotsInfo: "./types.js",
+  InverseInfo: "./types.js",
+  ResultInfo: "./types.js",
+  SolutionCoefficient: "./types.js",
 };
 
 export function isAtomName(name: string): name is AtomName {

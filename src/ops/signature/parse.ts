@@ -4,7 +4,9 @@
  *   sum(input: Tensor, dim?: int | int[], keepdim: bool = false, *, dtype?: dtype) -> Tensor
  *
  * An op of a namespace other than torch's own has its name qualified (`linalg.norm(…)`, which is
- * torch.linalg.norm), so that it may share its bare name with another op (torch.norm).
+ * torch.linalg.norm), so that it may share its bare name with another op (torch.norm); a torch.*
+ * form whose signature differs from torch.nn.functional's op of the same name is qualified with
+ * `torch.` (`torch.dropout(input, p, train)` beside F's `dropout(input, p = 0.5, training = true, …)`).
  * Parameters before `*` may be given positionally (in this order) or by name in the trailing
  * options object; those after `*` by name only. `name?` may be omitted (the body gets undefined;
  * null, PyTorch's None, means the same), `= value` gives a default (true, false, null, a number,
