@@ -116,17 +116,20 @@ function factorUnit(op: string, A: Tensor, upper: boolean): [Tensor, Tensor] {
 const raiseIfFailed = (op: string, info: Tensor, L: Tensor): void =>
   raiseOnInfo(info, [L], (at, order) => `${op}: ${at}The factorization could not be completed because the input is not positive-definite (the leading minor of order ${order} is not positive-definite).`);
 
+/** The factor, or LinAlgError when a matrix is not positive-definite. */
+function checkedFactor(name: string, A: Tensor, upper: boolean): Tensor {
+  const [L, info] = factorUnit(name, A, upper);
+  raiseIfFailed(name, info, L);
+  info.dispose();
+  return L;
+}
+
 export const cholesky = op(
   "linalg.cholesky(input: Tensor, *, upper: bool = false) -> Tensor",
   {
     doc: "The Cholesky factor L (lower triangular, A = L Lᵀ; with upper, U = Lᵀ) of the symmetric positive-definite matrices A [..., n, n]; only A's lower triangle is read (its upper one with upper). float32/float64. A matrix that is not positive-definite raises LinAlgError naming the failing leading minor (a host read); inside torch.compile its factor is NaN from that column on.",
   },
-  ({ input: A, upper }) => {
-    const [L, info] = factorUnit("linalg.cholesky", A, upper);
-    raiseIfFailed("linalg.cholesky", info, L);
-    info.dispose();
-    return L;
-  },
+  ({ input: A, upper }) => checkedFactor("linalg.cholesky", A, upper),
 );
 
 export const choleskyEx = op(
@@ -144,12 +147,7 @@ export const choleskyEx = op(
 export const choleskyDeprecated = op(
   "cholesky(input: Tensor, upper: bool = false) -> Tensor",
   { doc: "Deprecated in PyTorch for linalg.cholesky: the same factor, with `upper` positional.", method: true },
-  ({ input, upper }) => {
-    const [L, info] = factorUnit("cholesky", input, upper);
-    raiseIfFailed("cholesky", info, L);
-    info.dispose();
-    return L;
-  },
+  ({ input, upper }) => checkedFactor("cholesky", input, upper),
 );
 
 export const choleskySolve = op(
