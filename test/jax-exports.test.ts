@@ -12,7 +12,8 @@ import { fixturesDir } from "./helpers/fixtures.js";
 interface Values {
   dtype: torch.DType;
   shape: number[];
-  values: number[];
+  /** NaN and ±inf written as "NaN", "Infinity", "-Infinity" */
+  values: (number | string)[];
 }
 interface ExportCase {
   name: string;
@@ -29,11 +30,11 @@ const test = missing ? it.skip : it;
 if (missing) it.skip(`skipped: ${missing}`, () => {});
 
 /** Index and values of the first element of `got` farther than max(atol, rtol·|want|) from `want`. */
-function firstMiss(got: number[], want: number[], rtol: number, atol: number): string | undefined {
+function firstMiss(got: number[], want: (number | string)[], rtol: number, atol: number): string | undefined {
   for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
+    const w = Number(want[i]);
     const g = got[i]!;
-    if (Number.isNaN(w) ? Number.isNaN(g) : Math.abs(g - w) <= Math.max(atol, rtol * Math.abs(w))) continue;
+    if (Number.isNaN(w) ? Number.isNaN(g) : g === w || Math.abs(g - w) <= Math.max(atol, rtol * Math.abs(w))) continue;
     return `element ${i}: ${g}, JAX ${w}`;
   }
   return undefined;
@@ -56,7 +57,7 @@ describe(`jax.export modules (JAX ${fixture.jax}) on the CPU plugin`, () => {
         return;
       }
       const exe = await torch.runtime.compile(c.mlir);
-      const inputs = c.inputs.map((v) => torch.tensor(v.values, { dtype: v.dtype, shape: v.shape }));
+      const inputs = c.inputs.map((v) => torch.tensor(v.values.map(Number), { dtype: v.dtype, shape: v.shape }));
       try {
         const outputs = await exe.run(inputs);
         expect(outputs.length).toBe(c.outputs!.length);

@@ -69,17 +69,22 @@ class SpecLowering : public OpBuilder {
       emit("stablehlo.reshape", {op_.operands[i]}, {op_.operandTypes[i]}, op_.resultTypes[i], {}, op_.results[i]);
   }
 
-  // The custom calls that only place values on devices: one device here, so each passes its operand on.
+  // Custom calls: those that only place values on devices (one device here) pass their operand on;
+  // JAX's LAPACK Cholesky and triangular solve are the plugin's own ops.
   void customCall() {
     const Attribute* target = attr("call_target_name");
     const std::string name = target && target->kind == Attribute::Kind::String ? target->s : "";
     static const std::set<std::string> placements = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"};
-    if (!placements.count(name))
-      fail("line " + std::to_string(op_.line) + ": stablehlo.custom_call: the cpu plugin does not run custom call @" + name +
-               " (it runs only @Sharding, @SPMDFullToShardShape and @SPMDShardToFullShape, which it passes through)",
-           ErrorCode::Unimplemented);
-    arity(1, 1);
-    forwardOperands();
+    if (placements.count(name)) {
+      arity(1, 1);
+      return forwardOperands();
+    }
+    if (name == "lapack_spotrf_ffi" || name == "lapack_dpotrf_ffi") return potrf();
+    if (name == "lapack_strsm_ffi" || name == "lapack_dtrsm_ffi") return trsm();
+    fail("line " + std::to_string(op_.line) + ": stablehlo.custom_call: the cpu plugin does not run custom call @" + name +
+             " (it runs @Sharding, @SPMDFullToShardShape and @SPMDShardToFullShape, which it passes through, and LAPACK's "
+             "potrf and trsm as JAX calls them)",
+         ErrorCode::Unimplemented);
   }
 
   // if: the case whose first branch is the true branch.
@@ -183,6 +188,94 @@ class SpecLowering : public OpBuilder {
     }
   }
 
+  // x (of type `from`) folded by the element-wise `combiner` over `dims`, starting from the scalar `init`.
+  int reduce(int x, const TensorType& from, const TensorType& to, const std::vector<int64_t>& dims, const char* combiner, int init) {
+    const TensorType scalar{from.element, {}};
+    Op reduce;
+    reduce.name = "stablehlo.reduce";
+    reduce.line = op_.line;
+    reduce.operands = {x, init};
+    reduce.operandTypes = {from, scalar};
+    reduce.resultTypes = {to};
+    reduce.results = {module_.numValues++};
+    reduce.attrs = {{"dimensions", intsAttr(dims)}};
+    Region& body = reduce.regions.emplace_back();
+    body.argTypes = {scalar, scalar};
+    body.args = {module_.numValues++, module_.numValues++};
+    Op fold;
+    fold.name = combiner;
+    fold.line = op_.line;
+    fold.operands = body.args;
+    fold.operandTypes = body.argTypes;
+    fold.resultTypes = {scalar};
+    fold.results = {module_.numValues++};
+    Op ret;
+    ret.name = "stablehlo.return";
+    ret.line = op_.line;
+    ret.operands = fold.results;
+    ret.operandTypes = fold.resultTypes;
+    body.ops.push_back(std::move(fold));
+    body.ops.push_back(std::move(ret));
+    out_.push_back(std::move(reduce));
+    return out_.back().results[0];
+  }
+
+  int compare(int a, int b, const TensorType& t, const char* direction, const char* type) {
+    return emit("stablehlo.compare", {a, b}, {t, t}, {ElementType::Pred, t.dims},
+                {{"comparison_direction", symbolAttr(direction)}, {"compare_type", symbolAttr(type)}});
+  }
+
+  // --- JAX's LAPACK calls (its CPU linear algebra) -------------------------------------------------
+
+  // A byte flag of mhlo.backend_config (uplo = 76 is 'L'), as its character.
+  char lapackFlag(const char* key) const {
+    const Attribute* config = attr("mhlo.backend_config");
+    if (config && config->kind == Attribute::Kind::Struct)
+      if (auto it = config->fields.find(key); it != config->fields.end() && it->second->kind == Attribute::Kind::Int)
+        return char(it->second->i);
+    error(std::string("needs mhlo.backend_config's ") + key);
+  }
+
+  // potrf: the Cholesky factor in the triangle uplo names, the other triangle as it was, and per matrix
+  // info = the order of the first leading minor that is not positive definite (0 when none is): the
+  // first NaN on the diagonal of the cholesky kernel's result.
+  void potrf() {
+    arity(1, 2);
+    const TensorType& t = op_.operandTypes[0];
+    const size_t rank = t.dims.size();
+    if (rank < 2 || t.dims[rank - 1] != t.dims[rank - 2] || !isFloat(t.element)) error("operand " + typeString(t) + " must be square float matrices");
+    const int64_t n = t.dims[rank - 1];
+    TensorType batch{ElementType::S32, t.dims};
+    batch.dims.resize(rank - 2);
+    if (op_.resultTypes[0] != t || op_.resultTypes[1] != batch)
+      error("result types should be " + typeString(t) + " and " + typeString(batch));
+    const bool lower = lapackFlag("uplo") == 'L';
+    const int factor = emit("stablehlo.cholesky", {op_.operands[0]}, {t}, t, {{"lower", boolAttr(lower)}});
+    const TensorType positions{ElementType::S32, t.dims}, flags{ElementType::Pred, t.dims};
+    const int row = emit("stablehlo.iota", {}, {}, positions, {{"iota_dimension", intAttr(int64_t(rank) - 2)}});
+    const int col = emit("stablehlo.iota", {}, {}, positions, {{"iota_dimension", intAttr(int64_t(rank) - 1)}});
+    const int inTriangle = compare(row, col, positions, lower ? "GE" : "LE", "SIGNED");
+    emit("stablehlo.select", {inTriangle, factor, op_.operands[0]}, {flags, t, t}, t, {}, op_.results[0]);
+    const int failed = emit("stablehlo.and", {compare(row, col, positions, "EQ", "SIGNED"), compare(factor, factor, t, "NE", "FLOAT")}, {flags, flags}, flags);
+    const int order = emit("stablehlo.add", {col, splat(positions, 1)}, {positions, positions}, positions);
+    const uint64_t none = uint64_t(n + 1);
+    const int first = reduce(emit("stablehlo.select", {failed, order, splat(positions, none)}, {flags, positions, positions}, positions),
+                             positions, batch, {int64_t(rank) - 2, int64_t(rank) - 1}, "stablehlo.minimum", splat(kIndex, none));
+    const int ok = compare(first, splat(batch, none), batch, "EQ", "SIGNED");
+    emit("stablehlo.select", {ok, splat(batch, 0), first}, {{ElementType::Pred, batch.dims}, batch, batch}, batch, {}, op_.results[1]);
+  }
+
+  // trsm: op(a) x = b (side L) or x op(a) = b, a triangular: StableHLO's triangular_solve.
+  void trsm() {
+    arity(2, 1);
+    const char trans = lapackFlag("trans_x");
+    const char* transpose = trans == 'N' ? "NO_TRANSPOSE" : trans == 'T' ? "TRANSPOSE" : "ADJOINT";
+    emit("stablehlo.triangular_solve", op_.operands, op_.operandTypes, op_.resultTypes[0],
+         {{"left_side", boolAttr(lapackFlag("side") == 'L')}, {"lower", boolAttr(lapackFlag("uplo") == 'L')},
+          {"transpose_a", symbolAttr(transpose)}, {"unit_diagonal", boolAttr(lapackFlag("diag") == 'U')}},
+         op_.results[0]);
+  }
+
   // --- batch norm ---------------------------------------------------------------------------------
 
   struct Norm {
@@ -221,36 +314,7 @@ class SpecLowering : public OpBuilder {
   }
 
   // Σ of x over every dimension but the feature's.
-  int sum(const Norm& n, int x) {
-    const TensorType scalar{n.x.element, {}};
-    Op reduce;
-    reduce.name = "stablehlo.reduce";
-    reduce.line = op_.line;
-    reduce.operands = {x, constant(scalar, 0)};
-    reduce.operandTypes = {n.x, scalar};
-    reduce.resultTypes = {n.vec};
-    reduce.results = {module_.numValues++};
-    reduce.attrs = {{"dimensions", intsAttr(n.others)}};
-    Region& body = reduce.regions.emplace_back();
-    body.argTypes = {scalar, scalar};
-    body.args = {module_.numValues++, module_.numValues++};
-    Op add;
-    add.name = "stablehlo.add";
-    add.line = op_.line;
-    add.operands = body.args;
-    add.operandTypes = body.argTypes;
-    add.resultTypes = {scalar};
-    add.results = {module_.numValues++};
-    Op ret;
-    ret.name = "stablehlo.return";
-    ret.line = op_.line;
-    ret.operands = add.results;
-    ret.operandTypes = add.resultTypes;
-    body.ops.push_back(std::move(add));
-    body.ops.push_back(std::move(ret));
-    out_.push_back(std::move(reduce));
-    return out_.back().results[0];
-  }
+  int sum(const Norm& n, int x) { return reduce(x, n.x, n.vec, n.others, "stablehlo.add", constant({n.x.element, {}}, 0)); }
 
   int mean(const Norm& n, int x) { return binary("stablehlo.divide", sum(n, x), constant(n.vec, double(n.count)), n.vec); }
 

@@ -3,8 +3,9 @@
 // - if → case on select(pred, 0, 1); optimization_barrier → its operands; composite → func.call of its
 //   decomposition; dot → dot_general;
 // - what only places values on devices (Shardy's sharding_constraint and reshard, the custom calls
-//   @Sharding, @SPMDFullToShardShape, @SPMDShardToFullShape) → its operand; any other custom call is
-//   an error naming its target;
+//   @Sharding, @SPMDFullToShardShape, @SPMDShardToFullShape) → its operand; JAX's LAPACK calls
+//   potrf and trsm → cholesky (with LAPACK's info) and triangular_solve; any other custom call is an
+//   error naming its target;
 // - get_dimension_size → a constant; the dynamic-shape forms with a static result type (dynamic_iota,
 //   dynamic_broadcast_in_dim, dynamic_reshape) → iota, broadcast_in_dim, reshape;
 // - batch_norm_inference / _training / _grad → element-wise ops and sums over all but the feature dimension;

@@ -51,6 +51,21 @@ TEST(cholesky_of_a_matrix_that_is_not_positive_definite_is_nan_from_the_failing_
   CHECK((std::vector<float>(v.begin() + 9, v.end()) == std::vector<float>{2, 0, 0, 1, 2, 0, 0, 0, 1}));
 }
 
+TEST(lapack_potrf_keeps_the_other_triangle_and_gives_the_failing_minor_as_info) {
+  const std::string text =
+      "func.func public @main(%a: tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>) {\n"
+      "  %r:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, "
+      "operand_layouts = [dense<[1, 2, 0]> : tensor<3xindex>]} : (tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>)\n"
+      "  return %r#0, %r#1 : tensor<2x3x3xf32>, tensor<2xi32>\n}\n";
+  // the first matrix is positive definite; the second's leading minor of order 2 is singular
+  auto r = runText(text, {f32({2, 3, 3}, {4, 7, 8, 2, 5, 9, 2, 1, 9, 4, 7, 8, 2, 1, 9, 0, 0, 1})});
+  const std::vector<float> v = read<float>(r[0]);
+  CHECK((std::vector<float>(v.begin(), v.begin() + 9) == std::vector<float>{2, 7, 8, 1, 2, 9, 1, 0, 2.8284271f}));
+  CHECK((std::vector<float>{v[9], v[10], v[11], v[12]} == std::vector<float>{2, 7, 8, 1}));
+  CHECK(std::isnan(v[13]) && v[14] == 9);
+  CHECK((read<int32_t>(r[1]) == std::vector<int32_t>{0, 2}));
+}
+
 TEST(collectives_that_name_another_process_are_rejected) {
   const std::string region =
       "({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n    %s = stablehlo.add %p, %q : tensor<f32>\n"
