@@ -1,4 +1,4 @@
-// Programs written elsewhere: StableHLO modules exported by jax.export (test/fixtures/jax_exports.json,
+// Programs written elsewhere: StableHLO modules exported by jax.export (test/fixtures/jax/exports.json,
 // written by scripts/fixtures/jax_exports.py) run through torch.runtime.compile on the CPU plugin and
 // give the values jax.jit computed on JAX's CPU backend; those JAX lowers to what the plugin does not
 // run (LAPACK custom calls, complex numbers) are a CompileError that says what. No tensor leaks.
@@ -24,7 +24,7 @@ interface ExportCase {
   atol?: number;
   error?: string;
 }
-const fixture = JSON.parse(readFileSync(join(fixturesDir, "jax_exports.json"), "utf8")) as { jax: string; cases: ExportCase[] };
+const fixture = JSON.parse(readFileSync(join(fixturesDir, "jax", "exports.json"), "utf8")) as { jax: string; cases: ExportCase[] };
 
 const test = missing ? it.skip : it;
 if (missing) it.skip(`skipped: ${missing}`, () => {});
