@@ -81,10 +81,10 @@ class SpecLowering : public OpBuilder {
     }
     if (name == "lapack_spotrf_ffi" || name == "lapack_dpotrf_ffi") return potrf();
     if (name == "lapack_strsm_ffi" || name == "lapack_dtrsm_ffi") return trsm();
-    fail("line " + std::to_string(op_.line) + ": stablehlo.custom_call: the cpu plugin does not run custom call @" + name +
-             " (it runs @Sharding, @SPMDFullToShardShape and @SPMDShardToFullShape, which it passes through, and LAPACK's "
-             "potrf and trsm as JAX calls them)",
-         ErrorCode::Unimplemented);
+    error("the cpu plugin does not run custom call @" + name +
+              " (it runs @Sharding, @SPMDFullToShardShape and @SPMDShardToFullShape, which it passes through, and LAPACK's "
+              "potrf and trsm as JAX calls them)",
+          ErrorCode::Unimplemented);
   }
 
   // if: the case whose first branch is the true branch.
@@ -199,23 +199,7 @@ class SpecLowering : public OpBuilder {
     reduce.resultTypes = {to};
     reduce.results = {module_.numValues++};
     reduce.attrs = {{"dimensions", intsAttr(dims)}};
-    Region& body = reduce.regions.emplace_back();
-    body.argTypes = {scalar, scalar};
-    body.args = {module_.numValues++, module_.numValues++};
-    Op fold;
-    fold.name = combiner;
-    fold.line = op_.line;
-    fold.operands = body.args;
-    fold.operandTypes = body.argTypes;
-    fold.resultTypes = {scalar};
-    fold.results = {module_.numValues++};
-    Op ret;
-    ret.name = "stablehlo.return";
-    ret.line = op_.line;
-    ret.operands = fold.results;
-    ret.operandTypes = fold.resultTypes;
-    body.ops.push_back(std::move(fold));
-    body.ops.push_back(std::move(ret));
+    reduce.regions.push_back(binaryRegion(module_, scalar, combiner, op_.line));
     out_.push_back(std::move(reduce));
     return out_.back().results[0];
   }

@@ -71,8 +71,30 @@ uint64_t floatBits(ElementType t, double v) {
   }
 }
 
-void OpBuilder::error(const std::string& message) const {
-  fail("line " + std::to_string(op_.line) + ": " + op_.name + ": " + message);
+Region binaryRegion(Module& module, const TensorType& scalar, const std::string& combiner, int line) {
+  Region body;
+  body.argTypes = {scalar, scalar};
+  body.args = {module.numValues, module.numValues + 1};
+  module.numValues += 2;
+  Op fold;
+  fold.name = combiner;
+  fold.line = line;
+  fold.operands = body.args;
+  fold.operandTypes = body.argTypes;
+  fold.resultTypes = {scalar};
+  fold.results = {module.numValues++};
+  Op ret;
+  ret.name = "stablehlo.return";
+  ret.line = line;
+  ret.operands = fold.results;
+  ret.operandTypes = fold.resultTypes;
+  body.ops.push_back(std::move(fold));
+  body.ops.push_back(std::move(ret));
+  return body;
+}
+
+void OpBuilder::error(const std::string& message, ErrorCode code) const {
+  fail("line " + std::to_string(op_.line) + ": " + op_.name + ": " + message, code);
 }
 
 void OpBuilder::arity(size_t operands, size_t results) const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/error.h"
 #include "ir/ir.h"
 
 namespace tpjrt::cpu {
@@ -21,6 +22,8 @@ AttributePtr boolAttr(bool v);
 AttributePtr splatAttr(const TensorType& type, uint64_t bits);
 // The bits of `v` as an element of the float type `t`.
 uint64_t floatBits(ElementType t, double v);
+// A region (a reduce's body) of two arguments of the 0-d type `scalar` that returns `combiner` of them.
+Region binaryRegion(Module& module, const TensorType& scalar, const std::string& combiner, int line);
 
 class OpBuilder {
  public:
@@ -28,7 +31,7 @@ class OpBuilder {
   OpBuilder(Module& module, const Op& op, std::vector<Op>& out) : module_(module), op_(op), out_(out) {}
 
   // Throws CpuError naming the line and the op being rewritten.
-  [[noreturn]] void error(const std::string& message) const;
+  [[noreturn]] void error(const std::string& message, ErrorCode code = ErrorCode::InvalidArgument) const;
   void arity(size_t operands, size_t results) const;
 
   // Emits `name(operands) : types -> result`; returns its result's id (`id`, or a fresh one when -1).

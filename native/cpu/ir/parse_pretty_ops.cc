@@ -3,6 +3,7 @@
 #include <set>
 
 #include "ir/element_type.h"
+#include "ir/op_builder.h"
 #include "ir/parser_internal.h"
 
 namespace tpjrt::cpu {
@@ -258,24 +259,7 @@ void Parser::parsePrettyOp(Op& op, const std::string& word, size_t numResults) {
     size_t n = inputs.size();
     if (!applies.empty()) {
       if (n != 1) s.errorAt(op.line, "the 'applies' form takes one input");
-      const TensorType& t = inits[0].type;
-      body.args = {module.numValues, module.numValues + 1};
-      body.argTypes = {t, t};
-      module.numValues += 2;
-      Op inner;
-      inner.name = applies;
-      inner.line = op.line;
-      inner.operands = body.args;
-      inner.operandTypes = {t, t};
-      inner.resultTypes = {t};
-      inner.results = {module.numValues++};
-      Op ret;
-      ret.name = "stablehlo.return";
-      ret.line = op.line;
-      ret.operands = inner.results;
-      ret.operandTypes = {t};
-      body.ops.push_back(std::move(inner));
-      body.ops.push_back(std::move(ret));
+      body = binaryRegion(module, inits[0].type, applies, op.line);
     } else {
       s.expectKeyword("reducer");
       std::vector<std::pair<std::string, TensorType>> lhs, rhs;
