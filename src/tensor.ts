@@ -161,6 +161,7 @@ export class Tensor<D extends DType = DType> {
       const buffer = source.#live("move");
       source.#held.buffer = DISPOSED;
       untrack(source, source.#held);
+      source.#dropGradAndHistory();
       target.#held.buffer = buffer;
       target.#held.buffers = source.#held.buffers;
       if (target.#held.registered) target.#held.buffers.reportToGc(buffer);
@@ -174,6 +175,7 @@ export class Tensor<D extends DType = DType> {
       const buffer = source.#live("move");
       source.#held.buffer = DISPOSED;
       untrack(source, source.#held);
+      source.#dropGradAndHistory();
       held.buffer = buffer;
       held.buffers = source.#held.buffers;
       if (held.registered) held.buffers.reportToGc(buffer);
@@ -196,6 +198,7 @@ export class Tensor<D extends DType = DType> {
       const pending = source.#held.buffer === PENDING;
       source.#held.buffer = DISPOSED;
       if (pending) untrack(source, source.#held);
+      source.#dropGradAndHistory();
     };
     setShape = (t, shape) => {
       (t as { shape: readonly number[] }).shape = shape;
@@ -543,13 +546,14 @@ export function rebind(target: Tensor, source: Tensor): void {
     );
   }
   history.gradFn?.keepOriginal(target);
+  // target takes the history before source, which the move disposes, lets go of it
+  if (history.gradFn !== null) gradSlot.setHistory(target, history.gradFn, history.outputIndex);
   const tracing = inliner();
   // fused eager records in-place writes of recorded values; a source with a buffer is adopted as in strict mode
   if (tracing !== undefined && (!tracing.fused || bufferState(source) === PENDING)) {
     tracing.assign(target, source);
     assignTraced(target, source);
   } else adoptBuffer(target, source);
-  if (history.gradFn !== null) gradSlot.setHistory(target, history.gradFn, history.outputIndex);
 }
 
 /**

@@ -227,6 +227,28 @@ describe("in-place ops", () => {
     });
   });
 
+  it("an in-place op whose backward reads the old values keeps them until the graph goes, with or without a backward", () => {
+    // the old values of a (kept for SinBackward and for both inputs of MulBackward) are freed with the graph (afterEach counts)
+    torch.tidy(() => {
+      const x = f64([0.5, 1]);
+      const a = x.mul(2);
+      a.sin_();
+      const b = x.mul(3);
+      b.mul_(b);
+      close(list(a), [Math.sin(1), Math.sin(2)]);
+      close(list(b), [2.25, 9]);
+    });
+    torch.tidy(() => {
+      const x = f64([0.5, 1]);
+      const a = x.mul(2);
+      const c = a.exp();
+      a.sin_();
+      expect(() => c.sum().backward()).toThrow(/ExpBackward: one of the tensors needed for gradient computation has been modified by an in-place operation/);
+      a.sum().backward(); // d sin(2x)/dx = 2 cos(2x)
+      close(list(x.grad), [2 * Math.cos(1), 2 * Math.cos(2)]);
+    });
+  });
+
   it("overwriting a tensor that backward needs is an error at backward, never a wrong gradient", () => {
     torch.tidy(() => {
       const x = f64([1, 2]);
