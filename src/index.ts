@@ -32,6 +32,7 @@ export { Generator, manualSeed, seed, initialSeed, type GeneratorState } from ".
 export { keep, memory, tidy, type DeviceMemory, type MemoryInfo } from "./memory.js";
 export { getEagerMode, setEagerMode, type EagerMode, type FusedOptions } from "./trace/fused.js";
 export { getFloat32MatmulPrecision, setFloat32MatmulPrecision, type Float32MatmulPrecision } from "./matmul_precision.js";
+export { setFlushDenormal } from "./flush_denormal.js";
 export { registerPlugin, parseDevice, formatDevice, getDefaultDevice, setDefaultDevice, type Device, type DeviceLike } from "./device.js";
 export type { PluginOptions, PluginOptionValue } from "./plugins/options.js";
 export { dtypeNames, dtypes, getDefaultDtype, setDefaultDtype, type DType, type DTypeInfo } from "./dtype.js";

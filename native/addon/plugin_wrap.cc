@@ -22,6 +22,7 @@ void PluginWrap::define(Napi::Env env, AddonState& state) {
                                        InstanceMethod<&PluginWrap::Attributes>("attributes"),
                                        InstanceMethod<&PluginWrap::CreateClient>("createClient"),
                                        InstanceMethod<&PluginWrap::CompileForTopology>("compileForTopology"),
+                                       InstanceMethod<&PluginWrap::SetFlushDenormal>("setFlushDenormal"),
                                    });
   state.pluginClass = Napi::Persistent(cls);
 }
@@ -50,6 +51,17 @@ Napi::Value PluginWrap::NumSlots(const Napi::CallbackInfo& info) {
 
 Napi::Value PluginWrap::Attributes(const Napi::CallbackInfo& info) {
   return namedValuesTo(info.Env(), plugin_->attributes());
+}
+
+// true or false as the plugin answers, undefined for a plugin without the call.
+Napi::Value PluginWrap::SetFlushDenormal(const Napi::CallbackInfo& info) {
+  if (!info[0].IsBoolean()) {
+    Napi::TypeError::New(info.Env(), "Plugin.setFlushDenormal: mode must be a boolean").ThrowAsJavaScriptException();
+    return info.Env().Undefined();
+  }
+  std::optional<bool> supported = plugin_->setFlushDenormal(info[0].As<Napi::Boolean>().Value());
+  if (!supported) return info.Env().Undefined();
+  return Napi::Boolean::New(info.Env(), *supported);
 }
 
 Napi::Value PluginWrap::CreateClient(const Napi::CallbackInfo& info) {

@@ -33,6 +33,7 @@ class PluginWrap : public Napi::ObjectWrap<PluginWrap> {
   Napi::Value Attributes(const Napi::CallbackInfo& info);
   Napi::Value CreateClient(const Napi::CallbackInfo& info);
   Napi::Value CompileForTopology(const Napi::CallbackInfo& info);
+  Napi::Value SetFlushDenormal(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Plugin> plugin_;
 };

@@ -97,6 +97,13 @@ std::shared_ptr<Plugin> Plugin::load(const std::string& path) {
   return plugin;
 }
 
+std::optional<bool> Plugin::setFlushDenormal(bool on) const {
+  using SetFlushDenormal = bool (*)(bool);
+  auto set = reinterpret_cast<SetFlushDenormal>(dlsym(library_, "TorchPjrtCpu_SetFlushDenormal"));
+  if (set == nullptr) return std::nullopt;
+  return set(on);
+}
+
 int Plugin::majorVersion() const { return api_->pjrt_api_version.major_version; }
 int Plugin::minorVersion() const { return api_->pjrt_api_version.minor_version; }
 size_t Plugin::numSlots() const { return (api_->struct_size - PJRT_Api_FIRST_SLOT_OFFSET) / 8; }

@@ -229,6 +229,9 @@ class Plugin : public std::enable_shared_from_this<Plugin> {
   int minorVersion() const;
   size_t numSlots() const;  // function slots the plugin's table holds
   const std::vector<NamedValue>& attributes() const { return attributes_; }
+  // torch.setFlushDenormal, where the plugin exports TorchPjrtCpu_SetFlushDenormal (our CPU plugin):
+  // whether its CPU can flush subnormals; nullopt for a plugin without it.
+  std::optional<bool> setFlushDenormal(bool on) const;
   const PJRT_Api* api() const { return api_; }
   // Throws RuntimeError(kPluginLoadError) unless slot `slot` exists in the table, the plugin's minor
   // version is at least `sinceMinor`, and the pointer is non-null. `name` is the function's name.

@@ -79,6 +79,18 @@ function prepareLibtpu(): TpuChips {
 
 const loadedPlugins = new Map<string, LoadedPlugin>();
 
+/** torch.setFlushDenormal's choice, given to every plugin loaded (now and later) that takes it. */
+let flushDenormal = false;
+
+/** Sets it in the loaded plugins and the CPU plugin; whether one of them can flush (see src/flush_denormal.ts). */
+export function applyFlushDenormal(mode: boolean): boolean {
+  flushDenormal = mode;
+  loadPlugin("cpu");
+  let supported = false;
+  for (const plugin of loadedPlugins.values()) if (plugin.native.setFlushDenormal(mode) === true) supported = true;
+  return supported;
+}
+
 /** Loads the plugin's library (no client). Throws PluginError when it is missing or fails to load. */
 export function loadPlugin(name: string): LoadedPlugin {
   const entry = knownEntry(name);
@@ -104,6 +116,7 @@ export function loadPlugin(name: string): LoadedPlugin {
     throw error;
   }
   const plugin: LoadedPlugin = { name, entry, path, via: found.via, native, tpuChips };
+  if (flushDenormal) native.setFlushDenormal(true);
   loadedPlugins.set(key, plugin);
   return plugin;
 }

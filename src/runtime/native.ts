@@ -213,6 +213,8 @@ export interface NativePlugin {
     mlir: string,
     options: NativeCompileOptions,
   ): Promise<NativeAotResult>;
+  /** torch.setFlushDenormal: whether the plugin's CPU can flush subnormals; undefined where the plugin has no such call. */
+  setFlushDenormal(mode: boolean): boolean | undefined;
 }
 
 export interface NativeLiveCounts {

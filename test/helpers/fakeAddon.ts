@@ -181,6 +181,7 @@ export function fakeAddon(options: FakeOptions = {}): FakeAddon {
           fingerprint: null,
           serialized: new Uint8Array(),
         }),
+        setFlushDenormal: () => undefined,
       };
       plugins.set(path, plugin);
       return plugin;

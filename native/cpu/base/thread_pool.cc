@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "base/error.h"
+#include "base/float_mode.h"
 #include "base/spin.h"
 
 namespace tpjrt::cpu {
@@ -15,6 +16,7 @@ namespace tpjrt::cpu {
 // picks the job up after every item is claimed only touches the atomics (the queue keeps it alive).
 struct ThreadPool::Job {
   const std::function<void(int64_t)>* fn = nullptr;
+  uint32_t floatControl = 0;  // the caller's (float_mode.h), which helpers take on
   int64_t count = 0;
   std::atomic<int64_t> next{0};
   std::atomic<int64_t> finished{0};
@@ -82,6 +84,7 @@ void ThreadPool::workerLoop() {
       queue_.pop_front();
       queued_.fetch_sub(1, std::memory_order_relaxed);
     }
+    setFloatControl(job->floatControl);
     runItems(*job);
   }
 }
@@ -95,6 +98,7 @@ void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t)>& 
   auto job = std::make_shared<Job>();
   job->fn = &fn;
   job->count = count;
+  job->floatControl = floatControl();
   size_t helpers = size_t(std::min<int64_t>(count - 1, int64_t(workers_.size())));
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -1,6 +1,9 @@
-// The PJRT_Api table of the CPU plugin and its one exported symbol, GetPjrtApi.
+// The PJRT_Api table of the CPU plugin and its exported symbols: GetPjrtApi, and
+// TorchPjrtCpu_SetFlushDenormal (torch.setFlushDenormal, which PJRT has no call for; the runtime looks
+// it up where a plugin has it).
 #include <type_traits>
 
+#include "base/float_mode.h"
 #include "pjrt/error.h"
 #include "pjrt/slots.h"
 
@@ -53,4 +56,9 @@ PJRT_Api makeApi() {
 extern "C" __attribute__((visibility("default"))) const PJRT_Api* GetPjrtApi(void) {
   static const PJRT_Api api = tpjrt::cpu::makeApi();
   return &api;
+}
+
+// Whether this CPU can flush subnormals (float_mode.h); the choice applies to programs run after it.
+extern "C" __attribute__((visibility("default"))) bool TorchPjrtCpu_SetFlushDenormal(bool on) {
+  return tpjrt::cpu::setFlushDenormal(on);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/float_mode.h"
 #include "base/thread_pool.h"
 #include "exec/interpreter.h"
 #include "exec/plan.h"
@@ -154,6 +155,7 @@ std::vector<std::shared_ptr<const Literal>> Run::compute(std::optional<Failure>&
     arguments.push_back(std::move(data));
   }
   ThreadPoolScope scope(pool);
+  FloatModeScope floatMode;
   std::vector<std::shared_ptr<const Literal>> results = interpretShared(program->module, main, std::move(arguments));
   if (results.size() != values.numOutputs())
     fail("the interpreter returned " + std::to_string(results.size()) + " results but main declares " +
