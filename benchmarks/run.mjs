@@ -76,6 +76,7 @@ const allRows = [
   { label: "W7 transformer training step (W5's model, AdamW)", ours: () => w.transformerTrainStep(torch), peer: { workload: "W7" } },
   { label: "W4c W4's step under torch.compile (PyTorch: torch.compile, inductor)", ours: () => w.mlpTrainStepCompiled(torch), peer: { workload: "W4c" } },
   { label: "W7c W7's step under torch.compile (PyTorch: torch.compile, inductor)", ours: () => w.transformerTrainStepCompiled(torch), peer: { workload: "W7c" } },
+  { label: "W7cd W7c with subnormals flushed (torch.setFlushDenormal(true); PyTorch: set_flush_denormal(True))", ours: () => w.transformerTrainStepCompiledFlushed(torch), peer: { workload: "W7c", flushDenormal: true } },
   { label: "W6 sum over last axis, 4096² f32", ours: () => w.rowSum(torch), peer: { workload: "W6" }, limit: { limit: "copy" } },
   { label: "H1 torch.tensor(64 MB) + await data()", ours: () => w.hostRoundTrip(torch), peer: { workload: "H1" }, limit: { limit: "memcpy" } },
   { label: "H2 dataSync() of a 4 MB result", ours: () => w.readBack(torch), peer: { workload: "H2" }, limit: { limit: "memcpy" } },

@@ -301,9 +301,12 @@ def answer(request):
         if "peak" in request:
             return peak(request.pop("peak"), **request)
         fn = WORKLOADS[request.pop("workload")] if "workload" in request else LIMITS[request.pop("limit")]
+        torch.set_flush_denormal(request.pop("flushDenormal", False))
         return fn(**request)
     except Exception as e:  # one bad request must not end the session
         return {"error": f"{type(e).__name__}: {e}"}
+    finally:
+        torch.set_flush_denormal(False)
 
 
 print(json.dumps({"numpy": np.__version__, "torch": torch.__version__, "openblas": openblas_core()}), flush=True)

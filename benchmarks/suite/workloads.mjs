@@ -342,6 +342,16 @@ export const mlpTrainStepCompiled = (torch) => compiledStep(torch, mlpTraining);
 /** W7c: W7's step under torch.compile. */
 export const transformerTrainStepCompiled = (torch) => compiledStep(torch, transformerTraining);
 
+/** W7cd: W7c with subnormals flushed to zero (torch.setFlushDenormal(true); the peer sets PyTorch's). */
+export function transformerTrainStepCompiledFlushed(torch) {
+  torch.setFlushDenormal(true);
+  try {
+    return compiledStep(torch, transformerTraining);
+  } finally {
+    torch.setFlushDenormal(false);
+  }
+}
+
 /** W6: sum over the last axis of a 4096×4096 float32 tensor; GB/s read. */
 export function rowSum(torch) {
   const n = 4096;
