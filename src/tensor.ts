@@ -154,21 +154,8 @@ export class Tensor<D extends DType = DType> {
     gradSlot.release = (t) => {
       if (--t.#savedBy === 0 && t.#disposeWhenReleased) t.dispose();
     };
-    adoptBuffer = (target, source) => {
-      const old = target.#live("write into");
-      target.#version++;
-      const oldBuffers = target.#held.buffers;
-      const buffer = source.#live("move");
-      source.#held.buffer = DISPOSED;
-      untrack(source, source.#held);
-      source.#dropGradAndHistory();
-      target.#held.buffer = buffer;
-      target.#held.buffers = source.#held.buffers;
-      if (target.#held.registered) target.#held.buffers.reportToGc(buffer);
-      oldBuffers.dispose(old);
-    };
-    bufferState = (t) => t.#held.buffer;
-    fillBuffer = (target, source) => {
+    // target takes source's buffer and frees its own (if it has one); source ends up disposed
+    const moveBuffer = (target: Tensor, source: Tensor): void => {
       const held = target.#held;
       const old = held.buffer;
       const oldBuffers = held.buffers;
@@ -181,6 +168,13 @@ export class Tensor<D extends DType = DType> {
       if (held.registered) held.buffers.reportToGc(buffer);
       if (old >= 0) oldBuffers.dispose(old);
     };
+    adoptBuffer = (target, source) => {
+      target.#live("write into");
+      target.#version++;
+      moveBuffer(target, source);
+    };
+    bufferState = (t) => t.#held.buffer;
+    fillBuffer = moveBuffer;
     releaseBuffer = (t) => {
       if (t.#savedBy > 0) {
         t.#disposeWhenReleased = true;

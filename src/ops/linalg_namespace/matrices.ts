@@ -15,6 +15,7 @@ import { tracing } from "../../trace/inline.js";
 import { bind1, type Tracer } from "../../trace/tracer.js";
 import { broadcastShapes, fmtShape } from "../dims.js";
 import * as e from "../emit.js";
+import { diagonalMask } from "../shape/diagonals.js";
 
 export type T = Tracer;
 
@@ -95,8 +96,7 @@ export function triangle(x: T, direction: "GE" | "GT" | "LE" | "LT" | "EQ"): T {
 
 /** Identity matrices of `shape` [..., n, n]. */
 export function eye(shape: readonly number[], dtype: DType): T {
-  const [r, c] = rowsCols(shape);
-  return e.convert(e.compare(r, c, "EQ"), dtype);
+  return e.convert(diagonalMask(shape, 0), dtype);
 }
 
 /** The diagonals of `x`'s square matrices: [..., n]. */
