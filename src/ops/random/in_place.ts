@@ -95,13 +95,19 @@ export const random_ = op(
 
 // --- continuous distributions ----------------------------------------------------------------------------
 
-/** Fills a floating `input` with `sample(u)` of uniforms u in [0, 1) computed in float32 (float64 for float64). */
-function fillFloats(op: string, input: Tensor, statics: string, generator: Generator | undefined, sample: (u: Tracer) => Tracer, family: string): Tensor {
+/**
+ * Fills a floating `input` with `sample(u)` of draws u from `base` (uniforms in [0, 1) unless given)
+ * computed in float32 (float64 for float64).
+ */
+function fillFloats(
+  op: string, input: Tensor, statics: string, generator: Generator | undefined, sample: (u: Tracer) => Tracer, family: string,
+  base: (key: Tracer, shape: readonly number[], dtype: DType) => Tracer = uniform,
+): Tensor {
   if (!isFloating(input.dtype)) throw new DTypeError(`${op}: ${family} is a continuous probability distribution; the tensor must be floating point, got ${input.dtype}`);
   const dtype = input.dtype;
   const compute: DType = dtype === "float64" ? "float64" : "float32";
   const shape = input.shape;
-  const result = draw(op, `${dtype}|${shape}|${statics}`, input.device, generator, [], (k) => e.convert(sample(uniform(k, shape, compute)), dtype));
+  const result = draw(op, `${dtype}|${shape}|${statics}`, input.device, generator, [], (k) => e.convert(sample(base(k, shape, compute)), dtype));
   return assignInPlace(op, input, result);
 }
 
@@ -120,16 +126,9 @@ export const logNormal_ = op(
   "logNormal_(input: Tensor, mean: float = 1, std: float = 2, *, generator?: Generator) -> Tensor",
   { doc: "Fills the tensor in place with exp(N(mean, std²)) samples (std > 0); floating tensors. Returns it.", method: true },
   ({ input, mean, std, generator }) => {
-    const op = "logNormal_";
-    if (!(std > 0)) throw new ArgumentError(`${op}: expects std > 0.0, but found std=${std}`);
-    if (!isFloating(input.dtype)) throw new DTypeError(`${op}: the log-normal distribution is a continuous probability distribution; the tensor must be floating point, got ${input.dtype}`);
-    const dtype = input.dtype;
-    const shape = input.shape;
-    const result = draw(op, `${dtype}|${shape}|${mean}|${std}`, input.device, generator, [], (k) => {
-      const z = standardNormal(k, shape, dtype === "float64" ? "float64" : "float32");
-      return e.convert(e.exp(e.add(e.mul(z, constant(z, std)), constant(z, mean))), dtype);
-    });
-    return assignInPlace(op, input, result);
+    if (!(std > 0)) throw new ArgumentError(`logNormal_: expects std > 0.0, but found std=${std}`);
+    const sample = (z: Tracer) => e.exp(e.add(e.mul(z, constant(z, std)), constant(z, mean)));
+    return fillFloats("logNormal_", input, `${mean}|${std}`, generator, sample, "the log-normal distribution", standardNormal);
   },
 );
 
