@@ -16,7 +16,7 @@ import { run } from "../unit.js";
 function shifted(x: Tracer, dim: number): { z: Tracer; expZ: Tracer; sumExp: Tracer } {
   const kept = x.shape.map((s, i) => (i === dim ? 1 : s));
   // No guard for infinite maxima: +inf − +inf and −inf − −inf are NaN, which is PyTorch's answer too.
-  const z = e.sub(x, e.broadcastTo(e.reshape(e.reduce("max", x, [dim]), kept), x.shape));
+  const z = e.sub(x, e.broadcastTo(e.reshape(e.stopGradient(e.reduce("max", x, [dim])), kept), x.shape));
   const expZ = e.exp(z);
   return { z, expZ, sumExp: e.reshape(e.reduce("sum", expZ, [dim]), kept) };
 }

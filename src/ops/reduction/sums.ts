@@ -93,7 +93,7 @@ export const logsumexp = op(
       const dtype = isFloating(t0.dtype) ? t0.dtype : defaultFloatDType;
       const dims = normDims("logsumexp", dim, t0.ndim);
       const t = e.convert(t0, opmath(dtype));
-      const m = e.reduce("max", t, dims);
+      const m = e.stopGradient(e.reduce("max", t, dims));
       // ±inf (or an empty or all −inf row) cannot be taken out; 0 is taken out instead, as PyTorch does.
       const shift = e.select(e.isFinite(m), m, e.full(0, t.dtype, m.shape));
       const z = e.sub(t, e.broadcastTo(e.reshape(shift, keptShape(t, dims)), t.shape));
