@@ -7,6 +7,7 @@
 #include "gemm/gemm.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -33,14 +34,15 @@ struct Scalar {
   static Reg broadcast(const T* p) { return *p; }
   static Reg fma(Reg a, Reg b, Reg c) { return a * b + c; }
   static Reg add(Reg a, Reg b) { return a + b; }
+  static Reg mul(Reg a, Reg b) { return a * b; }
 };
 #include "gemm/microkernel.inc"
 #undef GEMM_TARGET
 
 }  // namespace
 
-MicroKernel<float> portableKernelF32() { return {4, 4, microKernel<Scalar<float>, 4, 4>, 128, 256, 4096}; }
-MicroKernel<double> portableKernelF64() { return {4, 4, microKernel<Scalar<double>, 4, 4>, 64, 256, 4096}; }
+MicroKernel<float> portableKernelF32() { return {4, 4, microKernel<Scalar<float>, 4, 4>, 128, 256, 4096, nullptr, leastMagnitude<float>, largestMagnitude<float>}; }
+MicroKernel<double> portableKernelF64() { return {4, 4, microKernel<Scalar<double>, 4, 4>, 64, 256, 4096, nullptr, leastMagnitude<double>, largestMagnitude<double>}; }
 
 }  // namespace gemm_detail
 
@@ -102,7 +104,8 @@ Plan<T> makePlan(const GemmOptions& options) {
 }
 
 // Per-thread buffers, grown on demand and kept for the next product: slot 0 for a task's panels of A
-// and its edge tile, slot 1 for B's panels (in gemmShared, the calling thread's, shared with its pool).
+// and its edge tile, slot 1 for B's panels (in gemmShared, the calling thread's, shared with its pool),
+// slot 2 for a B micro-panel scaled back (see PanelScale).
 template <class T, int Slot>
 T* workspace(size_t elements) {
   thread_local std::unique_ptr<T[]> storage;
@@ -114,6 +117,43 @@ T* workspace(size_t elements) {
   }
   T* p = storage.get();
   return p + (kAlign - (reinterpret_cast<uintptr_t>(p) / sizeof(T)) % kAlign) % kAlign;
+}
+
+// Subnormal operands cost x86 cores a microcode assist in every multiply-add that reads one, and so do
+// running sums that fall below the least normal float: a [1024, 256] · [256, 768] product with one
+// element of B in a thousand subnormal ran 4× slower on the Intel VM of 2026-12-07 (MKL's too). A packed
+// micro-panel holding a magnitude below √(least normal) is scaled in place by the power of two that
+// brings its largest to 2^(maxExponent / 2 - 13), by 2^kMaxShift at most, and the kernel scales the sums
+// back. Scaling by a power of two is exact, and every product and running sum is then the unscaled one
+// times a power of two, so C gets the same bits, unless a running sum of the unscaled product would
+// itself be subnormal (it is then rounded finer). A pair of panels whose running sums could overflow
+// scaled (each is at most kc times the largest product) runs on their own values instead.
+template <class T>
+struct PanelScale {
+  int shift = 0;   // the panel holds its values times 2^shift
+  T maxAbs = -1;   // its largest magnitude (as held); -1 until needed
+};
+
+template <class T>
+constexpr int kMaxShift = std::numeric_limits<T>::max_exponent / 2 - 4;  // 60 for float, 508 for double
+
+template <class T>
+PanelScale<T> scalePanel(const MicroKernel<T>& kernel, T* p, int64_t n) {
+  const T small = std::ldexp(T(1), (std::numeric_limits<T>::min_exponent - 1) / 2);
+  const T least = kernel.leastMagnitude(p, n);
+  if (least == 0 || !(least < small)) return {};
+  const T most = kernel.largestMagnitude(p, n);
+  const int shift = std::min(kMaxShift<T>, std::numeric_limits<T>::max_exponent / 2 - 13 - std::ilogb(most));
+  if (!(most < std::numeric_limits<T>::infinity()) || shift <= 0) return {0, most};
+  const T factor = std::ldexp(T(1), shift);
+  for (int64_t i = 0; i < n; ++i) p[i] *= factor;
+  return {shift, most * factor};
+}
+
+// Scales the NR-wide micro-panels of a packed block of B, `cols` columns × kc, as scalePanel does.
+template <class T>
+void scaleBPanels(const MicroKernel<T>& kernel, T* packed, int64_t cols, int64_t kc, PanelScale<T>* scales) {
+  for (int64_t q = 0; q * kernel.nr < cols; ++q) scales[q] = scalePanel(kernel, packed + q * kernel.nr * kc, kernel.nr * kc);
 }
 
 // Packs rows × depth of `src` (element (r, p) at src[r * rowStride + p * depthStride]) into panels of
@@ -189,34 +229,63 @@ void packB(const Plan<T>& plan, const Block<T>& x, T* dst, int64_t j0, int64_t c
 }
 
 // Rows [i0, i0 + rows) × columns [j0, j0 + cols) of C get the product of A's columns [pc, pc + kc)
-// with packedB (those columns of B, packed from j0), added to C when pc > 0. j0 is a multiple of NR
-// from the start of packedB's block.
+// with packedB (those columns of B, packed from j0, its micro-panels scaled as bScales says), added to
+// C when pc > 0. j0 is a multiple of NR from the start of packedB's block.
 template <class T>
-void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, int64_t i0, int64_t rows, int64_t j0,
-                    int64_t cols, int64_t pc, int64_t kc) {
+void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, const PanelScale<T>* bScales, int64_t i0,
+                    int64_t rows, int64_t j0, int64_t cols, int64_t pc, int64_t kc) {
   const int MR = plan.kernel.mr, NR = plan.kernel.nr;
   T* packA = workspace<T, 0>(size_t(roundUp(plan.mc * kc, 16) + MR * NR));
   T* tile = packA + roundUp(plan.mc * kc, 16);
+  thread_local std::vector<PanelScale<T>> aScales;
+  aScales.resize(size_t(ceilDiv(plan.mc, MR)));
   const bool accumulate = pc > 0;
   const T* add = pc + kc == x.k ? x.add : nullptr;  // added once the last block is in
+  const T limit = std::numeric_limits<T>::max() / T(2 * kc);
   for (int64_t ic = i0; ic < i0 + rows; ic += plan.mc) {
     const int64_t mc = std::min(plan.mc, i0 + rows - ic);
     packPanels(plan.kernel, packA, x.a + ic * x.aRow + pc * x.aCol, x.aRow, x.aCol, mc, kc, MR);
+    for (int64_t ir = 0; ir < mc; ir += MR) aScales[size_t(ir / MR)] = scalePanel(plan.kernel, packA + ir * kc, MR * kc);
     for (int64_t jr = 0; jr < cols; jr += NR) {
       const int64_t nr = std::min<int64_t>(NR, cols - jr);
       const T* bPanel = packedB + jr * kc;
+      const PanelScale<T>& bScale = bScales[jr / NR];
+      T bMost = bScale.maxAbs;
       for (int64_t ir = 0; ir < mc; ir += MR) {
         const int64_t mr = std::min<int64_t>(MR, mc - ir);
-        const T* aPanel = packA + ir * kc;
+        T* aPanel = packA + ir * kc;
+        const T* b = bPanel;
+        PanelScale<T>& aScale = aScales[size_t(ir / MR)];
+        int shift = aScale.shift + bScale.shift;
+        if (shift > 0) {
+          if (aScale.maxAbs < 0) aScale.maxAbs = plan.kernel.largestMagnitude(aPanel, MR * kc);
+          if (bMost < 0) bMost = plan.kernel.largestMagnitude(bPanel, NR * kc);
+          if (!(double(aScale.maxAbs) * double(bMost) < double(limit))) {
+            // values large enough to overflow when scaled: this pair runs on the panels' own values
+            if (aScale.shift > 0) {
+              const T back = std::ldexp(T(1), -aScale.shift);
+              for (int64_t i = 0; i < MR * kc; ++i) aPanel[i] *= back;
+              aScale = {0, aScale.maxAbs * back};
+            }
+            if (bScale.shift > 0) {
+              T* copy = workspace<T, 2>(size_t(NR * kc));
+              const T back = std::ldexp(T(1), -bScale.shift);
+              for (int64_t i = 0; i < NR * kc; ++i) copy[i] = bPanel[i] * back;
+              b = copy;
+            }
+            shift = 0;
+          }
+        }
+        const T scale = shift == 0 ? T(1) : std::ldexp(T(1), -shift);
         T* c = x.c + (ic + ir) * x.cRow + (j0 + jr) * x.cCol;
         const T* addTile = add ? add + (ic + ir) * x.addRow + (j0 + jr) * x.addCol : nullptr;
         // The kernel adds one row to every row of its tile; a transposed product's add (one value per
         // row) goes through the edge path below.
         if (mr == MR && nr == NR && x.cCol == 1 && (!addTile || (x.addRow == 0 && x.addCol == 1))) {
-          plan.kernel.run(kc, aPanel, bPanel, c, x.cRow, accumulate, addTile);
+          plan.kernel.run(kc, aPanel, b, c, x.cRow, accumulate, addTile, scale);
           continue;
         }
-        plan.kernel.run(kc, aPanel, bPanel, tile, NR, false, nullptr);
+        plan.kernel.run(kc, aPanel, b, tile, NR, false, nullptr, scale);
         for (int64_t i = 0; i < mr; ++i)
           for (int64_t j = 0; j < nr; ++j) {
             T& out = c[i * x.cRow + j * x.cCol];
@@ -234,12 +303,15 @@ void gemmBlock(const Plan<T>& plan, const Block<T>& x) {
   if (x.m <= 0 || x.n <= 0) return;
   if (x.k == 0) return zeroFill(x);
   T* packedB = workspace<T, 1>(size_t(roundUp(plan.nc, plan.kernel.nr) * std::min(plan.kc, x.k)));
+  thread_local std::vector<PanelScale<T>> bScales;
+  bScales.resize(size_t(ceilDiv(plan.nc, plan.kernel.nr)));
   for (int64_t jc = 0; jc < x.n; jc += plan.nc) {
     const int64_t nc = std::min(plan.nc, x.n - jc);
     for (int64_t pc = 0; pc < x.k; pc += plan.kc) {
       const int64_t kc = std::min(plan.kc, x.k - pc);
       packB(plan, x, packedB, jc, nc, pc, kc);
-      multiplyPacked(plan, x, packedB, 0, x.m, jc, nc, pc, kc);
+      scaleBPanels(plan.kernel, packedB, nc, kc, bScales.data());
+      multiplyPacked(plan, x, packedB, bScales.data(), 0, x.m, jc, nc, pc, kc);
     }
   }
 }
@@ -263,6 +335,7 @@ void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_
   const int64_t ncMax = std::min(plan.nc, x.n);
   const int64_t depth = roundUp(ncMax, NR) * x.k <= kPackWholeDepth ? x.k : std::min(plan.kc, x.k);  // per round
   T* packed = workspace<T, 1>(size_t(roundUp(ncMax, NR) * depth));
+  std::vector<PanelScale<T>> scales;  // per kc block of a round, per micro-panel of B
   // Row pieces of at most mc rows (and at least 4 micro-tiles), the micro-tiles spread evenly.
   const int64_t mPieces = std::clamp(std::max(tasks, ceilDiv(x.m, plan.mc)), int64_t(1), std::max<int64_t>(1, x.m / (4 * MR)));
   auto rowStart = [&](int64_t piece) { return pieceStart(x.m, MR, mPieces, piece); };
@@ -274,17 +347,21 @@ void gemmShared(const Plan<T>& plan, const Block<T>& x, ThreadPool& pool, int64_
       const int64_t p1 = std::min(x.k, p0 + depth), kBlocks = ceilDiv(p1 - p0, plan.kc);
       // The kc block at pc starts at packed + (pc - p0) · width.
       const int64_t packParts = std::clamp(ceilDiv(tasks, kBlocks), int64_t(1), panels);
+      scales.resize(size_t(kBlocks * panels));
       pool.parallelFor(kBlocks * packParts, [&](int64_t t) {
-        const int64_t pc = p0 + t / packParts * plan.kc, kc = std::min(plan.kc, p1 - pc), part = t % packParts;
+        const int64_t block = t / packParts, pc = p0 + block * plan.kc, kc = std::min(plan.kc, p1 - pc), part = t % packParts;
         const int64_t j0 = pieceStart(nc, NR, packParts, part), j1 = pieceStart(nc, NR, packParts, part + 1);
-        packB(plan, x, packed + (pc - p0) * width + j0 * kc, jc + j0, j1 - j0, pc, kc);
+        T* dst = packed + (pc - p0) * width + j0 * kc;
+        packB(plan, x, dst, jc + j0, j1 - j0, pc, kc);
+        scaleBPanels(plan.kernel, dst, j1 - j0, kc, scales.data() + block * panels + j0 / NR);
       });
       pool.parallelFor(mPieces * nPieces, [&](int64_t t) {
         const int64_t i0 = rowStart(t / nPieces), j0 = colStart(t % nPieces);
         const int64_t rows = rowStart(t / nPieces + 1) - i0, cols = colStart(t % nPieces + 1) - j0;
         for (int64_t pc = p0; pc < p1; pc += plan.kc) {
           const int64_t kc = std::min(plan.kc, p1 - pc);
-          multiplyPacked(plan, x, packed + (pc - p0) * width + j0 * kc, i0, rows, jc + j0, cols, pc, kc);
+          const PanelScale<T>* bScales = scales.data() + (pc - p0) / plan.kc * panels + j0 / NR;
+          multiplyPacked(plan, x, packed + (pc - p0) * width + j0 * kc, bScales, i0, rows, jc + j0, cols, pc, kc);
         }
       });
     }

@@ -1,15 +1,24 @@
 // Private to gemm/gemm.cc and the per-ISA kernel files: the micro-kernel contract and the kernels.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 namespace tpjrt::cpu::gemm_detail {
 
 // c[i * ldc + j] (+)= Σ_p a[p * mr + i] · b[p * nr + j] for the full mr × nr tile: `a` and `b` are
 // packed panels (64-byte aligned); `accumulate` adds to c instead of overwriting it; then, when
 // `rowAdd` is set, rowAdd[j] is added to every row (a separate rounding).
+// `scale` (a power of two, 1 for none) multiplies the sums first, before any accumulate or add.
 template <class T>
-using MicroKernelFn = void (*)(int64_t k, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* rowAdd);
+using MicroKernelFn = void (*)(int64_t k, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* rowAdd,
+                               T scale);
+
+// The smallest nonzero magnitude in p[0, n) (0 if all are zero), or the largest (NaN if one is NaN).
+template <class T>
+using MagnitudeFn = T (*)(const T* p, int64_t n);
 
 // Packs rows × depth of an operand that is contiguous along the contraction (element (r, p) at
 // src[r * rowStride + p]) into panels of `width` rows: panel q holds, for each p, the values of rows
@@ -23,6 +32,7 @@ struct MicroKernel {
   MicroKernelFn<T> run = nullptr;
   int64_t mc = 0, kc = 0, nc = 0;  // default cache blocks
   PackRowsFn<T> packRows = nullptr;  // this ISA's packing of such operands; null: the portable one
+  MagnitudeFn<T> leastMagnitude = nullptr, largestMagnitude = nullptr;
 };
 
 MicroKernel<float> portableKernelF32();

@@ -25,6 +25,7 @@ struct F32x16 {
   GEMM_TARGET static Reg broadcast(const T* p) { return _mm512_set1_ps(*p); }
   GEMM_TARGET static Reg fma(Reg a, Reg b, Reg c) { return _mm512_fmadd_ps(a, b, c); }
   GEMM_TARGET static Reg add(Reg a, Reg b) { return _mm512_add_ps(a, b); }
+  GEMM_TARGET static Reg mul(Reg a, Reg b) { return _mm512_mul_ps(a, b); }
 };
 
 struct F64x8 {
@@ -38,6 +39,7 @@ struct F64x8 {
   GEMM_TARGET static Reg broadcast(const T* p) { return _mm512_set1_pd(*p); }
   GEMM_TARGET static Reg fma(Reg a, Reg b, Reg c) { return _mm512_fmadd_pd(a, b, c); }
   GEMM_TARGET static Reg add(Reg a, Reg b) { return _mm512_add_pd(a, b); }
+  GEMM_TARGET static Reg mul(Reg a, Reg b) { return _mm512_mul_pd(a, b); }
 };
 
 #include "gemm/microkernel.inc"
@@ -56,10 +58,10 @@ struct F64x8 {
 // 286-296; with 1024 × 4064 blocks every task streamed B from L3.
 MicroKernel<float> avx512KernelF32() {
   static const bool l2HoldsBlock = sysconf(_SC_LEVEL2_CACHE_SIZE) >= (int64_t(2) << 20);
-  if (l2HoldsBlock) return {8, 32, microKernel<F32x16, 8, 2>, 64, 256, 1024, avx2KernelF32().packRows};
-  return {8, 32, microKernel<F32x16, 8, 2>, 64, 1024, 4064, avx2KernelF32().packRows};
+  if (l2HoldsBlock) return {8, 32, microKernel<F32x16, 8, 2>, 64, 256, 1024, avx2KernelF32().packRows, leastMagnitude<float>, largestMagnitude<float>};
+  return {8, 32, microKernel<F32x16, 8, 2>, 64, 1024, 4064, avx2KernelF32().packRows, leastMagnitude<float>, largestMagnitude<float>};
 }
-MicroKernel<double> avx512KernelF64() { return {8, 16, microKernel<F64x8, 8, 2>, 72, 256, 4064}; }
+MicroKernel<double> avx512KernelF64() { return {8, 16, microKernel<F64x8, 8, 2>, 72, 256, 4064, nullptr, leastMagnitude<double>, largestMagnitude<double>}; }
 
 }  // namespace tpjrt::cpu::gemm_detail
 

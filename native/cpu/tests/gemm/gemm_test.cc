@@ -290,6 +290,77 @@ TEST(gemm_keeps_nan_and_inf_of_the_operands) {
   }
 }
 
+// One operand with a subnormal in fifty elements: the GEMM scales the packed panels that hold one
+// (gemm.cc, PanelScale). The reference is the product with that operand times 2^up, whose least
+// magnitudes are then too large to be scaled, scaled back by 2^-up: both are exact, so the bits must
+// agree on every path and thread count.
+template <class T>
+void subnormalOperandsExact(const char* what) {
+  const T tiny = std::numeric_limits<T>::denorm_min() * T(977);
+  const int up = sizeof(T) == 4 ? 100 : 600;
+  ThreadPool two(2);
+  for (const Shape& s : std::vector<Shape>{{37, 45, 300}, {200, 301, 150}, {9, 700, 33}})
+    for (GemmIsa isa : isas())
+      for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two})
+        for (int t = 0; t < 8; ++t) {
+          std::mt19937 rng(uint32_t(s.m + s.n + s.k + t));
+          Operand<T> a(rng, 1, s.m, s.k, t & 1, 0), b(rng, 1, s.k, s.n, t & 2, 0);
+          Operand<T>& x = t & 4 ? b : a;
+          int64_t subnormals = 0;
+          for (size_t i = 0; i < x.storage.size(); i += 50)
+            if (!std::isnan(x.storage[i])) x.storage[i] = (i % 100 == 0 ? -tiny : tiny) * T(1 + i % 7), ++subnormals;
+          CHECK(subnormals > 0);
+          std::vector<T> big(x.storage);
+          for (T& v : big) v = std::ldexp(v, up);
+          StridedMatrices<T> av = a.view, bv = b.view;
+          (t & 4 ? bv : av).data = big.data();
+          GemmOptions options;
+          options.isa = isa;
+          options.minParallelFlops = 1;
+          std::vector<T> got(size_t(s.m * s.n)), want(size_t(s.m * s.n));
+          gemm<T>(s.m, s.n, s.k, a.view, b.view, got.data(), pool, options);
+          gemm<T>(s.m, s.n, s.k, av, bv, want.data(), pool, options);
+          int bad = 0;
+          for (size_t i = 0; i < got.size(); ++i)
+            if (got[i] != std::ldexp(want[i], -up) && bad++ < 3)
+              ::tpjrt::test::report(__FILE__, __LINE__, std::string(what) + " " + gemmIsaName(isa) + " m=" + std::to_string(s.m) +
+                                                            " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
+                                                            (t & 4 ? " (B)" : " (A)") + ": C[" + std::to_string(i) +
+                                                            "] = " + std::to_string(got[i]) + ", want " +
+                                                            std::to_string(std::ldexp(want[i], -up)));
+        }
+}
+TEST(gemm_f32_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<float>("f32 subnormals"); }
+TEST(gemm_f64_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<double>("f64 subnormals"); }
+
+// A panel of A holding 2^-140 and 2^40 is scaled by 2^10 (its largest to 2^50); against a panel of B
+// holding 2^80 the scaled sums could overflow, so that pair runs unscaled: 2^-140 · 2^80 still counts,
+// 2^40 · 2^80 does not overflow. Then the same for a panel of B.
+TEST(gemm_scaled_panels_next_to_huge_values_run_unscaled) {
+  const float sub = std::ldexp(1.0f, -140), big = std::ldexp(1.0f, 40), huge = std::ldexp(1.0f, 80);
+  for (GemmIsa isa : isas()) {
+    std::vector<float> a(8 * 16, 0.0f), b(16 * 40, 0.0f), c(8 * 40);
+    a[0] = big, a[1] = sub;  // row 0: [2^40, 2^-140, 0, …]
+    b[1 * 40 + 3] = huge;    // B[1][3] = 2^80
+    b[0 * 40 + 5] = huge;    // B[0][5] = 2^80
+    GemmOptions options;
+    options.isa = isa;
+    gemm<float>(8, 40, 16, {a.data(), 16, 1, {0}}, {b.data(), 40, 1, {0}}, c.data(), nullptr, options);
+    CHECK_EQ(c[3], std::ldexp(1.0f, -60));   // 2^-140 · 2^80
+    CHECK_EQ(c[5], std::ldexp(1.0f, 120));   // 2^40 · 2^80
+    CHECK_EQ(c[40 + 3], 0.0f);
+    // the same with the roles swapped: a panel of B holds 2^-140 and 2^40, a row of A 2^80
+    std::vector<float> a2(8 * 16, 0.0f), b2(16 * 40, 0.0f), c2(8 * 40);
+    b2[0 * 40 + 3] = big, b2[1 * 40 + 3] = sub;  // column 3: [2^40, 2^-140, 0, …]
+    a2[5 * 16 + 1] = huge;                       // A[5][1] = 2^80
+    a2[6 * 16 + 0] = huge;                       // A[6][0] = 2^80
+    gemm<float>(8, 40, 16, {a2.data(), 16, 1, {0}}, {b2.data(), 40, 1, {0}}, c2.data(), nullptr, options);
+    CHECK_EQ(c2[5 * 40 + 3], std::ldexp(1.0f, -60));
+    CHECK_EQ(c2[6 * 40 + 3], std::ldexp(1.0f, 120));
+    CHECK_EQ(c2[3], 0.0f);
+  }
+}
+
 TEST(gemm_rejects_a_path_the_cpu_lacks) {
   for (GemmIsa isa : {GemmIsa::Avx2, GemmIsa::Avx512}) {
     if (gemmIsaAvailable(isa)) continue;
