@@ -110,6 +110,40 @@ describe("backward", () => {
 });
 
 describe("autograd.grad", () => {
+  it("softmax, logSoftmax, logsumexp and attention: the shift-free gradients, with no backward through the row maximum", () => {
+    // ties at the maximum, where a gradient through the max would be split between them
+    const xs = [2, 2, 0.5, -1];
+    const gs = [0.3, -0.7, 1.1, 0.2];
+    const e = xs.map(Math.exp);
+    const total = e.reduce((a, b) => a + b, 0);
+    const y = e.map((v) => v / total);
+    const gy = gs.reduce((a, g, i) => a + g * y[i]!, 0);
+    const gSum = gs.reduce((a, b) => a + b, 0);
+    const cases: [string, (t: torch.Tensor) => torch.Tensor, number[]][] = [
+      ["softmax", (t) => torch.softmax(t, -1), y.map((v, i) => v * (gs[i]! - gy))],
+      ["logSoftmax", (t) => torch.logSoftmax(t, -1), gs.map((g, i) => g - y[i]! * gSum)],
+      ["logsumexp", (t) => torch.logsumexp(t, -1).expand([4]), y.map((v) => v * gSum)],
+    ];
+    for (const [name, fn, want] of cases) {
+      torch.tidy(() => {
+        const x = f64(xs);
+        const weights = torch.tensor(Float64Array.from(gs));
+        const [g] = torch.autograd.grad(fn(x).mul(weights).sum(), x);
+        close(list(g!), want, 1e-15);
+        const gradOf = torch.compile((t: torch.Tensor) => torch.autograd.grad(fn(t).mul(weights).sum(), t)[0]!);
+        // the maximum's backward compares every element with it (EQ) to find the ties
+        expect(gradOf.lower(f64(xs)).text, name).not.toContain("comparison_direction EQ");
+      });
+    }
+    // attention's softmax too (its values against PyTorch: the gradcheck fixtures); its own EQ
+    // compares each row's total with 0, once per row, where the maximum's backward compares every score
+    torch.tidy(() => {
+      const attend = (t: torch.Tensor) => torch.nn.functional.scaledDotProductAttention(t.reshape(1, 4, 1), t.reshape(1, 4, 1), t.reshape(1, 4, 1)).sum();
+      const gradOf = torch.compile((t: torch.Tensor) => torch.autograd.grad(attend(t), t)[0]!);
+      expect(gradOf.lower(f64(xs)).text).not.toMatch(/comparison_direction EQ>\} : \(tensor<1x4x4xf64>/);
+    });
+  });
+
   it("returns gradients without touching .grad", () => {
     torch.tidy(() => {
       const x = f64([0.5, 1.5]);
