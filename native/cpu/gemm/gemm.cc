@@ -318,6 +318,12 @@ void gemmBlock(const Plan<T>& plan, const Block<T>& x) {
 
 constexpr int64_t kTasksPerThread = 2;
 
+// Products of at most this many rows split their columns between the threads, whatever the row block
+// (mc): the shared rounds of B (gemmShared) cost more than packing A on every task. On the Intel VM of
+// 2026-12-07, 2 threads: 128×784×512 (x·Wᵀ) 186 -> 249 GFLOP/s, 128×512×512 215 -> 256, 256×784×512
+// 231 -> 264, 512×784×512 259 -> 271; from 1024 rows on, both ways ran alike (1024³, 2048³, 4096×1024×1024).
+constexpr int64_t kColumnSplitRows = 512;
+
 // Packed B up to this many elements (1 MiB of float) is packed for the whole contraction at once:
 // fewer rounds on the pool for the small products of a model. Beyond it, one kc block at a time, so
 // that the block stays in cache between packing and use (2048³: 90-135 -> 126-162 GFLOP/s).
@@ -412,6 +418,7 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
 
   const int64_t flops = 2 * batch * m * n * std::max<int64_t>(k, 1);
   const int64_t minParallel = options.minParallelFlops > 0 ? options.minParallelFlops : kGemmMinParallelFlops;
+  const int64_t columnSplitRows = options.columnSplitRows > 0 ? options.columnSplitRows : kColumnSplitRows;
   const int threads = pool ? pool->size() : 1;
   if (threads == 1 || flops < minParallel) {
     for (int64_t p = 0; p < batch; ++p) gemmBlock(plan, blockOf(p));
@@ -425,9 +432,9 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
   }
   for (int64_t p = 0; p < batch; ++p) {
     const Block<T> x = blockOf(p);
-    // One block of rows (a batch of 128 against a weight matrix): each task takes its own columns and
-    // packs only those of B, which then stay in its core's cache; A is small enough to pack twice.
-    if (x.m <= plan.mc && x.n >= threads * 4 * plan.kernel.nr) {
+    // Few rows (a batch of 128 against a weight matrix): each task takes its own columns and packs
+    // only those of B, which then stay in its core's cache; A is small enough to pack on every task.
+    if (x.m <= std::max(plan.mc, columnSplitRows) && x.n >= threads * 4 * plan.kernel.nr) {
       pool->parallelFor(threads, [&](int64_t t) {
         const int64_t j0 = pieceStart(x.n, plan.kernel.nr, threads, t), j1 = pieceStart(x.n, plan.kernel.nr, threads, t + 1);
         Block<T> part = x;

@@ -30,6 +30,7 @@ struct GemmOptions {
   GemmIsa isa = GemmIsa::Auto;
   int64_t mc = 0, kc = 0, nc = 0;   // cache blocks of rows of A, the contraction, columns of B
   int64_t minParallelFlops = 0;     // below this (2·batch·m·n·k) everything runs on the caller
+  int64_t columnSplitRows = 0;      // at most this many rows (or mc): threads split the columns
 };
 
 // Products smaller than this run on the calling thread (waking workers costs more than they save).

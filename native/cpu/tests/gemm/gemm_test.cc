@@ -195,11 +195,12 @@ TEST(gemm_f64_bit_identical_for_every_thread_count) { threadCountsAgree<double>(
 
 TEST(gemm_shared_panels_split_over_threads) {
   // Batches smaller than the task count share B's panels: row pieces, column pieces when the rows
-  // run out, remainder tiles, transposed operands. At most one block of rows (m <= mc): each thread
-  // takes its own columns, over several nc blocks when k is large enough to shrink nc.
+  // run out, remainder tiles, transposed operands. Few rows (m <= columnSplitRows): each thread takes
+  // its own columns, over several nc blocks when k is large enough to shrink nc.
   ThreadPool two(2), three(3), five(5);
   GemmOptions smallRowBlocks;
   smallRowBlocks.mc = 24;
+  smallRowBlocks.columnSplitRows = 24;
   for (ThreadPool* pool : {&two, &three, &five})
     for (int t = 0; t < 4; ++t) {
       const bool ta = t & 1, tb = t & 2;
