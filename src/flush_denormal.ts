@@ -2,9 +2,8 @@
  * @file torch.setFlushDenormal, as PyTorch's torch.set_flush_denormal: whether float computations on
  * the CPU plugin flush subnormal results to zero and read subnormal operands as zero (x86's FTZ and
  * DAZ modes). Off by default, as in PyTorch, so results keep IEEE subnormals; XLA's CPU backend and
- * TPUs always flush. Intel cores pay a microcode assist for every subnormal result or operand, so a
- * computation that makes many (a training step whose attention weights underflow) runs much faster
- * with it on.
+ * TPUs always flush. Intel cores pay a microcode assist for every subnormal result or operand;
+ * matrix products scale theirs away (docs/cpu-backend.md, "Subnormals"), element-wise ops do not.
  */
 import { ArgumentError } from "./runtime/errors.js";
 import { applyFlushDenormal } from "./runtime/clients.js";

@@ -251,6 +251,7 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, co
       const T* bPanel = packedB + jr * kc;
       const PanelScale<T>& bScale = bScales[jr / NR];
       T bMost = bScale.maxAbs;
+      const T* bOwn = nullptr;  // bPanel scaled back, once a pair needs it
       for (int64_t ir = 0; ir < mc; ir += MR) {
         const int64_t mr = std::min<int64_t>(MR, mc - ir);
         T* aPanel = packA + ir * kc;
@@ -267,12 +268,13 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, co
               for (int64_t i = 0; i < MR * kc; ++i) aPanel[i] *= back;
               aScale = {0, aScale.maxAbs * back};
             }
-            if (bScale.shift > 0) {
+            if (bScale.shift > 0 && !bOwn) {
               T* copy = workspace<T, 2>(size_t(NR * kc));
               const T back = std::ldexp(T(1), -bScale.shift);
               for (int64_t i = 0; i < NR * kc; ++i) copy[i] = bPanel[i] * back;
-              b = copy;
+              bOwn = copy;
             }
+            if (bScale.shift > 0) b = bOwn;
             shift = 0;
           }
         }
