@@ -7,6 +7,7 @@
 #include "gemm/gemm.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -41,8 +42,8 @@ struct Scalar {
 
 }  // namespace
 
-MicroKernel<float> portableKernelF32() { return {4, 4, microKernel<Scalar<float>, 4, 4>, 128, 256, 4096, nullptr, leastMagnitude<float>, largestMagnitude<float>}; }
-MicroKernel<double> portableKernelF64() { return {4, 4, microKernel<Scalar<double>, 4, 4>, 64, 256, 4096, nullptr, leastMagnitude<double>, largestMagnitude<double>}; }
+MicroKernel<float> portableKernelF32() { return {4, 4, microKernel<Scalar<float>, 4, 4>, 128, 256, 4096, nullptr, panelOps<float>()}; }
+MicroKernel<double> portableKernelF64() { return {4, 4, microKernel<Scalar<double>, 4, 4>, 64, 256, 4096, nullptr, panelOps<double>()}; }
 
 }  // namespace gemm_detail
 
@@ -140,14 +141,13 @@ constexpr int kMaxShift = std::numeric_limits<T>::max_exponent / 2 - 4;  // 60 f
 template <class T>
 PanelScale<T> scalePanel(const MicroKernel<T>& kernel, T* p, int64_t n) {
   const T small = std::ldexp(T(1), (std::numeric_limits<T>::min_exponent - 1) / 2);
-  const T least = kernel.leastMagnitude(p, n);
+  const T least = kernel.panels.leastMagnitude(p, n);
   if (least == 0 || !(least < small)) return {};
-  const T most = kernel.largestMagnitude(p, n);
+  const T most = kernel.panels.largestMagnitude(p, n);
   const int shift = std::min(kMaxShift<T>, std::numeric_limits<T>::max_exponent / 2 - 13 - std::ilogb(most));
   if (!(most < std::numeric_limits<T>::infinity()) || shift <= 0) return {0, most};
-  const T factor = std::ldexp(T(1), shift);
-  for (int64_t i = 0; i < n; ++i) p[i] *= factor;
-  return {shift, most * factor};
+  kernel.panels.scale(p, n, shift);
+  return {shift, std::ldexp(most, shift)};
 }
 
 // Scales the NR-wide micro-panels of a packed block of B, `cols` columns × kc, as scalePanel does.
@@ -259,8 +259,8 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, co
         PanelScale<T>& aScale = aScales[size_t(ir / MR)];
         int shift = aScale.shift + bScale.shift;
         if (shift > 0) {
-          if (aScale.maxAbs < 0) aScale.maxAbs = plan.kernel.largestMagnitude(aPanel, MR * kc);
-          if (bMost < 0) bMost = plan.kernel.largestMagnitude(bPanel, NR * kc);
+          if (aScale.maxAbs < 0) aScale.maxAbs = plan.kernel.panels.largestMagnitude(aPanel, MR * kc);
+          if (bMost < 0) bMost = plan.kernel.panels.largestMagnitude(bPanel, NR * kc);
           if (!(double(aScale.maxAbs) * double(bMost) < double(limit))) {
             // values large enough to overflow when scaled: this pair runs on the panels' own values
             if (aScale.shift > 0) {

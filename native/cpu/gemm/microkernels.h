@@ -2,6 +2,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -26,13 +27,24 @@ using MagnitudeFn = T (*)(const T* p, int64_t n);
 template <class T>
 using PackRowsFn = void (*)(T* dst, const T* src, int64_t rowStride, int64_t rows, int64_t depth, int width);
 
+// p[0, n) times 2^shift, exactly, for finite values whose results stay finite.
+template <class T>
+using ScaleFn = void (*)(T* p, int64_t n, int shift);
+
+// What the GEMM does to a packed panel that may hold subnormals (see PanelScale in gemm/gemm.cc).
+template <class T>
+struct PanelOps {
+  MagnitudeFn<T> leastMagnitude = nullptr, largestMagnitude = nullptr;
+  ScaleFn<T> scale = nullptr;
+};
+
 template <class T>
 struct MicroKernel {
   int mr = 0, nr = 0;
   MicroKernelFn<T> run = nullptr;
   int64_t mc = 0, kc = 0, nc = 0;  // default cache blocks
   PackRowsFn<T> packRows = nullptr;  // this ISA's packing of such operands; null: the portable one
-  MagnitudeFn<T> leastMagnitude = nullptr, largestMagnitude = nullptr;
+  PanelOps<T> panels;
 };
 
 MicroKernel<float> portableKernelF32();

@@ -109,8 +109,8 @@ GEMM_TARGET void packRowsF32(float* dst, const float* src, int64_t rowStride, in
 
 // kc 1024 (deeper than the panels that fit L1): fewer passes over C and rounds on the pool; in
 // alternating runs 0-11% faster than 256 for 1024³, 4096³, 1024×256×1024 and 128×512×512 (W4).
-MicroKernel<float> avx2KernelF32() { return {6, 16, microKernel<F32x8, 6, 2>, 144, 1024, 4080, packRowsF32, leastMagnitude<float>, largestMagnitude<float>}; }
-MicroKernel<double> avx2KernelF64() { return {6, 8, microKernel<F64x4, 6, 2>, 72, 256, 4080, nullptr, leastMagnitude<double>, largestMagnitude<double>}; }
+MicroKernel<float> avx2KernelF32() { return {6, 16, microKernel<F32x8, 6, 2>, 144, 1024, 4080, packRowsF32, panelOps<float>()}; }
+MicroKernel<double> avx2KernelF64() { return {6, 8, microKernel<F64x4, 6, 2>, 72, 256, 4080, nullptr, panelOps<double>()}; }
 
 }  // namespace tpjrt::cpu::gemm_detail
 

@@ -58,10 +58,10 @@ struct F64x8 {
 // 286-296; with 1024 × 4064 blocks every task streamed B from L3.
 MicroKernel<float> avx512KernelF32() {
   static const bool l2HoldsBlock = sysconf(_SC_LEVEL2_CACHE_SIZE) >= (int64_t(2) << 20);
-  if (l2HoldsBlock) return {8, 32, microKernel<F32x16, 8, 2>, 64, 256, 1024, avx2KernelF32().packRows, leastMagnitude<float>, largestMagnitude<float>};
-  return {8, 32, microKernel<F32x16, 8, 2>, 64, 1024, 4064, avx2KernelF32().packRows, leastMagnitude<float>, largestMagnitude<float>};
+  if (l2HoldsBlock) return {8, 32, microKernel<F32x16, 8, 2>, 64, 256, 1024, avx2KernelF32().packRows, panelOps<float>()};
+  return {8, 32, microKernel<F32x16, 8, 2>, 64, 1024, 4064, avx2KernelF32().packRows, panelOps<float>()};
 }
-MicroKernel<double> avx512KernelF64() { return {8, 16, microKernel<F64x8, 8, 2>, 72, 256, 4064, nullptr, leastMagnitude<double>, largestMagnitude<double>}; }
+MicroKernel<double> avx512KernelF64() { return {8, 16, microKernel<F64x8, 8, 2>, 72, 256, 4064, nullptr, panelOps<double>()}; }
 
 }  // namespace tpjrt::cpu::gemm_detail
 

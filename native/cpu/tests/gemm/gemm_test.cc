@@ -17,6 +17,7 @@
 #include "check.h"
 #include "exec/interpreter.h"
 #include "gemm/gemm.h"
+#include "gemm/microkernels.h"
 #include "ir/element_type.h"
 #include "ir/stablehlo.h"
 #include "pjrt/client.h"
@@ -333,6 +334,37 @@ void subnormalOperandsExact(const char* what) {
 }
 TEST(gemm_f32_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<float>("f32 subnormals"); }
 TEST(gemm_f64_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<double>("f64 subnormals"); }
+
+// Each ISA's panel scale (PanelOps::scale) against std::ldexp, bit for bit: subnormals of every size
+// and sign, zeros, normals, for shifts that leave a subnormal subnormal (multiplied) and ones that make
+// every value normal (by the bits).
+template <class T>
+void panelScaleExact(const std::vector<gemm_detail::PanelOps<T>>& ops, std::vector<int> shifts) {
+  const T least = std::numeric_limits<T>::denorm_min(), normal = std::numeric_limits<T>::min();
+  std::vector<T> values = {T(0), -T(0), least, -least, least * T(3), normal - least, -(normal - least), normal, -normal,
+                           normal * T(1.5), T(1), T(-0.75), T(3e-5)};
+  std::mt19937 rng(7);
+  for (int i = 0; i < 40; ++i) values.push_back(least * T(rng() % (1u << 20)) * (i % 2 ? T(1) : T(-1)));
+  for (const auto& op : ops)
+    for (int shift : shifts) {
+      std::vector<T> p(values);
+      op.scale(p.data(), int64_t(p.size()), shift);
+      for (size_t i = 0; i < p.size(); ++i) {
+        const T want = std::ldexp(values[i], shift);
+        if (std::memcmp(&p[i], &want, sizeof(T)) != 0)
+          ::tpjrt::test::report(__FILE__, __LINE__, "shift " + std::to_string(shift) + ": " + std::to_string(values[i]) +
+                                                        " became " + std::to_string(p[i]) + ", want " + std::to_string(want));
+      }
+    }
+}
+TEST(gemm_panel_scale_is_exact_on_every_isa) {
+  std::vector<gemm_detail::PanelOps<float>> f32 = {gemm_detail::portableKernelF32().panels};
+  std::vector<gemm_detail::PanelOps<double>> f64 = {gemm_detail::portableKernelF64().panels};
+  if (gemmIsaAvailable(GemmIsa::Avx2)) f32.push_back(gemm_detail::avx2KernelF32().panels), f64.push_back(gemm_detail::avx2KernelF64().panels);
+  if (gemmIsaAvailable(GemmIsa::Avx512)) f32.push_back(gemm_detail::avx512KernelF32().panels), f64.push_back(gemm_detail::avx512KernelF64().panels);
+  panelScaleExact(f32, {1, 10, 23, 24, 30, 52, 60});
+  panelScaleExact(f64, {1, 40, 52, 53, 100, 508});
+}
 
 // A panel of A holding 2^-140 and 2^40 is scaled by 2^10 (its largest to 2^50); against a panel of B
 // holding 2^80 the scaled sums could overflow, so that pair runs unscaled: 2^-140 · 2^80 still counts,
