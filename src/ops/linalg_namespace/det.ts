@@ -9,9 +9,10 @@ import type { Tensor } from "../../tensor.js";
 import * as e from "../emit.js";
 import { op } from "../signature/op.js";
 import type { SignLogabsdet } from "../types.js";
+import { diagonalBody } from "../shape/diagonals.js";
 import { run, runMany } from "../unit.js";
 import { firstZeroPivot, luOf, luSolveWith } from "./lu.js";
-import { checkSquare, diagonalOf, eye, linalgDType, needsGrad, type T, withTangent } from "./matrices.js";
+import { checkSquare, eye, linalgDType, needsGrad, type T, withTangent } from "./matrices.js";
 
 interface Parts {
   /** ±1 (0 for a singular matrix), [...]. */
@@ -27,7 +28,7 @@ interface Parts {
 function partsOf(a: T): Parts {
   const n = a.shape[a.ndim - 1]!;
   const [lu, pivots, perm] = luOf(e.stopGradient(a), true);
-  const diag = diagonalOf(lu);
+  const diag = diagonalBody(lu, 0, -2, -1);
   const last = diag.ndim - 1;
   const swaps = e.compare(pivots, e.add(e.iota("int32", pivots.shape, last), e.full(1, "int32", pivots.shape)), "NE");
   const odd = e.compare(e.rem(e.reduce("sum", e.convert(swaps, "int32"), [last]), e.full(2, "int32", diag.shape.slice(0, -1))), e.full(1, "int32", diag.shape.slice(0, -1)), "EQ");
@@ -48,6 +49,11 @@ function partsOf(a: T): Parts {
   };
 }
 
+/** log |det|, carrying its tangent when the gradient is needed. */
+function logabsOf(p: Parts, grad: boolean): T {
+  return grad ? withTangent(p.logabs, p.traceTangent()) : p.logabs;
+}
+
 function determinant(op: string, A: Tensor): Tensor {
   checkSquare(op, A);
   const dtype = linalgDType(op, A);
@@ -64,7 +70,7 @@ function signLogabs(op: string, A: Tensor): SignLogabsdet {
   const grad = needsGrad(A);
   const [sign, logabsdet] = runMany(op, [A], grad ? "grad" : "", ([a0]) => {
     const p = partsOf(e.convert(a0!, dtype));
-    return [p.sign, grad ? withTangent(p.logabs, p.traceTangent()) : p.logabs];
+    return [p.sign, logabsOf(p, grad)];
   });
   return { sign: sign!, logabsdet: logabsdet! };
 }
@@ -102,7 +108,7 @@ export const logdet = op(
     const grad = needsGrad(input);
     return run("logdet", [input], grad ? "grad" : "", ([a0]) => {
       const p = partsOf(e.convert(a0 as T, dtype));
-      const logabs = grad ? withTangent(p.logabs, p.traceTangent()) : p.logabs;
+      const logabs = logabsOf(p, grad);
       return e.select(e.compare(p.sign, e.full(0, dtype, p.sign.shape), "LT"), e.full(NaN, dtype, logabs.shape), logabs);
     });
   },

@@ -14,6 +14,7 @@ import type { Tensor } from "../../tensor.js";
 import { bind, trace } from "../../trace/tracer.js";
 import { broadcastShapes, fmtShape } from "../dims.js";
 import * as e from "../emit.js";
+import { diagonalBody } from "../shape/diagonals.js";
 import { op } from "../signature/op.js";
 import type { LUPivots, LUPivotsInfo, PLU } from "../types.js";
 import { run, runMany } from "../unit.js";
@@ -173,8 +174,7 @@ export function firstZeroPivot(lu: T): T {
   const [m, n] = lu.shape.slice(-2) as [number, number];
   const k = Math.min(m, n);
   if (k === 0) return i32(0, lu.shape.slice(0, -2));
-  const square = m === n ? lu : e.slice(lu, lu.shape.map(() => 0), [...lu.shape.slice(0, -2), k, k]);
-  const diag = e.reduce("sum", triangle(square, "EQ"), [square.ndim - 1]);
+  const diag = diagonalBody(lu, 0, -2, -1);
   const order = e.add(e.iota("int32", diag.shape, diag.ndim - 1), i32(1, diag.shape));
   const none = i32(k + 1, diag.shape);
   const first = e.reduce("min", e.select(e.compare(diag, e.full(0, diag.dtype, diag.shape), "EQ"), order, none), [diag.ndim - 1]);

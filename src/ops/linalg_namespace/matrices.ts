@@ -99,11 +99,6 @@ export function eye(shape: readonly number[], dtype: DType): T {
   return e.convert(diagonalMask(shape, 0), dtype);
 }
 
-/** The diagonals of `x`'s square matrices: [..., n]. */
-export function diagonalOf(x: T): T {
-  return e.reduce("sum", triangle(x, "EQ"), [x.ndim - 1]);
-}
-
 export interface TriangularOptions {
   left?: boolean;
   lower: boolean;
