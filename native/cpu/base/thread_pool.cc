@@ -12,29 +12,42 @@
 
 namespace tpjrt::cpu {
 
-// Items are claimed from `next`; the caller waits until `finished` reaches `count`. A worker that
-// picks the job up after every item is claimed only touches the atomics (the queue keeps it alive).
+// Thread t of the pool (the caller is 0) first claims the items of its own share, the t-th of
+// `shares` equal runs of [0, count), from that run's counter, then those left in the other runs; the
+// caller waits until `finished` reaches `count`. A worker that picks the job up after every item is
+// claimed only touches the atomics (the queue keeps it alive). Claiming from one counter instead let
+// either thread take any piece, so an element-wise op often read what the other core had just written
+// (a product's rows, the op before's pieces): on the Intel VM of 2026-12-07, 2 threads, alternating
+// builds, the W7 step under torch.compile went from 8.24-8.83 to 8.46-9.18 steps/s and the W5 forward
+// from 30.5-32.6 to 30.0-31.1 ms.
 struct ThreadPool::Job {
   const std::function<void(int64_t)>* fn = nullptr;
   uint32_t floatControl = 0;  // the caller's (float_mode.h), which helpers take on
   int64_t count = 0;
-  std::atomic<int64_t> next{0};
+  int shares = 1;
+  std::unique_ptr<std::atomic<int64_t>[]> next;  // per share: the next item to claim
   std::atomic<int64_t> finished{0};
   std::mutex mu;
   std::condition_variable done;
   std::exception_ptr error;  // guarded by mu
+
+  int64_t shareStart(int share) const { return count * share / shares; }
 };
 
 namespace {
 
-void runItems(ThreadPool::Job& job) {
+void runItems(ThreadPool::Job& job, int self) {
   int64_t ran = 0;
-  for (int64_t i; (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.count; ++ran) {
-    try {
-      (*job.fn)(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(job.mu);
-      if (!job.error) job.error = std::current_exception();
+  for (int k = 0; k < job.shares; ++k) {
+    const int share = (self + k) % job.shares;
+    const int64_t end = job.shareStart(share + 1);
+    for (int64_t i; (i = job.next[share].fetch_add(1, std::memory_order_relaxed)) < end; ++ran) {
+      try {
+        (*job.fn)(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(job.mu);
+        if (!job.error) job.error = std::current_exception();
+      }
     }
   }
   if (ran > 0 && job.finished.fetch_add(ran, std::memory_order_acq_rel) + ran == job.count) {
@@ -59,7 +72,7 @@ constexpr auto kSpin = std::chrono::milliseconds(1);
 ThreadPool::ThreadPool(int threads) {
   threads = std::clamp(threads, 1, kMaxThreads);
   workers_.reserve(size_t(threads - 1));
-  for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { workerLoop(); });
+  for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { workerLoop(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -71,7 +84,7 @@ ThreadPool::~ThreadPool() {
   for (auto& t : workers_) t.join();
 }
 
-void ThreadPool::workerLoop() {
+void ThreadPool::workerLoop(int self) {
   for (;;) {
     spinUntil([this] { return queued_.load(std::memory_order_acquire) > 0 || stopping_.load(std::memory_order_acquire); },
               kSpin, 1);
@@ -85,7 +98,7 @@ void ThreadPool::workerLoop() {
       queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     setFloatControl(job->floatControl);
-    runItems(*job);
+    runItems(*job, self % job->shares);
   }
 }
 
@@ -99,6 +112,9 @@ void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t)>& 
   job->fn = &fn;
   job->count = count;
   job->floatControl = floatControl();
+  job->shares = int(std::min<int64_t>(count, size()));
+  job->next = std::make_unique<std::atomic<int64_t>[]>(size_t(job->shares));
+  for (int t = 0; t < job->shares; ++t) job->next[t].store(job->shareStart(t), std::memory_order_relaxed);
   size_t helpers = size_t(std::min<int64_t>(count - 1, int64_t(workers_.size())));
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -110,7 +126,7 @@ void ThreadPool::parallelFor(int64_t count, const std::function<void(int64_t)>& 
   } else {
     for (size_t i = 0; i < helpers; ++i) wake_.notify_one();
   }
-  runItems(*job);
+  runItems(*job, 0);
   spinUntil([&] { return job->finished.load(std::memory_order_acquire) == count; }, kSpin, 1);
   std::unique_lock<std::mutex> lock(job->mu);
   job->done.wait(lock, [&] { return job->finished.load(std::memory_order_acquire) == count; });

@@ -28,13 +28,15 @@ class ThreadPool {
   int size() const { return int(workers_.size()) + 1; }
 
   // Calls fn(i) once for every i in [0, count), in any order and on any of the pool's threads, and
-  // returns when all calls have returned. The first exception thrown by fn is rethrown here.
+  // returns when all calls have returned. The first exception thrown by fn is rethrown here. Thread t
+  // (the caller being 0) starts on the t-th of size() equal runs of [0, count) and only then helps
+  // with the others, so calls that split their data the same way meet it in the same core's cache.
   void parallelFor(int64_t count, const std::function<void(int64_t)>& fn);
 
   struct Job;
 
  private:
-  void workerLoop();
+  void workerLoop(int self);  // self: the worker's index in the pool, from 1
 
   std::mutex mu_;
   std::condition_variable wake_;
