@@ -185,11 +185,9 @@ Literal convertLiteral(Literal x, ElementType to) {
 // of narrower result elements (and back), in memory order.
 Literal bitcastConvertKernel(const Op& op, const Operands& in, const TensorType& result) {
   const Literal& x = *in[0];
-  Literal out = makeLiteral(result);
-  if (out.bytes.size() != x.bytes.size())
+  if (size_t(numElements(result)) * byteWidth(result.element) != x.bytes.size())
     fail("cannot reinterpret " + typeString(x.type) + " as " + typeString(result));
-  out.bytes = x.bytes;
-  return out;
+  return Literal{result, x.bytes};  // the same bytes, shared
 }
 
 }  // namespace tpjrt::cpu
