@@ -7,7 +7,6 @@
 #include "gemm/gemm.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
