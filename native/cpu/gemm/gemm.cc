@@ -263,14 +263,13 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, co
           if (!(double(aScale.maxAbs) * double(bMost) < double(limit))) {
             // values large enough to overflow when scaled: this pair runs on the panels' own values
             if (aScale.shift > 0) {
-              const T back = std::ldexp(T(1), -aScale.shift);
-              for (int64_t i = 0; i < MR * kc; ++i) aPanel[i] *= back;
-              aScale = {0, aScale.maxAbs * back};
+              plan.kernel.panels.scale(aPanel, MR * kc, -aScale.shift);
+              aScale = {0, std::ldexp(aScale.maxAbs, -aScale.shift)};
             }
             if (bScale.shift > 0 && !bOwn) {
               T* copy = workspace<T, 2>(size_t(NR * kc));
-              const T back = std::ldexp(T(1), -bScale.shift);
-              for (int64_t i = 0; i < NR * kc; ++i) copy[i] = bPanel[i] * back;
+              std::copy(bPanel, bPanel + NR * kc, copy);
+              plan.kernel.panels.scale(copy, NR * kc, -bScale.shift);
               bOwn = copy;
             }
             if (bScale.shift > 0) b = bOwn;

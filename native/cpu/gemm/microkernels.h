@@ -27,7 +27,7 @@ using MagnitudeFn = T (*)(const T* p, int64_t n);
 template <class T>
 using PackRowsFn = void (*)(T* dst, const T* src, int64_t rowStride, int64_t rows, int64_t depth, int width);
 
-// p[0, n) times 2^shift, exactly, for finite values whose results stay finite.
+// p[0, n) times 2^shift (which may be negative), for finite values whose results stay finite.
 template <class T>
 using ScaleFn = void (*)(T* p, int64_t n, int shift);
 

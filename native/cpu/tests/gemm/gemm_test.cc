@@ -336,8 +336,8 @@ TEST(gemm_f32_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExac
 TEST(gemm_f64_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<double>("f64 subnormals"); }
 
 // Each ISA's panel scale (PanelOps::scale) against std::ldexp, bit for bit: subnormals of every size
-// and sign, zeros, normals, for shifts that leave a subnormal subnormal (multiplied) and ones that make
-// every value normal (by the bits).
+// and sign, zeros, normals, for shifts that leave a subnormal subnormal or scale a panel back
+// (multiplied) and ones that make every value normal (by the bits).
 template <class T>
 void panelScaleExact(const std::vector<gemm_detail::PanelOps<T>>& ops, std::vector<int> shifts) {
   const T least = std::numeric_limits<T>::denorm_min(), normal = std::numeric_limits<T>::min();
@@ -362,8 +362,8 @@ TEST(gemm_panel_scale_is_exact_on_every_isa) {
   std::vector<gemm_detail::PanelOps<double>> f64 = {gemm_detail::portableKernelF64().panels};
   if (gemmIsaAvailable(GemmIsa::Avx2)) f32.push_back(gemm_detail::avx2KernelF32().panels), f64.push_back(gemm_detail::avx2KernelF64().panels);
   if (gemmIsaAvailable(GemmIsa::Avx512)) f32.push_back(gemm_detail::avx512KernelF32().panels), f64.push_back(gemm_detail::avx512KernelF64().panels);
-  panelScaleExact(f32, {1, 10, 23, 24, 30, 52, 60});
-  panelScaleExact(f64, {1, 40, 52, 53, 100, 508});
+  panelScaleExact(f32, {-60, -10, 1, 10, 23, 24, 30, 52, 60});
+  panelScaleExact(f64, {-508, -40, 1, 40, 52, 53, 100, 508});
 }
 
 // A panel of A holding 2^-140 and 2^40 is scaled by 2^10 (its largest to 2^50); against a panel of B
