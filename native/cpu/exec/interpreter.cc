@@ -219,6 +219,17 @@ class Evaluator {
 
   static bool isRow(const FusedGroup::Source& s) { return s.kind == FusedGroup::Source::Kind::Row; }
 
+  // An element step of a fused group at the current tile (see runGroup).
+  struct TileCall {
+    ElementLoop loop = nullptr;  // unset for steps with row operands and position steps
+    size_t operands = 0;
+    const void* in[kMaxElementwiseOperands] = {};
+    bool splat[kMaxElementwiseOperands] = {};
+    size_t inAdvance[kMaxElementwiseOperands] = {};  // bytes per tile
+    uint8_t* out = nullptr;
+    size_t outAdvance = 0;
+  };
+
   // Runs element step `step` over positions [tile, tile + n), whose operands start at `tileIn` (at the
   // tile's first position, with `tileSplat`; row operands unset) and result at `out`, in runs over
   // which every row operand (FusedGroup::Row) holds one value, passed as a splat.
@@ -295,9 +306,34 @@ class Evaluator {
         }
         return nullptr;
       };
+      // Element steps without row operands are set up once per piece, then called tile after tile with
+      // their pointers moved on a tile (slots and splats stay): per tile a step costs one call.
+      std::vector<TileCall> calls(g.steps.size());
+      for (size_t s = 0; s < g.steps.size(); ++s) {
+        const FusedGroup::Step& step = g.steps[s];
+        if (step.position || std::any_of(step.in.begin(), step.in.end(), isRow)) continue;
+        TileCall& call = calls[s];
+        call.loop = step.loop;
+        call.operands = step.in.size();
+        for (size_t k = 0; k < step.in.size(); ++k) {
+          call.in[k] = at(step.in[k], begin, call.splat[k]);
+          const bool moves = step.in[k].kind != FusedGroup::Source::Kind::Slot && !call.splat[k];
+          call.inAdvance[k] = moves ? size_t(kFusedTile) * step.inWidth[k] : 0;
+        }
+        bool unused;
+        call.out = at(step.out, begin, unused);
+        call.outAdvance = step.out.kind == FusedGroup::Source::Kind::Slot ? 0 : size_t(kFusedTile) * step.outWidth;
+      }
       for (int64_t tile = begin; tile < end; tile += kFusedTile) {
         const int64_t n = std::min(kFusedTile, end - tile);
-        for (const FusedGroup::Step& step : g.steps) {
+        for (size_t s = 0, steps = calls.size(); s < steps; ++s) {
+          if (TileCall& call = calls[s]; call.loop) {
+            call.loop(call.in, call.splat, call.out, n);
+            for (size_t k = 0; k < call.operands; ++k) call.in[k] = static_cast<const uint8_t*>(call.in[k]) + call.inAdvance[k];
+            call.out += call.outAdvance;
+            continue;
+          }
+          const FusedGroup::Step& step = g.steps[s];
           bool unused;
           uint8_t* out = at(step.out, tile, unused);
           if (step.position) {  // reads its whole operand (a group input), by position
@@ -307,11 +343,7 @@ class Evaluator {
           const void* in[kMaxElementwiseOperands] = {};
           bool splat[kMaxElementwiseOperands] = {};
           for (size_t k = 0; k < step.in.size(); ++k)
-            if (step.in[k].kind != FusedGroup::Source::Kind::Row) in[k] = at(step.in[k], tile, splat[k]);
-          if (std::none_of(step.in.begin(), step.in.end(), isRow)) {
-            step.loop(in, splat, out, n);
-            continue;
-          }
+            if (!isRow(step.in[k])) in[k] = at(step.in[k], tile, splat[k]);
           runByRows(g, step, inputs, in, splat, out, tile, n);
         }
       }
