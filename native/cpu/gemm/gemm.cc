@@ -421,15 +421,19 @@ void gemm(int64_t m, int64_t n, int64_t k, const StridedMatrices<T>& a, const St
   if (int64_t(b.batchOffsets.size()) != batch) fail("gemm: lhs and rhs batch sizes differ", ErrorCode::Internal);
   if (batch == 0 || m == 0 || n == 0) return;
   Plan<T> plan = makePlan<T>(options);
-  // Blocks of equal depth: 784 as 4 × 196 rather than 3 × 256 + 16, whose thin last block would
-  // read and write all of C for little work.
-  if (k > 0) plan.kc = std::min(plan.kc, roundUp(ceilDiv(k, ceilDiv(k, plan.kc)), 8));
 
   // A few columns and many rows: compute Cᵀ = Bᵀ·Aᵀ instead, so the narrow side pads the short
   // (row) side of the micro-tile rather than the wide one.
   const bool swap = n < plan.kernel.nr && m > n;
   Block<T> shape{m, n, k, a.data, a.rowStride, a.colStride, b.data, b.rowStride, b.colStride, c, n, 1, rowAdd, 0, 1};
   if (swap) shape = {n, m, k, b.data, b.colStride, b.rowStride, a.data, a.colStride, a.rowStride, c, 1, n, rowAdd, 1, 0};
+  // Narrower than a block of B: deeper blocks while kc × columns stays within the kernel's kc × nc, so
+  // that C is read and written fewer times.
+  if (options.kc == 0 && plan.kernel.kcMax > plan.kc)
+    plan.kc = std::clamp(plan.kc * plan.nc / roundUp(shape.n, plan.kernel.nr), plan.kc, plan.kernel.kcMax);
+  // Blocks of equal depth: 784 as 4 × 196 rather than 3 × 256 + 16, whose thin last block would
+  // read and write all of C for little work.
+  if (k > 0) plan.kc = std::min(plan.kc, roundUp(ceilDiv(k, ceilDiv(k, plan.kc)), 8));
   const std::vector<int64_t>& aOffsets = swap ? b.batchOffsets : a.batchOffsets;
   const std::vector<int64_t>& bOffsets = swap ? a.batchOffsets : b.batchOffsets;
   auto blockOf = [&](int64_t p) {

@@ -45,6 +45,7 @@ struct MicroKernel {
   int64_t mc = 0, kc = 0, nc = 0;  // default cache blocks
   PackRowsFn<T> packRows = nullptr;  // this ISA's packing of such operands; null: the portable one
   PanelOps<T> panels;
+  int64_t kcMax = 0;  // deepest kc for products narrower than nc (0: kc for all)
 };
 
 MicroKernel<float> portableKernelF32();

@@ -55,10 +55,14 @@ struct F64x8 {
 // Where each core's L2 holds 2 MiB or more (the Intel Xeon VM of 2026-12-07), B is blocked 256 deep and
 // 1024 columns wide instead: that 1 MiB block stays in the L2 of each core whose tasks read it, and its
 // 32 KiB micro-panels in L1. There, alternating: 1024³ 260-262 -> 278-282 GFLOP/s, 4096³ 282-293 ->
-// 286-296; with 1024 × 4064 blocks every task streamed B from L3.
+// 286-296; with 1024 × 4064 blocks every task streamed B from L3. Products narrower than 1024 columns
+// take deeper blocks within the same 256 K elements (kcMax): against MKL's sgemm in the same process
+// (2 threads, 16 operand copies used in turn, 2026-12-08), 1024 × 256 × 1024 went from 0.94-0.95× to
+// 0.99-1.00× (x · Wᵀ), 0.93 to 0.97-0.98× (x · W), 0.89-0.93× to 0.94-0.95× (xᵀ · g); kc 1024 for
+// 1024 columns too was slower (256 × 1024 × 1024, xᵀ · g: 0.93 -> 0.85-0.92×).
 MicroKernel<float> avx512KernelF32() {
   static const bool l2HoldsBlock = sysconf(_SC_LEVEL2_CACHE_SIZE) >= (int64_t(2) << 20);
-  if (l2HoldsBlock) return {8, 32, microKernel<F32x16, 8, 2>, 64, 256, 1024, avx2KernelF32().packRows, panelOps<float>()};
+  if (l2HoldsBlock) return {8, 32, microKernel<F32x16, 8, 2>, 64, 256, 1024, avx2KernelF32().packRows, panelOps<float>(), 1024};
   return {8, 32, microKernel<F32x16, 8, 2>, 64, 1024, 4064, avx2KernelF32().packRows, panelOps<float>()};
 }
 MicroKernel<double> avx512KernelF64() { return {8, 16, microKernel<F64x8, 8, 2>, 72, 256, 4064, nullptr, panelOps<double>()}; }

@@ -165,7 +165,7 @@ void threadCountsAgree(const char* what) {
   const std::vector<Case> cases = {
       {{150, 70, 300}, 1, 0, 0, 0},    {{1000, 40, 50}, 2, 0, 0, 0},  {{30, 500, 90}, 1, 0, 0, 0},
       {{7, 300, 41}, 3, 0, 0, 0},      {{64, 64, 64}, 9, 0, 0, 0},    {{97, 131, 45}, 2, 24, 8, 64},
-      {{13, 260, 33}, 1, 24, 16, 48},  {{300, 5, 70}, 1, 0, 0, 0}};
+      {{13, 260, 33}, 1, 24, 16, 48},  {{300, 5, 70}, 1, 0, 0, 0},   {{200, 256, 1100}, 1, 0, 0, 0}};
   for (GemmIsa isa : isas())
     for (const Case& x : cases)
       for (int t = 0; t < 4; ++t) {
@@ -252,7 +252,8 @@ TEST(gemm_f32_cache_block_edges) { blockEdges<float>("f32 blocks"); }
 TEST(gemm_f64_cache_block_edges) { blockEdges<double>("f64 blocks"); }
 
 TEST(gemm_default_block_edges) {
-  // The default blocks (kc 1024 or 256, mc 144/72, nc ≈ 4080) crossed by one, on the best path.
+  // The default blocks (kc 1024 or 256, mc 144/72, nc ≈ 4080) crossed by one, on the best path, and
+  // the deeper kc of narrow products (kcMax 1024 where B's block is 256 × 1024) crossed by one.
   ThreadPool two(2);
   for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
     checkProduct<float>("f32 kc edge", {13, 21, 257}, 1, false, false, 0, pool, {});
@@ -261,6 +262,8 @@ TEST(gemm_default_block_edges) {
     checkProduct<double>("f64 mc edge", {73, 9, 5}, 1, true, false, 0, pool, {});
     checkProduct<float>("f32 nc edge", {3, 4097, 2}, 1, false, false, 0, pool, {});
     checkProduct<double>("f64 kc edge", {7, 9, 513}, 1, false, true, 0, pool, {});
+    checkProduct<float>("f32 narrow kc edge", {70, 256, 1025}, 1, true, false, 0, pool, {});
+    checkProduct<float>("f32 narrow kc edge", {70, 520, 513}, 1, false, true, 0, pool, {});
   }
 }
 
