@@ -388,11 +388,17 @@ RegionPlan planRegion(const Region& region, bool fuse) {
       return positionStepFor(op) ? count : -1;
     return -1;
   };
-  // Ops that read nothing a group makes, so they may run before it.
-  auto movable = [&](size_t i) {
+  // Ops that may run before a group, reading nothing it makes (`made`): constants, splat broadcasts,
+  // and any other op with a kernel, no region and a result of one element (a scalar taken from a
+  // table of hyperparameters: slice, reshape, convert), so that an optimizer's update, whose
+  // element-wise ops such scalars interleave, stays one group.
+  auto movable = [&](size_t i, const std::unordered_set<int>& made) {
     const Op& op = region.ops[i];
-    return op.name == "stablehlo.constant" ||
-           (op.name == "stablehlo.broadcast_in_dim" && op.results.size() == 1 && splats.count(op.results[0]));
+    if (op.name == "stablehlo.constant") return true;
+    if (op.results.size() != 1 || op.resultTypes.size() != 1) return false;
+    if (op.name == "stablehlo.broadcast_in_dim" && splats.count(op.results[0])) return true;
+    return plan.kernels[i] && op.regions.empty() && numElements(op.resultTypes[0]) <= 1 &&
+           std::none_of(op.operands.begin(), op.operands.end(), [&](int id) { return made.count(id) != 0; });
   };
   auto addStep = [&](size_t i) { plan.steps.push_back({i, -1, release[i]}); };
 
@@ -424,7 +430,7 @@ RegionPlan planRegion(const Region& region, bool fuse) {
       } else if (fusibleCount(j) == count && !readsGroup(j)) {
         members.push_back(j);
         made.insert(region.ops[j].results[0]);
-      } else if (movable(j)) {
+      } else if (movable(j, made)) {
         moved.push_back(j);
       } else {
         break;

@@ -426,6 +426,63 @@ TEST(a_reshape_planned_ahead_of_a_group_keeps_its_operand_for_the_group) {
   }
 }
 
+// An optimizer-style update: element-wise ops over parameters, interleaved with scalars taken from a
+// table (slice, reshape, a scalar multiply, a splat broadcast). With `readGroup`, one scalar is sliced
+// from a value the update makes, so it must run after that value.
+std::string scalarTableModule(int64_t n, bool readGroup) {
+  const std::string v = "tensor<" + std::to_string(n) + "xf32>", v1 = "tensor<1xf32>";
+  auto scalar = [&](const std::string& name, int row) {
+    return "  %" + name + "s = \"stablehlo.slice\"(%h) {start_indices = array<i64: " + std::to_string(row) +
+           ", 0>, limit_indices = array<i64: " + std::to_string(row + 1) +
+           ", 1>, strides = array<i64: 1, 1>} : (tensor<3x2xf32>) -> tensor<1x1xf32>\n"
+           "  %" + name + " = \"stablehlo.reshape\"(%" + name + "s) : (tensor<1x1xf32>) -> tensor<f32>\n";
+  };
+  auto splat = [&](const std::string& name, const std::string& of) {
+    return "  %" + name + " = \"stablehlo.broadcast_in_dim\"(%" + of + ") {broadcast_dimensions = array<i64>} : (tensor<f32>) -> " + v + "\n";
+  };
+  auto bin = [&](const std::string& r, const std::string& op, const std::string& a, const std::string& b) {
+    return "  %" + r + " = \"stablehlo." + op + "\"(%" + a + ", %" + b + ") : (" + v + ", " + v + ") -> " + v + "\n";
+  };
+  std::string s = "func.func public @main(%h: tensor<3x2xf32>, %p: " + v + ", %g: " + v + ", %m: " + v + ") -> (" + v + ", " + v + ") {\n";
+  s += scalar("k0", 0) + splat("b0", "k0") + bin("a", "multiply", "p", "b0");
+  s += scalar("k1", 1) + splat("b1", "k1") + bin("d", "subtract", "g", "m") + bin("e", "multiply", "b1", "d");
+  s += bin("m2", "add", "m", "e");
+  if (readGroup) {
+    s += "  %k2s = \"stablehlo.slice\"(%m2) {start_indices = array<i64: 0>, limit_indices = array<i64: 1>, strides = array<i64: 1>} : (" +
+         v + ") -> " + v1 + "\n  %k2 = \"stablehlo.reshape\"(%k2s) : (" + v1 + ") -> tensor<f32>\n";
+  } else {
+    s += scalar("k2", 2);
+  }
+  s += "  %k3 = \"stablehlo.multiply\"(%k2, %k0) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n";
+  s += splat("b3", "k3") + bin("q", "multiply", "m2", "b3") + bin("p2", "subtract", "a", "q");
+  s += "  \"func.return\"(%p2, %m2) : (" + v + ", " + v + ") -> ()\n}\n";
+  return s;
+}
+
+TEST(scalars_taken_from_a_table_run_ahead_so_an_update_stays_one_group) {
+  ThreadPool three(3);
+  const std::vector<float> table = {0.9f, 0.5f, 0.25f, -1.5f, 1e-3f, 2.0f};
+  for (bool readGroup : {false, true})
+    for (int64_t n : {int64_t(2), kFusedTile - 1, kFusedTile + 1, 3 * kFusedTile + 17})
+      for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &three}) {
+        std::vector<Literal> args = {f32({3, 2}, table), f32({n}, inputs(n, 6)), f32({n}, inputs(n, 7)), f32({n}, inputs(n, 8))};
+        checkSameAsUnfused(scalarTableModule(n, readGroup), args, pool,
+                           "a scalar table" + std::string(readGroup ? " read from the group" : "") + ", n = " + std::to_string(n));
+      }
+  // The table's scalars run before the group; all six element-wise ops are one group.
+  Module m = parseModule(scalarTableModule(4096, false));
+  RegionPlan plan = planRegion(m.find("main")->body);
+  CHECK_EQ(plan.groups.size(), size_t(1));
+  if (plan.groups.size() == 1) {
+    CHECK_EQ(plan.groups[0].steps.size(), size_t(6));
+    CHECK_EQ(plan.groups[0].outputs.size(), size_t(2));
+  }
+  // A scalar sliced from a value of the update cannot run ahead of it: the update splits there.
+  Module split = parseModule(scalarTableModule(4096, true));
+  RegionPlan splitPlan = planRegion(split.find("main")->body);
+  CHECK_EQ(splitPlan.groups.size(), size_t(2));
+}
+
 TEST(fused_group_reports_an_argument_of_the_wrong_size) {
   const char* text = R"mlir(
 func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {
