@@ -1,8 +1,8 @@
 // The GEMM driver: blocks C into cache-sized pieces (columns of B by nc, the contraction by kc, rows
-// of A by mc), packs each piece of A and B into micro-panels, and runs the register-tiled
-// micro-kernel over them. Threads take whole batch elements when there are enough of them; otherwise
-// they first pack a block of B together, then take rectangles of C that each pack their own rows of
-// A, so no operand is packed twice. Every element of C is summed in the same order (kc blocks in
+// of A by mc), packs each piece of B, and of A unless it is small enough to read in place, into
+// micro-panels, and runs the register-tiled micro-kernel over them. Threads take whole batch elements
+// when there are enough of them; otherwise they first pack a block of B together, then take rectangles
+// of C that each pack their own rows of A, so no operand is packed twice. Every element of C is summed in the same order (kc blocks in
 // turn, each by the micro-kernel) however the work is split, so results do not depend on threads.
 #include "gemm/gemm.h"
 
@@ -137,11 +137,17 @@ struct PanelScale {
 template <class T>
 constexpr int kMaxShift = std::numeric_limits<T>::max_exponent / 2 - 4;  // 60 for float, 508 for double
 
+// Whether a panel whose least nonzero magnitude is `least` (0: all zero) gets scaled.
+template <class T>
+bool holdsTiny(T least) {
+  const T small = std::ldexp(T(1), (std::numeric_limits<T>::min_exponent - 1) / 2);
+  return least != 0 && least < small;
+}
+
 template <class T>
 PanelScale<T> scalePanel(const MicroKernel<T>& kernel, T* p, int64_t n) {
-  const T small = std::ldexp(T(1), (std::numeric_limits<T>::min_exponent - 1) / 2);
   const T least = kernel.panels.leastMagnitude(p, n);
-  if (least == 0 || !(least < small)) return {};
+  if (!holdsTiny(least)) return {};
   const T most = kernel.panels.largestMagnitude(p, n);
   const int shift = std::min(kMaxShift<T>, std::numeric_limits<T>::max_exponent / 2 - 13 - std::ilogb(most));
   if (!(most < std::numeric_limits<T>::infinity()) || shift <= 0) return {0, most};
@@ -227,6 +233,34 @@ void packB(const Plan<T>& plan, const Block<T>& x, T* dst, int64_t j0, int64_t c
   packPanels(plan.kernel, dst, x.b + pc * x.bRow + j0 * x.bCol, x.bCol, x.bRow, cols, kc, plan.kernel.nr);
 }
 
+// A block of A at most this large, contiguous along the contraction, is read in place by the
+// micro-kernel instead of packed, when none of its values would be scaled (PanelScale): it stays in L1
+// while every panel of B passes it. Attention's products (batches of [64, 64] · [64, 128] and the like)
+// spent a quarter of their time packing A on the Intel VM of 2026-12-08; a larger block read in place
+// has rows whose power-of-two strides crowd few L1 sets.
+constexpr int64_t kInPlaceABytes = int64_t(32) << 10;
+
+// How many of the `rows` rows of the A block at `a` (kc deep, rows `aRow` apart, contiguous along the
+// contraction) the micro-kernel reads in place: whole micro-panels, none if a value would be scaled.
+template <class T>
+int64_t rowsReadInPlace(const Plan<T>& plan, const Block<T>& x, const T* a, int64_t rows, int64_t kc) {
+  const int64_t whole = rows / plan.kernel.mr * plan.kernel.mr;
+  if (x.aCol != 1 || whole == 0 || rows * kc * int64_t(sizeof(T)) > kInPlaceABytes) return 0;
+  if (x.aRow == kc) return holdsTiny(plan.kernel.panels.leastMagnitude(a, whole * kc)) ? 0 : whole;  // one run
+  for (int64_t r = 0; r < whole; ++r)
+    if (holdsTiny(plan.kernel.panels.leastMagnitude(a + r * x.aRow, kc))) return 0;
+  return whole;
+}
+
+// The largest magnitude of `rows` rows of kc values, `stride` apart, as largestMagnitude orders them.
+template <class T>
+T largestOfRows(const MicroKernel<T>& kernel, const T* a, int64_t stride, int64_t rows, int64_t kc) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  U most = 0;
+  for (int64_t r = 0; r < rows; ++r) most = std::max(most, std::bit_cast<U>(kernel.panels.largestMagnitude(a + r * stride, kc)));
+  return std::bit_cast<T>(most);
+}
+
 // Rows [i0, i0 + rows) × columns [j0, j0 + cols) of C get the product of A's columns [pc, pc + kc)
 // with packedB (those columns of B, packed from j0, its micro-panels scaled as bScales says), added to
 // C when pc > 0. j0 is a multiple of NR from the start of packedB's block.
@@ -243,8 +277,13 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, co
   const T limit = std::numeric_limits<T>::max() / T(2 * kc);
   for (int64_t ic = i0; ic < i0 + rows; ic += plan.mc) {
     const int64_t mc = std::min(plan.mc, i0 + rows - ic);
-    packPanels(plan.kernel, packA, x.a + ic * x.aRow + pc * x.aCol, x.aRow, x.aCol, mc, kc, MR);
-    for (int64_t ir = 0; ir < mc; ir += MR) aScales[size_t(ir / MR)] = scalePanel(plan.kernel, packA + ir * kc, MR * kc);
+    const T* aBlock = x.a + ic * x.aRow + pc * x.aCol;
+    const int64_t inPlace = rowsReadInPlace(plan, x, aBlock, mc, kc);  // the rest is packed
+    for (int64_t ir = 0; ir < inPlace; ir += MR) aScales[size_t(ir / MR)] = {};
+    if (inPlace < mc) {
+      packPanels(plan.kernel, packA + inPlace * kc, aBlock + inPlace * x.aRow, x.aRow, x.aCol, mc - inPlace, kc, MR);
+      for (int64_t ir = inPlace; ir < mc; ir += MR) aScales[size_t(ir / MR)] = scalePanel(plan.kernel, packA + ir * kc, MR * kc);
+    }
     for (int64_t jr = 0; jr < cols; jr += NR) {
       const int64_t nr = std::min<int64_t>(NR, cols - jr);
       const T* bPanel = packedB + jr * kc;
@@ -253,12 +292,17 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, co
       const T* bOwn = nullptr;  // bPanel scaled back, once a pair needs it
       for (int64_t ir = 0; ir < mc; ir += MR) {
         const int64_t mr = std::min<int64_t>(MR, mc - ir);
-        T* aPanel = packA + ir * kc;
+        const bool readInPlace = ir < inPlace;
+        T* aPanel = packA + ir * kc;  // when packed
+        const T* a = readInPlace ? aBlock + ir * x.aRow : aPanel;
+        const int64_t lda = readInPlace ? x.aRow : 0;
         const T* b = bPanel;
         PanelScale<T>& aScale = aScales[size_t(ir / MR)];
         int shift = aScale.shift + bScale.shift;
         if (shift > 0) {
-          if (aScale.maxAbs < 0) aScale.maxAbs = plan.kernel.panels.largestMagnitude(aPanel, MR * kc);
+          if (aScale.maxAbs < 0)
+            aScale.maxAbs = readInPlace ? largestOfRows(plan.kernel, a, lda, MR, kc)
+                                        : plan.kernel.panels.largestMagnitude(aPanel, MR * kc);
           if (bMost < 0) bMost = plan.kernel.panels.largestMagnitude(bPanel, NR * kc);
           if (!(double(aScale.maxAbs) * double(bMost) < double(limit))) {
             // values large enough to overflow when scaled: this pair runs on the panels' own values
@@ -282,10 +326,10 @@ void multiplyPacked(const Plan<T>& plan, const Block<T>& x, const T* packedB, co
         // The kernel adds one row to every row of its tile; a transposed product's add (one value per
         // row) goes through the edge path below.
         if (mr == MR && nr == NR && x.cCol == 1 && (!addTile || (x.addRow == 0 && x.addCol == 1))) {
-          plan.kernel.run(kc, aPanel, b, c, x.cRow, accumulate, addTile, scale);
+          plan.kernel.run(kc, a, lda, b, c, x.cRow, accumulate, addTile, scale);
           continue;
         }
-        plan.kernel.run(kc, aPanel, b, tile, NR, false, nullptr, scale);
+        plan.kernel.run(kc, a, lda, b, tile, NR, false, nullptr, scale);
         for (int64_t i = 0; i < mr; ++i)
           for (int64_t j = 0; j < nr; ++j) {
             T& out = c[i * x.cRow + j * x.cCol];

@@ -9,13 +9,14 @@
 
 namespace tpjrt::cpu::gemm_detail {
 
-// c[i * ldc + j] (+)= Σ_p a[p * mr + i] · b[p * nr + j] for the full mr × nr tile: `a` and `b` are
-// packed panels (64-byte aligned); `accumulate` adds to c instead of overwriting it; then, when
-// `rowAdd` is set, rowAdd[j] is added to every row (a separate rounding).
-// `scale` (a power of two, 1 for none) multiplies the sums first, before any accumulate or add.
+// c[i * ldc + j] (+)= Σ_p a(i, p) · b[p * nr + j] for the full mr × nr tile: `b` is a packed panel
+// (64-byte aligned), and so is `a` when lda is 0 (a(i, p) = a[p * mr + i]); otherwise a(i, p) =
+// a[i * lda + p], mr rows read in place. `accumulate` adds to c instead of overwriting it; then, when
+// `rowAdd` is set, rowAdd[j] is added to every row (a separate rounding). `scale` (a power of two, 1 for
+// none) multiplies the sums first, before any accumulate or add. Both forms of `a` sum in the same order.
 template <class T>
-using MicroKernelFn = void (*)(int64_t k, const T* a, const T* b, T* c, int64_t ldc, bool accumulate, const T* rowAdd,
-                               T scale);
+using MicroKernelFn = void (*)(int64_t k, const T* a, int64_t lda, const T* b, T* c, int64_t ldc, bool accumulate,
+                               const T* rowAdd, T scale);
 
 // The smallest nonzero magnitude in p[0, n) (0 if all are zero), or the largest (NaN if one is NaN).
 template <class T>

@@ -5,6 +5,7 @@
 // copy, f16/bf16/f64), and the thread pool itself.
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -336,6 +337,53 @@ void subnormalOperandsExact(const char* what) {
         }
 }
 TEST(gemm_f32_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<float>("f32 subnormals"); }
+
+// Small blocks of A contiguous along the contraction are read in place; one holding values that a
+// packed panel would scale is packed instead. Rows of A entirely tiny make every product and running
+// sum subnormal, where an unscaled product rounds differently: C must be the product of A scaled up,
+// scaled back. Batches of a few products take the batch path too.
+template <class T>
+std::string exact(T v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%a", double(v));
+  return text;
+}
+
+template <class T>
+void tinyRowsOfAInPlace(const char* what) {
+  const T tiny = std::numeric_limits<T>::denorm_min() * T(977);
+  const int up = sizeof(T) == 4 ? 100 : 600;
+  ThreadPool two(2);
+  for (const Shape& s : std::vector<Shape>{{9, 33, 17}, {16, 40, 24}, {24, 7, 64}})
+    for (int64_t batch : {int64_t(1), int64_t(6)})
+      for (GemmIsa isa : isas())
+        for (ThreadPool* pool : {static_cast<ThreadPool*>(nullptr), &two}) {
+          std::mt19937 rng(uint32_t(s.m * 31 + s.k + batch));
+          Operand<T> a(rng, batch, s.m, s.k, false, 0), b(rng, batch, s.k, s.n, false, 0);
+          for (T& v : a.storage)
+            if (!std::isnan(v)) v = tiny * T(1 + int(std::fabs(v) * 8));
+          std::vector<T> big(a.storage);
+          for (T& v : big) v = std::ldexp(v, up);
+          StridedMatrices<T> scaled = a.view;
+          scaled.data = big.data();
+          GemmOptions options;
+          options.isa = isa;
+          options.minParallelFlops = 1;
+          std::vector<T> got(size_t(batch * s.m * s.n)), want(got.size());
+          gemm<T>(s.m, s.n, s.k, a.view, b.view, got.data(), pool, options);
+          gemm<T>(s.m, s.n, s.k, scaled, b.view, want.data(), pool, options);
+          int bad = 0;
+          for (size_t i = 0; i < got.size(); ++i)
+            if (got[i] != std::ldexp(want[i], -up) && bad++ < 3)
+              ::tpjrt::test::report(__FILE__, __LINE__, std::string(what) + " " + gemmIsaName(isa) + " m=" + std::to_string(s.m) +
+                                                            " k=" + std::to_string(s.k) + " batch=" + std::to_string(batch) +
+                                                            ": C[" + std::to_string(i) + "] = " + exact(got[i]) + ", want " +
+                                                            exact(std::ldexp(want[i], -up)));
+        }
+}
+
+TEST(gemm_f32_tiny_rows_of_a_read_in_place_are_scaled_like_packed_ones) { tinyRowsOfAInPlace<float>("f32 tiny A"); }
+TEST(gemm_f64_tiny_rows_of_a_read_in_place_are_scaled_like_packed_ones) { tinyRowsOfAInPlace<double>("f64 tiny A"); }
 TEST(gemm_f64_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<double>("f64 subnormals"); }
 
 // Each ISA's panel scale (PanelOps::scale) against std::ldexp, bit for bit: subnormals of every size
