@@ -296,14 +296,48 @@ TEST(gemm_keeps_nan_and_inf_of_the_operands) {
   }
 }
 
+template <class T>
+constexpr T kTiny = std::numeric_limits<T>::denorm_min() * T(977);  // subnormal
+template <class T>
+constexpr int kUp = sizeof(T) == 4 ? 100 : 600;  // scales kTiny to a normal value
+
+template <class T>
+std::string exact(T v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%a", double(v));
+  return text;
+}
+
+// C = a · b, one of them (b when `tinyB`) holding tiny values, against the product with that operand
+// times 2^kUp, whose least magnitudes are then too large to be scaled, scaled back by 2^-kUp: both are
+// exact, so the bits must agree.
+template <class T>
+void checkScaledBack(const std::string& what, const Shape& s, int64_t batch, const Operand<T>& a, const Operand<T>& b,
+                     bool tinyB, GemmIsa isa, ThreadPool* pool) {
+  std::vector<T> big((tinyB ? b : a).storage);
+  for (T& v : big) v = std::ldexp(v, kUp<T>);
+  StridedMatrices<T> av = a.view, bv = b.view;
+  (tinyB ? bv : av).data = big.data();
+  GemmOptions options;
+  options.isa = isa;
+  options.minParallelFlops = 1;
+  std::vector<T> got(size_t(batch * s.m * s.n)), want(got.size());
+  gemm<T>(s.m, s.n, s.k, a.view, b.view, got.data(), pool, options);
+  gemm<T>(s.m, s.n, s.k, av, bv, want.data(), pool, options);
+  int bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (got[i] != std::ldexp(want[i], -kUp<T>) && bad++ < 3)
+      ::tpjrt::test::report(__FILE__, __LINE__, what + " " + gemmIsaName(isa) + " m=" + std::to_string(s.m) + " n=" +
+                                                    std::to_string(s.n) + " k=" + std::to_string(s.k) + " batch=" +
+                                                    std::to_string(batch) + (tinyB ? " (B)" : " (A)") + " threads=" +
+                                                    std::to_string(pool ? pool->size() : 1) + ": C[" + std::to_string(i) +
+                                                    "] = " + exact(got[i]) + ", want " + exact(std::ldexp(want[i], -kUp<T>)));
+}
+
 // One operand with a subnormal in fifty elements: the GEMM scales the packed panels that hold one
-// (gemm.cc, PanelScale). The reference is the product with that operand times 2^up, whose least
-// magnitudes are then too large to be scaled, scaled back by 2^-up: both are exact, so the bits must
-// agree on every path and thread count.
+// (gemm.cc, PanelScale), so the bits are the scaled-back product's on every path and thread count.
 template <class T>
 void subnormalOperandsExact(const char* what) {
-  const T tiny = std::numeric_limits<T>::denorm_min() * T(977);
-  const int up = sizeof(T) == 4 ? 100 : 600;
   ThreadPool two(2);
   for (const Shape& s : std::vector<Shape>{{37, 45, 300}, {200, 301, 150}, {9, 700, 33}})
     for (GemmIsa isa : isas())
@@ -314,45 +348,19 @@ void subnormalOperandsExact(const char* what) {
           Operand<T>& x = t & 4 ? b : a;
           int64_t subnormals = 0;
           for (size_t i = 0; i < x.storage.size(); i += 50)
-            if (!std::isnan(x.storage[i])) x.storage[i] = (i % 100 == 0 ? -tiny : tiny) * T(1 + i % 7), ++subnormals;
+            if (!std::isnan(x.storage[i])) x.storage[i] = (i % 100 == 0 ? -kTiny<T> : kTiny<T>) * T(1 + i % 7), ++subnormals;
           CHECK(subnormals > 0);
-          std::vector<T> big(x.storage);
-          for (T& v : big) v = std::ldexp(v, up);
-          StridedMatrices<T> av = a.view, bv = b.view;
-          (t & 4 ? bv : av).data = big.data();
-          GemmOptions options;
-          options.isa = isa;
-          options.minParallelFlops = 1;
-          std::vector<T> got(size_t(s.m * s.n)), want(size_t(s.m * s.n));
-          gemm<T>(s.m, s.n, s.k, a.view, b.view, got.data(), pool, options);
-          gemm<T>(s.m, s.n, s.k, av, bv, want.data(), pool, options);
-          int bad = 0;
-          for (size_t i = 0; i < got.size(); ++i)
-            if (got[i] != std::ldexp(want[i], -up) && bad++ < 3)
-              ::tpjrt::test::report(__FILE__, __LINE__, std::string(what) + " " + gemmIsaName(isa) + " m=" + std::to_string(s.m) +
-                                                            " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) +
-                                                            (t & 4 ? " (B)" : " (A)") + ": C[" + std::to_string(i) +
-                                                            "] = " + std::to_string(got[i]) + ", want " +
-                                                            std::to_string(std::ldexp(want[i], -up)));
+          checkScaledBack<T>(what, s, 1, a, b, t & 4, isa, pool);
         }
 }
 TEST(gemm_f32_subnormal_operands_give_the_unscaled_bits) { subnormalOperandsExact<float>("f32 subnormals"); }
 
 // Small blocks of A contiguous along the contraction are read in place; one holding values that a
 // packed panel would scale is packed instead. Rows of A entirely tiny make every product and running
-// sum subnormal, where an unscaled product rounds differently: C must be the product of A scaled up,
-// scaled back. Batches of a few products take the batch path too.
-template <class T>
-std::string exact(T v) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%a", double(v));
-  return text;
-}
-
+// sum subnormal, where an unscaled product rounds differently from the scaled-back one. Batches of a
+// few products take the batch path too.
 template <class T>
 void tinyRowsOfAInPlace(const char* what) {
-  const T tiny = std::numeric_limits<T>::denorm_min() * T(977);
-  const int up = sizeof(T) == 4 ? 100 : 600;
   ThreadPool two(2);
   for (const Shape& s : std::vector<Shape>{{9, 33, 17}, {16, 40, 24}, {24, 7, 64}})
     for (int64_t batch : {int64_t(1), int64_t(6)})
@@ -361,24 +369,8 @@ void tinyRowsOfAInPlace(const char* what) {
           std::mt19937 rng(uint32_t(s.m * 31 + s.k + batch));
           Operand<T> a(rng, batch, s.m, s.k, false, 0), b(rng, batch, s.k, s.n, false, 0);
           for (T& v : a.storage)
-            if (!std::isnan(v)) v = tiny * T(1 + int(std::fabs(v) * 8));
-          std::vector<T> big(a.storage);
-          for (T& v : big) v = std::ldexp(v, up);
-          StridedMatrices<T> scaled = a.view;
-          scaled.data = big.data();
-          GemmOptions options;
-          options.isa = isa;
-          options.minParallelFlops = 1;
-          std::vector<T> got(size_t(batch * s.m * s.n)), want(got.size());
-          gemm<T>(s.m, s.n, s.k, a.view, b.view, got.data(), pool, options);
-          gemm<T>(s.m, s.n, s.k, scaled, b.view, want.data(), pool, options);
-          int bad = 0;
-          for (size_t i = 0; i < got.size(); ++i)
-            if (got[i] != std::ldexp(want[i], -up) && bad++ < 3)
-              ::tpjrt::test::report(__FILE__, __LINE__, std::string(what) + " " + gemmIsaName(isa) + " m=" + std::to_string(s.m) +
-                                                            " k=" + std::to_string(s.k) + " batch=" + std::to_string(batch) +
-                                                            ": C[" + std::to_string(i) + "] = " + exact(got[i]) + ", want " +
-                                                            exact(std::ldexp(want[i], -up)));
+            if (!std::isnan(v)) v = kTiny<T> * T(1 + int(std::fabs(v) * 8));
+          checkScaledBack<T>(what, s, batch, a, b, false, isa, pool);
         }
 }
 
