@@ -2,8 +2,9 @@
 // of A by mc), packs each piece of B, and of A unless it is small enough to read in place, into
 // micro-panels, and runs the register-tiled micro-kernel over them. Threads take whole batch elements
 // when there are enough of them; otherwise they first pack a block of B together, then take rectangles
-// of C that each pack their own rows of A, so no operand is packed twice. Every element of C is summed in the same order (kc blocks in
-// turn, each by the micro-kernel) however the work is split, so results do not depend on threads.
+// of C that each pack their own rows of A, so no operand is packed twice. Every element of C is summed
+// in the same order (kc blocks in turn, each by the micro-kernel) however the work is split, so results
+// do not depend on threads.
 #include "gemm/gemm.h"
 
 #include <algorithm>
@@ -236,8 +237,8 @@ void packB(const Plan<T>& plan, const Block<T>& x, T* dst, int64_t j0, int64_t c
 // A block of A at most this large, contiguous along the contraction, is read in place by the
 // micro-kernel instead of packed, when none of its values would be scaled (PanelScale): it stays in L1
 // while every panel of B passes it. Attention's products (batches of [64, 64] · [64, 128] and the like)
-// spent a quarter of their time packing A on the Intel VM of 2026-12-08; a larger block read in place
-// has rows whose power-of-two strides crowd few L1 sets.
+// spent a sixth of their time packing A on the Intel VM of 2026-12-08. Larger blocks stay packed: read in
+// place, their rows (often a power of two apart) crowd few L1 sets, and 1024³ ran slower.
 constexpr int64_t kInPlaceABytes = int64_t(32) << 10;
 
 // How many of the `rows` rows of the A block at `a` (kc deep, rows `aRow` apart, contiguous along the
