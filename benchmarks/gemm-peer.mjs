@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { ensurePeer, peerEnv, pythonPath } from "./suite/python.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const binary = resolve(root, process.env.TORCH_PJRT_BUILD_DIR ?? "build", "gemm_peer");
+const binary = resolve(root, "build", "gemm_peer");
 if (!existsSync(binary)) throw new Error(`no ${binary}: build the native tests first (npm run test:native)`);
 const python = pythonPath(root);
 const missing = ensurePeer(python);
